@@ -1,0 +1,3 @@
+#include "parsers/logcat.h"
+
+int main() { return 0; }

@@ -1,0 +1,3 @@
+#include "parsers/looper_stats.h"
+
+int main() { return 0; }

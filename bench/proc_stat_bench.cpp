@@ -1,0 +1,3 @@
+#include "parsers/proc_stat.h"
+
+int main() { return 0; }

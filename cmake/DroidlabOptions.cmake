@@ -1,0 +1,23 @@
+# droidlab_options: C++20, warnings (errors in CI), sanitizers. Linked by our targets only, so
+# system headers and third-party code are never compiled under our warning flags.
+find_program(DROIDLAB_CCACHE ccache)
+if(DROIDLAB_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${DROIDLAB_CCACHE})
+endif()
+
+add_library(droidlab_options INTERFACE)
+target_compile_features(droidlab_options INTERFACE cxx_std_20)
+target_compile_options(droidlab_options INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wold-style-cast -Wnon-virtual-dtor -Wformat=2)
+if(DROIDLAB_WERROR)
+  target_compile_options(droidlab_options INTERFACE -Werror)
+endif()
+# Every include is spelled from the repository root: "parsers/logcat.h".
+target_include_directories(droidlab_options INTERFACE ${PROJECT_SOURCE_DIR})
+
+if(DROIDLAB_SANITIZER)
+  string(REPLACE ";" "," _sanitizers "${DROIDLAB_SANITIZER}")
+  target_compile_options(droidlab_options INTERFACE
+    -fsanitize=${_sanitizers} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(droidlab_options INTERFACE -fsanitize=${_sanitizers})
+endif()

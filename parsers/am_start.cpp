@@ -1,0 +1,1 @@
+#include "parsers/am_start.h"

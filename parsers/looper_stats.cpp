@@ -1,0 +1,1 @@
+#include "parsers/looper_stats.h"

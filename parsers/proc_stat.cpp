@@ -1,0 +1,1 @@
+#include "parsers/proc_stat.h"

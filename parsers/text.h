@@ -1,0 +1,71 @@
+// Small string_view helpers shared by every parser. No allocation, no locale, no exceptions.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <system_error>
+
+namespace droidlab::parsers {
+
+// Whole-field integer conversion: the entire view must be consumed ("12ab" -> nullopt).
+// Accepts a leading '-' for signed types; never a leading '+' or spaces (from_chars rules).
+template <class Int>
+std::optional<Int> ParseInteger(std::string_view s, int base = 10) {
+  Int value{};
+  if (s.empty()) return std::nullopt;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, value, base);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+inline std::optional<int64_t> ParseInt64(std::string_view s) { return ParseInteger<int64_t>(s); }
+inline std::optional<uint64_t> ParseUint64(std::string_view s) {
+  return ParseInteger<uint64_t>(s);
+}
+
+inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsAsciiSpace(char c) { return c == ' ' || c == '\t'; }
+
+inline std::string_view TrimLeft(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && IsAsciiSpace(s[i])) ++i;
+  return s.substr(i);
+}
+inline std::string_view TrimRight(std::string_view s) {
+  size_t n = s.size();
+  while (n > 0 && (IsAsciiSpace(s[n - 1]) || s[n - 1] == '\r')) --n;
+  return s.substr(0, n);
+}
+inline std::string_view Trim(std::string_view s) { return TrimRight(TrimLeft(s)); }
+
+// If `s` starts with `prefix`, removes it and returns true.
+inline bool ConsumePrefix(std::string_view& s, std::string_view prefix) {
+  if (s.substr(0, prefix.size()) != prefix) return false;
+  s.remove_prefix(prefix.size());
+  return true;
+}
+
+// Splits at the first `sep`: returns the part before and leaves the rest (after sep) in `s`.
+// Returns nullopt and leaves `s` alone when there is no `sep`.
+inline std::optional<std::string_view> SplitFirst(std::string_view& s, char sep) {
+  size_t pos = s.find(sep);
+  if (pos == std::string_view::npos) return std::nullopt;
+  std::string_view head = s.substr(0, pos);
+  s.remove_prefix(pos + 1);
+  return head;
+}
+
+// Reads whitespace-separated token from the front of `s` (skipping leading blanks).
+inline std::string_view NextToken(std::string_view& s) {
+  s = TrimLeft(s);
+  size_t i = 0;
+  while (i < s.size() && !IsAsciiSpace(s[i])) ++i;
+  std::string_view tok = s.substr(0, i);
+  s.remove_prefix(i);
+  return tok;
+}
+
+}  // namespace droidlab::parsers

@@ -1,0 +1,1 @@
+#include "parsers/getprop.h"
