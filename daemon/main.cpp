@@ -1,1 +1,49 @@
-int main() { return 0; }
+// droidlab: the lab daemon and its command-line tools. Subcommands dispatch from here; the
+// logic of each lives in its own file (parse_command.cpp, …).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "daemon/parse_command.h"
+
+#ifndef DROIDLAB_VERSION
+#define DROIDLAB_VERSION "0.0.0"
+#endif
+
+namespace {
+
+void PrintUsage(std::FILE* to) {
+  std::fprintf(to,
+               "droidlab %s: measures Android app performance on lab devices, over adb\n"
+               "\n"
+               "usage:\n"
+               "  %s\n"
+               "      read device output, print one JSON document (see README)\n"
+               "  droidlab --version\n"
+               "  droidlab --help\n",
+               DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (command == "--help" || command == "-h" || command == "help") {
+    PrintUsage(stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::printf("droidlab %s\n", DROIDLAB_VERSION);
+    return 0;
+  }
+  if (command == "parse") return droidlab::daemon::RunParseCommand(rest, stdout, stderr);
+  std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());
+  PrintUsage(stderr);
+  return 2;
+}

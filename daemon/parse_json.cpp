@@ -1,0 +1,160 @@
+#include "daemon/parse_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace droidlab::daemon {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+template <class T>
+Json OrNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+void Dump(const Json& j, std::string& out) {
+  out += j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Puts key only when the record has a value for it ("where the line has them", API.md).
+template <class T>
+void PutIf(Json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+void PutIf(Json& j, const char* key, const std::optional<std::string_view>& v) {
+  if (v) j[key] = std::string(*v);
+}
+void PutIf(Json& j, const char* key, const std::string& v) {
+  if (!v.empty()) j[key] = v;
+}
+
+}  // namespace
+
+void AppendJsonString(std::string_view text, std::string& out) {
+  Dump(Json(std::string(text)), out);
+}
+
+void AppendJson(const parsers::LaunchEvent& e, std::string& out) {
+  Json j;
+  j["kind"] = std::string(parsers::LaunchEventKindName(e.kind));
+  PutIf(j, "time", e.time);
+  PutIf(j, "pid", e.pid);
+  PutIf(j, "tid", e.tid);
+  PutIf(j, "tag", e.tag);
+  PutIf(j, "component", e.component);
+  PutIf(j, "package", e.package);
+  PutIf(j, "activity", e.activity);
+  const bool timed = e.kind == parsers::LaunchEventKind::kDisplayed ||
+                     e.kind == parsers::LaunchEventKind::kFullyDrawn;
+  if (timed) {
+    j["duration_ms"] = OrNull(e.duration_ms);
+    j["total_ms"] = OrNull(e.total_ms);
+  }
+  PutIf(j, "process_pid", e.process_pid);
+  PutIf(j, "uid", e.uid);
+  PutIf(j, "user_id", e.user_id);
+  PutIf(j, "reason", e.reason);
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::LooperStatsEntry& e, const parsers::LooperStatsDump& dump,
+                std::string& out) {
+  Json j;
+  // Keys follow the dump's own column order, so the JSON reads like the dump.
+  size_t extra_seen = 0;
+  for (size_t i = 0; i < dump.columns.size(); ++i) {
+    const std::string& name = dump.columns[i];
+    switch (parsers::LooperStatsColumnFromName(name)) {
+      using C = parsers::LooperStatsColumn;
+      case C::kWorkSourceUid:
+        j[name] = std::string(e.work_source_uid);
+        PutIf(j, "package", e.package);
+        PutIf(j, "uid", e.uid);
+        break;
+      case C::kThreadName: PutIf(j, name.c_str(), e.thread_name); break;
+      case C::kHandlerClass: PutIf(j, name.c_str(), e.handler_class); break;
+      case C::kMessageName: PutIf(j, name.c_str(), e.message_name); break;
+      case C::kIsInteractive: PutIf(j, name.c_str(), e.is_interactive); break;
+      case C::kMessageCount: PutIf(j, name.c_str(), e.message_count); break;
+      case C::kRecordedMessageCount: PutIf(j, name.c_str(), e.recorded_message_count); break;
+      case C::kTotalLatencyMicros: PutIf(j, name.c_str(), e.total_latency_micros); break;
+      case C::kMaxLatencyMicros: PutIf(j, name.c_str(), e.max_latency_micros); break;
+      case C::kTotalCpuMicros: PutIf(j, name.c_str(), e.total_cpu_micros); break;
+      case C::kMaxCpuMicros: PutIf(j, name.c_str(), e.max_cpu_micros); break;
+      case C::kRecordedDelayMessageCount:
+        PutIf(j, name.c_str(), e.recorded_delay_message_count);
+        break;
+      case C::kTotalDelayMillis: PutIf(j, name.c_str(), e.total_delay_millis); break;
+      case C::kMaxDelayMillis: PutIf(j, name.c_str(), e.max_delay_millis); break;
+      case C::kExceptionCount: PutIf(j, name.c_str(), e.exception_count); break;
+      case C::kUnknown:
+        if (extra_seen < e.extra.size()) j[name] = std::string(e.extra[extra_seen]);
+        ++extra_seen;
+        break;
+    }
+  }
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::ProcPidStat& s, std::string& out) {
+  Json j;
+  j["pid"] = s.pid;
+  j["comm"] = std::string(s.comm);
+  j["state"] = std::string(1, s.state);
+  j["ppid"] = s.ppid;
+  j["pgrp"] = s.pgrp;
+  j["session"] = s.session;
+  j["tty_nr"] = s.tty_nr;
+  j["tpgid"] = s.tpgid;
+  j["flags"] = s.flags;
+  j["minflt"] = s.minflt;
+  j["cminflt"] = s.cminflt;
+  j["majflt"] = s.majflt;
+  j["cmajflt"] = s.cmajflt;
+  j["utime"] = s.utime;
+  j["stime"] = s.stime;
+  j["cutime"] = s.cutime;
+  j["cstime"] = s.cstime;
+  j["priority"] = s.priority;
+  j["nice"] = s.nice;
+  j["num_threads"] = s.num_threads;
+  j["itrealvalue"] = s.itrealvalue;
+  j["starttime"] = s.starttime;
+  j["vsize"] = s.vsize;
+  j["rss"] = s.rss;
+  PutIf(j, "rsslim", s.rsslim);
+  PutIf(j, "processor", s.processor);
+  PutIf(j, "rt_priority", s.rt_priority);
+  PutIf(j, "policy", s.policy);
+  PutIf(j, "delayacct_blkio_ticks", s.delayacct_blkio_ticks);
+  PutIf(j, "guest_time", s.guest_time);
+  PutIf(j, "cguest_time", s.cguest_time);
+  j["field_count"] = s.field_count;
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::AmStartResult& r, std::string& out) {
+  Json j;
+  j["status"] = OrNull(r.status);
+  j["launch_state"] = OrNull(r.launch_state);
+  j["activity"] = OrNull(r.activity);
+  j["this_time_ms"] = OrNull(r.this_time_ms);
+  j["total_time_ms"] = OrNull(r.total_time_ms);
+  j["wait_time_ms"] = OrNull(r.wait_time_ms);
+  j["complete"] = r.complete;
+  j["warning"] = OrNull(r.warning);
+  j["error"] = OrNull(r.error);
+  j["skipped_lines"] = r.skipped_lines;
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::GetpropOutput& p, std::string& out) {
+  Json props = Json::object();
+  for (const auto& [key, value] : p.properties) props[key] = value;
+  Json j;
+  j["properties"] = std::move(props);
+  j["skipped_lines"] = p.skipped_lines;
+  Dump(j, out);
+}
+
+}  // namespace droidlab::daemon

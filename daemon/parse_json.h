@@ -1,0 +1,27 @@
+// JSON mapping of the parsers' records, as API.md's `droidlab parse` section specifies.
+// Each function appends one JSON value (no whitespace) to `out`. Text from the device is passed
+// through as UTF-8; invalid bytes become U+FFFD so the document stays valid JSON.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "parsers/am_start.h"
+#include "parsers/getprop.h"
+#include "parsers/logcat.h"
+#include "parsers/looper_stats.h"
+#include "parsers/proc_stat.h"
+
+namespace droidlab::daemon {
+
+void AppendJson(const parsers::LaunchEvent& event, std::string& out);
+// `dump` gives the column names of the entry's extra values.
+void AppendJson(const parsers::LooperStatsEntry& entry, const parsers::LooperStatsDump& dump,
+                std::string& out);
+void AppendJson(const parsers::ProcPidStat& stat, std::string& out);
+void AppendJson(const parsers::AmStartResult& result, std::string& out);
+void AppendJson(const parsers::GetpropOutput& props, std::string& out);
+// A JSON string literal, quotes included.
+void AppendJsonString(std::string_view text, std::string& out);
+
+}  // namespace droidlab::daemon

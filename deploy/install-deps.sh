@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what droidlab needs from Debian 12's packages, and nothing else.
+#   deploy/install-deps.sh           to build and run the daemon
+#   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime)
+# Quick and silent when everything is present; runs apt-get update only when a package is missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake make ccache
+  libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libgtest-dev libbenchmark-dev adb
+)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+elif [[ $# -gt 0 ]]; then
+  echo "usage: $0 [--test]" >&2
+  exit 2
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null; then
+  as_root=(sudo)
+else
+  echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

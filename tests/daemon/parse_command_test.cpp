@@ -1,0 +1,260 @@
+// The `droidlab parse` contract of API.md, checked the way a script sees it: the real binary,
+// its exit code, its stdout as JSON and its stderr.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "tests/common/subprocess.h"
+
+namespace droidlab {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::RunProcess;
+
+class ParseCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("droidlab_parse_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string WriteFile(const std::string& name, const std::string& content) {
+    auto path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path.string();
+  }
+
+  static ProcessResult Parse(const std::string& kind, const std::string& path,
+                             const std::string& stdin_data = "") {
+    return RunProcess({DROIDLAB_BINARY, "parse", kind, path}, stdin_data);
+  }
+
+  std::filesystem::path dir_;
+};
+
+// Android 13 threadtime, ActivityMetricsLogger.logAppDisplayed / ActivityStarter / ProcessList.
+constexpr const char* kLogcat =
+    "--------- beginning of main\n"
+    "11-22 10:01:02.100  1234  1260 I ActivityTaskManager: START u0 "
+    "{act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10000000 "
+    "cmp=com.example.app/.MainActivity} from uid 2000\r\n"
+    "11-22 10:01:02.150  1234  1290 I ActivityManager: Start proc "
+    "4321:com.example.app/u0a123 for pre-top-activity {com.example.app/com.example.app.MainActivity}\n"
+    "11-22 10:01:02.200  4321  4321 I MyApp: Displayed com.fake/.X: +5ms\n"
+    "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
+    "com.example.app/.MainActivity: +1s797ms";  // no final newline
+
+TEST_F(ParseCommandTest, LogcatEventsWithEveryField) {
+  ProcessResult r = Parse("logcat", WriteFile("a.txt", kLogcat));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["events"].size(), 3u) << r.out;
+  EXPECT_EQ(doc["skipped_lines"], 0);
+
+  const json& start = doc["events"][0];
+  EXPECT_EQ(start["kind"], "activity_start");
+  EXPECT_EQ(start["component"], "com.example.app/.MainActivity");
+  EXPECT_EQ(start["activity"], "com.example.app.MainActivity");
+  EXPECT_EQ(start["uid"], 2000);
+
+  const json& proc = doc["events"][1];
+  EXPECT_EQ(proc["kind"], "process_start");
+  EXPECT_EQ(proc["process_pid"], 4321);
+  EXPECT_EQ(proc["uid"], 10123);
+  EXPECT_EQ(proc["package"], "com.example.app");
+  EXPECT_EQ(proc["tag"], "ActivityManager");
+
+  const json& displayed = doc["events"][2];
+  EXPECT_EQ(displayed["kind"], "displayed");
+  EXPECT_EQ(displayed["time"], "11-22 10:01:02.897");
+  EXPECT_EQ(displayed["pid"], 1234);
+  EXPECT_EQ(displayed["tid"], 1281);
+  EXPECT_EQ(displayed["tag"], "ActivityTaskManager");
+  EXPECT_EQ(displayed["package"], "com.example.app");
+  EXPECT_EQ(displayed["duration_ms"], 1797);
+  EXPECT_TRUE(displayed["total_ms"].is_null());
+}
+
+TEST_F(ParseCommandTest, LogcatFromStdinAndEmptyLogcatIsStillALogcat) {
+  ProcessResult r = Parse("logcat", "-", kLogcat);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["events"].size(), 3u);
+
+  r = Parse("logcat", WriteFile("empty.txt", ""));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json::parse(R"({"events":[],"skipped_lines":0})"));
+}
+
+TEST_F(ParseCommandTest, MissingFileExitsTwoWithOneLine) {
+  for (const char* kind : {"logcat", "looper-stats", "proc-stat", "am-start"}) {
+    ProcessResult r = Parse(kind, (dir_ / "nope.txt").string());
+    EXPECT_EQ(r.exit_code, 2) << kind;
+    EXPECT_TRUE(r.out.empty()) << kind;
+    EXPECT_NE(r.err.find("nope.txt: No such file or directory"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  }
+}
+
+TEST_F(ParseCommandTest, UnknownKindAndBadUsageExitTwo) {
+  EXPECT_EQ(RunProcess({DROIDLAB_BINARY, "parse", "dmesg", "-"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({DROIDLAB_BINARY, "parse"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({DROIDLAB_BINARY, "frobnicate"}).exit_code, 2);
+}
+
+TEST_F(ParseCommandTest, InputOfAnotherKindExitsTwoWithAReason) {
+  const std::string path = WriteFile("logcat.txt", kLogcat);
+  for (const char* kind : {"looper-stats", "proc-stat", "am-start"}) {
+    ProcessResult r = Parse(kind, path);
+    EXPECT_EQ(r.exit_code, 2) << kind << ": " << r.out;
+    EXPECT_TRUE(r.out.empty()) << kind;
+    EXPECT_FALSE(r.err.empty()) << kind;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  }
+}
+
+// Android 10+, LooperStatsService.dump.
+TEST_F(ParseCommandTest, LooperStatsEntriesKeepTheDumpsColumnNames) {
+  const std::string dump =
+      "Start time: 2019-06-12 14:33:05\n"
+      "On battery time (ms): 1234\n"
+      "work_source_uid,thread_name,handler_class,message_name,is_interactive,message_count,"
+      "recorded_message_count,total_latency_micros,max_latency_micros,total_cpu_micros,"
+      "max_cpu_micros,recorded_delay_message_count,total_delay_millis,max_delay_millis,"
+      "exception_count\n"
+      "com.example.app/u0a123,android.bg,com.android.server.am.ActivityManagerService$MainHandler,"
+      "0x1,true,12,1,283,283,250,250,1,3,3,0\n"
+      "-1,android.fg,android.os.Handler,com.android.server.Foo$1,false,5,5,10,4,9,3,5,0,0,1\n"
+      "broken,row\n";
+  ProcessResult r = Parse("looper-stats", WriteFile("ls.txt", dump));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["start_time"], "2019-06-12 14:33:05");
+  EXPECT_EQ(doc["on_battery_time_ms"], 1234);
+  EXPECT_EQ(doc["skipped_lines"], 1);
+  ASSERT_EQ(doc["entries"].size(), 2u);
+  const json& e = doc["entries"][0];
+  EXPECT_EQ(e["work_source_uid"], "com.example.app/u0a123");
+  EXPECT_EQ(e["package"], "com.example.app");
+  EXPECT_EQ(e["uid"], 10123);
+  EXPECT_EQ(e["handler_class"], "com.android.server.am.ActivityManagerService$MainHandler");
+  EXPECT_EQ(e["is_interactive"], true);
+  EXPECT_EQ(e["message_count"], 12);
+  EXPECT_EQ(e["total_cpu_micros"], 250);
+  EXPECT_EQ(e["exception_count"], 0);
+  EXPECT_EQ(doc["entries"][1]["is_interactive"], false);
+  EXPECT_EQ(doc["entries"][1]["exception_count"], 1);
+}
+
+TEST_F(ParseCommandTest, ProcStatCommWithSpacesAndParens) {
+  // Linux fs/proc/array.c do_task_stat; comm "(a) b)" is legal (prctl PR_SET_NAME).
+  const std::string line =
+      "4321 ((a) b)) S 567 567 0 0 -1 1077952832 6380 0 0 0 52 17 0 0 10 -10 23 0 104858 "
+      "15239241728 29366 18446744073709551615 1 1 0 0 0 0 4612 1 1073775864 0 0 0 17 3 0 0 0 0 "
+      "0 0 0 0 0 0 0 0 0\n"
+      "not a stat line\n";
+  ProcessResult r = Parse("proc-stat", WriteFile("stat.txt", line));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["processes"].size(), 1u);
+  const json& p = doc["processes"][0];
+  EXPECT_EQ(p["pid"], 4321);
+  EXPECT_EQ(p["comm"], "(a) b)");
+  EXPECT_EQ(p["state"], "S");
+  EXPECT_EQ(p["utime"], 52);
+  EXPECT_EQ(p["stime"], 17);
+  EXPECT_EQ(p["nice"], -10);
+  EXPECT_EQ(p["num_threads"], 23);
+  EXPECT_EQ(p["starttime"], 104858);
+  EXPECT_EQ(p["rss"], 29366);
+  EXPECT_EQ(doc["skipped_lines"], 1);
+}
+
+// Android 13, ActivityManagerShellCommand.runStartActivity.
+TEST_F(ParseCommandTest, AmStartAllNullsWhereAbsent) {
+  const std::string out =
+      "Starting: Intent { cmp=com.example.app/.MainActivity }\n"
+      "Status: ok\n"
+      "LaunchState: COLD\n"
+      "Activity: com.example.app/.MainActivity\n"
+      "TotalTime: 797\n"
+      "WaitTime: 800\n"
+      "Complete\n";
+  ProcessResult r = Parse("am-start", WriteFile("am.txt", out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["status"], "ok");
+  EXPECT_EQ(doc["launch_state"], "COLD");
+  EXPECT_EQ(doc["activity"], "com.example.app/.MainActivity");
+  EXPECT_TRUE(doc["this_time_ms"].is_null());
+  EXPECT_EQ(doc["total_time_ms"], 797);
+  EXPECT_EQ(doc["wait_time_ms"], 800);
+  EXPECT_EQ(doc["complete"], true);
+  EXPECT_TRUE(doc["warning"].is_null());
+  EXPECT_TRUE(doc["error"].is_null());
+}
+
+TEST_F(ParseCommandTest, InvalidUtf8AndNulBytesKeepTheJsonValid) {
+  std::string line =
+      "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
+      "com.example.app/.Main\xff\xfe: +797ms\n";
+  line += std::string("\0\0garbage\n", 10);
+  ProcessResult r = Parse("logcat", WriteFile("utf8.txt", line));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);  // throws on invalid JSON or invalid UTF-8
+  EXPECT_EQ(doc["skipped_lines"], 1);
+}
+
+// 100 MB of random bytes: exit 0, no events, every non-empty line counted as skipped, in bounded
+// time (ctest's TIMEOUT on this test) and bounded memory (bench/logcat_bench measures peak RSS).
+TEST_F(ParseCommandTest, HundredMegabytesOfRandomBytes) {
+  const size_t size = 100u << 20;
+  std::string data(size, '\0');
+  std::mt19937_64 rng(42);
+  for (size_t i = 0; i + 8 <= size; i += 8) {
+    uint64_t v = rng();
+    std::memcpy(&data[i], &v, 8);
+  }
+  uint64_t nonempty_lines = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= size; ++i) {
+    if (i == size || data[i] == '\n') {
+      size_t end = i;
+      while (end > start && data[end - 1] == '\r') --end;
+      if (end > start) ++nonempty_lines;
+      start = i + 1;
+    }
+  }
+  const std::string path = WriteFile("random.bin", data);
+  data.clear();
+  data.shrink_to_fit();
+
+  ProcessResult r = Parse("logcat", path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_TRUE(doc["events"].empty());
+  EXPECT_EQ(doc["skipped_lines"], nonempty_lines);
+
+  r = Parse("looper-stats", path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_FALSE(r.err.empty());
+
+  r = Parse("proc-stat", path);
+  EXPECT_EQ(r.exit_code, 2);
+  r = Parse("am-start", path);
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace droidlab

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds droidlab and runs every test: the unit and end-to-end tests (warnings are errors), the
+# same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, each libFuzzer target for a
+# bounded time, and a quick smoke run of each benchmark. Installs what it needs first.
+#
+#   tools/run-tests.sh                 everything
+#   DROIDLAB_FUZZ_SECONDS=5 tools/run-tests.sh    shorter fuzzing (default 30 s per target)
+#   DROIDLAB_SKIP_SANITIZERS=1 / DROIDLAB_SKIP_FUZZ=1    leave a stage out (local iteration only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=$(nproc)
+fuzz_seconds=${DROIDLAB_FUZZ_SECONDS:-30}
+
+bash deploy/install-deps.sh --test
+
+passed=0
+failed=0
+log() { printf '\n== %s\n' "$*"; }
+
+# Runs ctest in a build dir and adds its counts to the totals.
+run_ctest() {
+  local dir=$1 out
+  set +e
+  out=$(cd "$dir" && ctest --output-on-failure --timeout 300 -j"$jobs" 2>&1)
+  set -e
+  printf '%s\n' "$out" | tail -n 40
+  local line
+  line=$(printf '%s\n' "$out" | grep -E 'tests passed, [0-9]+ tests? failed out of' | tail -n 1)
+  if [[ -z "$line" ]]; then
+    echo "ctest in $dir printed no summary" >&2
+    failed=$((failed + 1))
+    return
+  fi
+  local f total
+  f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+  total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+  passed=$((passed + total - f))
+  failed=$((failed + f))
+}
+
+log "build (RelWithDebInfo, -Werror)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDROIDLAB_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+log "tests"
+run_ctest build
+
+log "benchmarks, smoke run (--quick; real figures: tools/run-bench.sh)"
+for b in build/bench/*_bench; do
+  if "$b" --quick >/tmp/droidlab_bench_smoke.log 2>&1; then
+    passed=$((passed + 1)); echo "ok   $(basename "$b")"
+  else
+    failed=$((failed + 1)); echo "FAIL $(basename "$b")"; cat /tmp/droidlab_bench_smoke.log
+  fi
+done
+
+if [[ -z "${DROIDLAB_SKIP_SANITIZERS:-}" ]]; then
+  log "build with ASan + UBSan"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDROIDLAB_SANITIZER='address;undefined' \
+    -DDROIDLAB_BUILD_BENCH=OFF >/dev/null
+  cmake --build build-asan -j"$jobs"
+  log "tests under ASan + UBSan"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build-asan
+fi
+
+if [[ -z "${DROIDLAB_SKIP_FUZZ:-}" ]]; then
+  log "fuzzers (clang, libFuzzer + ASan + UBSan), ${fuzz_seconds}s each"
+  cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DDROIDLAB_FUZZ=ON \
+    -DDROIDLAB_SANITIZER='address;undefined' -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build-fuzz -j"$jobs"
+  for f in build-fuzz/tests/fuzz/fuzz_*; do
+    name=${f##*/fuzz_}
+    work=$(mktemp -d)
+    cp -r "$root/tests/fuzz/corpus/$name/." "$work/"
+    if "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$work/" \
+        "$work" >"$work.log" 2>&1; then
+      passed=$((passed + 1))
+      echo "ok   fuzz_$name: $(grep -E 'stat::number_of_executed_units' "$work.log" | awk '{print $2}') execs"
+    else
+      failed=$((failed + 1))
+      echo "FAIL fuzz_$name"; tail -n 40 "$work.log"
+    fi
+    rm -rf "$work" "$work.log"
+  done
+fi
+
+echo
+echo "droidlab: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
