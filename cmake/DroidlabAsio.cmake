@@ -1,0 +1,15 @@
+# droidlab_asio: Boost.Asio built once (see cmake/asio_impl.cpp). Link it instead of Boost
+# directly; it carries the defines every Asio user must share.
+find_package(Boost 1.81 REQUIRED)
+find_package(Threads REQUIRED)
+add_library(droidlab_asio STATIC ${CMAKE_CURRENT_LIST_DIR}/asio_impl.cpp)
+target_compile_features(droidlab_asio PUBLIC cxx_std_20)
+target_compile_definitions(droidlab_asio PUBLIC
+  BOOST_ASIO_SEPARATE_COMPILATION
+  BOOST_ASIO_NO_DEPRECATED
+  BOOST_ASIO_DISABLE_BOOST_COROUTINE)
+target_link_libraries(droidlab_asio PUBLIC Boost::headers Threads::Threads)
+if(DROIDLAB_SANITIZER)
+  string(REPLACE ";" "," _asio_sanitizers "${DROIDLAB_SANITIZER}")
+  target_compile_options(droidlab_asio PRIVATE -fsanitize=${_asio_sanitizers})
+endif()
