@@ -46,16 +46,44 @@ struct ProcPidStat {
   int64_t rss = 0;                 // (24) pages
   // (25) onward: present on every kernel since 2.6.x, but tolerated missing.
   std::optional<uint64_t> rsslim;       // (25)
+  std::optional<uint64_t> startcode;    // (26) 1 when the reader may not see addresses
+  std::optional<uint64_t> endcode;      // (27)
+  std::optional<uint64_t> startstack;   // (28)
+  std::optional<uint64_t> kstkesp;      // (29) 0 since 4.x unless the task is a core dumper
+  std::optional<uint64_t> kstkeip;      // (30)
+  std::optional<uint64_t> signal;       // (31) obsolete bitmaps, decimal
+  std::optional<uint64_t> blocked;      // (32)
+  std::optional<uint64_t> sigignore;    // (33)
+  std::optional<uint64_t> sigcatch;     // (34)
+  std::optional<uint64_t> wchan;        // (35) 0 or 1 since 4.x (no address leak)
+  std::optional<uint64_t> nswap;        // (36) always 0
+  std::optional<uint64_t> cnswap;       // (37) always 0
+  std::optional<int64_t> exit_signal;   // (38)
   std::optional<int64_t> processor;     // (39)
   std::optional<uint64_t> rt_priority;  // (40)
   std::optional<uint64_t> policy;       // (41)
   std::optional<uint64_t> delayacct_blkio_ticks;  // (42)
   std::optional<uint64_t> guest_time;   // (43)
   std::optional<int64_t> cguest_time;   // (44)
-  int field_count = 0;                  // how many fields the line had (52 on 3.5+ kernels)
+  std::optional<uint64_t> start_data;   // (45) since 3.3
+  std::optional<uint64_t> end_data;     // (46)
+  std::optional<uint64_t> start_brk;    // (47)
+  std::optional<uint64_t> arg_start;    // (48) since 3.5
+  std::optional<uint64_t> arg_end;      // (49)
+  std::optional<uint64_t> env_start;    // (50)
+  std::optional<uint64_t> env_end;      // (51)
+  std::optional<int64_t> exit_code;     // (52)
+  // How many fields the line had: 44 on 2.6.24–3.2 kernels, 47 on 3.3/3.4, 52 since 3.5.
+  // Fields past 52 (a future kernel) are counted and ignored, never an error.
+  int field_count = 0;
 };
 
 // Parses one line of /proc/<pid>/stat (trailing newline allowed). Needs at least fields 1–24.
+// One forward pass after the last ')', no allocation: safe to call per sample on a hot path.
+// Thread-safe (pure function).
+// Errors: kEmpty for an empty line; kNotThisFormat when there is no "PID (" ... ")" frame;
+// kMalformed when a field is not a number of its type (the message names the field as in
+// proc(5)), the state is not one character, or fewer than 24 fields are present.
 Result<ProcPidStat> ParseProcPidStat(std::string_view line);
 
 // /proc/uptime: "35747.56 141231.15" (seconds since boot, summed idle seconds of all CPUs), both
@@ -64,6 +92,8 @@ struct ProcUptime {
   int64_t uptime_cs = 0;
   int64_t idle_cs = 0;
 };
+// Errors: kEmpty for empty text; kMalformed unless it is two "SECONDS.CC" numbers (exactly two
+// decimals, as fs/proc/uptime.c prints them) separated by one space, with an optional newline.
 Result<ProcUptime> ParseProcUptime(std::string_view text);
 
 }  // namespace droidlab::parsers
