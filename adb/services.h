@@ -1,0 +1,58 @@
+// Service strings of the adb host protocol (packages/modules/adb SERVICES.TXT), built here and
+// only here. A Service holds checked text that fits in one request; EncodeRequest() frames it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "adb/error.h"
+#include "adb/names.h"
+#include "adb/shell_quote.h"
+
+namespace droidlab::adb {
+
+// Made only by the builders below (MakeService is internal to services.cpp).
+class Service {
+ public:
+  const std::string& str() const { return text_; }
+
+ private:
+  friend Service MakeService(std::string text);
+  explicit Service(std::string text) : text_(std::move(text)) {}
+  std::string text_;
+};
+
+// "host:version" -> "000chost:version". Cannot fail: every Service fits in 0xffff bytes.
+std::string EncodeRequest(const Service& service);
+
+// Host services: answered by the adb server itself.
+Service HostVersion();           // "host:version"   -> OKAY + "0029" (adb.cpp)
+Service HostDevices();           // "host:devices"   -> OKAY + "serial\tstate\n"...
+Service HostDevicesLong();       // "host:devices-l" -> OKAY + long lines (device_list.h)
+Service HostTrackDevices();      // "host:track-devices"   -> OKAY + a list per change
+Service HostTrackDevicesLong();  // "host:track-devices-l" -> OKAY + a long list per change
+// (the server sends the current list at once, then one per change: transport.cpp
+// device_tracker_ready / update_transports; decode with ProtocolStringDecoder)
+Service HostFeatures();  // "host:features": of the one device (FAIL when 0 or 2+)
+// "host-serial:emulator-5554:features" -> OKAY + "shell_v2,cmd,stat_v2,...".
+Service HostSerialFeatures(const Serial& serial);
+// "host:transport:emulator-5554" -> OKAY, then the socket talks to that device's adbd.
+// FAIL texts (transport.cpp acquire_one_transport): "device 'emulator-5554' not found",
+// "device offline", "device unauthorized.\n...", "device still connecting" (ClassifyFailText).
+Service HostTransport(const Serial& serial);
+// "host:tport:serial:emulator-5554" -> OKAY + 8-byte transport id (TransportIdReplyDecoder);
+// what adb's own client sends since adb 1.0.41 (client/adb_client.cpp switch_socket_transport).
+Service HostTportSerial(const Serial& serial);
+// "host:transport-id:3": the device by the transport_id of host:devices-l.
+Service HostTransportId(uint64_t transport_id);
+
+// Local services, sent after a host:transport switch.
+// "shell,v2,raw:pm path com.example.app": shell protocol v2 (stdout, stderr and the exit code
+// in packets, shell_protocol.h), no pty. Only for devices whose features hold "shell_v2".
+// Errors: kInvalidArgument when the service would pass 0xffff bytes.
+Result<Service> ShellV2Raw(const ShellCommand& command);
+// "shell:pm path com.example.app": raw stdout+stderr mixed, the exit code is lost (old devices).
+Result<Service> ShellV1(const ShellCommand& command);
+
+}  // namespace droidlab::adb
