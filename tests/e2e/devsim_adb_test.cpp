@@ -1,0 +1,268 @@
+// The real adb server takes droidlab-devsim devices after `adb connect` and runs shell
+// commands on them. Each test starts its own adb server on a free private port (never 5037)
+// and stops only that server, and its own devsim process; both are stopped even on failure.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "tests/common/subprocess.h"
+#include "tests/common/child_process.h"
+
+namespace droidlab::testing {
+namespace {
+
+using std::chrono::milliseconds;
+
+const std::string kAdb = DROIDLAB_ADB_PATH;
+const std::string kDevsim = DROIDLAB_DEVSIM_PATH;
+
+// A port nobody listens on now: bind port 0 and give it back. Never 5037 (the default server)
+// nor 5555-5585 (the adb server scans those as emulators): the kernel's ephemeral range is
+// far above both.
+int FreeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+// Owns one adb server on a private port; kill-server on destruction, for that port only.
+class AdbServer {
+ public:
+  AdbServer() : port_(FreeLoopbackPort()) {}
+  ~AdbServer() {
+    if (started_) RunProcess({kAdb, "-P", std::to_string(port_), "kill-server"});
+  }
+  bool Start() {
+    const auto result = RunProcess({kAdb, "-P", std::to_string(port_), "start-server"});
+    started_ = true;  // even a failed start may have left a server: kill-server it anyway
+    return result.exit_code == 0;
+  }
+  ProcessResult Adb(std::vector<std::string> args) const {
+    args.insert(args.begin(), {kAdb, "-P", std::to_string(port_)});
+    return RunProcess(args);
+  }
+  int port() const { return port_; }
+
+ private:
+  int port_;
+  bool started_ = false;
+};
+
+struct DevsimDevice {
+  std::string address;  // 127.0.0.1:PORT, the serial adb gives it
+  std::string serial;   // ro.serialno
+};
+
+// Reads devsim's "devsim listening on 127.0.0.1:PORT serial=S model=… sdk=N" lines.
+std::vector<DevsimDevice> ReadListeningLines(ChildProcess& devsim, int count) {
+  std::vector<DevsimDevice> devices;
+  const std::regex pattern(R"(^devsim listening on (127\.0\.0\.1:\d+) serial=(\S+) )");
+  for (int i = 0; i < count; ++i) {
+    const auto line = devsim.ReadLine(milliseconds(10000));
+    if (!line) break;
+    std::smatch match;
+    if (std::regex_search(*line, match, pattern)) devices.push_back({match[1], match[2]});
+  }
+  return devices;
+}
+
+// Polls `adb devices -l` (bounded) until `address` is listed as a device; returns its line.
+std::string WaitForDevice(const AdbServer& server, const std::string& address) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  std::string last;
+  while (std::chrono::steady_clock::now() < deadline) {
+    last = server.Adb({"devices", "-l"}).out;
+    std::size_t at = last.find(address + " ");
+    if (at != std::string::npos) {
+      const std::string line = last.substr(at, last.find('\n', at) - at);
+      if (line.find(" device ") != std::string::npos) return line;
+    }
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  ADD_FAILURE() << "device " << address << " never became ready; last list:\n" << last;
+  return "";
+}
+
+class DevsimAdbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::access(kAdb.c_str(), X_OK) != 0) GTEST_SKIP() << "adb is not installed";
+    ASSERT_GT(server_.port(), 0);
+    ASSERT_TRUE(server_.Start()) << "adb start-server failed on port " << server_.port();
+  }
+
+  // Starts devsim with `args`, connects every device it reports, waits until adb lists them.
+  std::vector<DevsimDevice> StartDevsim(std::vector<std::string> args, int count = 1) {
+    args.insert(args.begin(), kDevsim);
+    devsim_ = std::make_unique<ChildProcess>(args);
+    auto devices = ReadListeningLines(*devsim_, count);
+    EXPECT_EQ(devices.size(), static_cast<std::size_t>(count));
+    for (const auto& device : devices) {
+      const auto connect = server_.Adb({"connect", device.address});
+      EXPECT_NE(connect.out.find("connected to " + device.address), std::string::npos)
+          << connect.out << connect.err;
+    }
+    return devices;
+  }
+
+  ProcessResult Shell(const DevsimDevice& device, const std::string& command) {
+    return server_.Adb({"-s", device.address, "shell", command});
+  }
+
+  void TearDown() override {
+    if (devsim_) devsim_->Stop();
+  }
+
+  AdbServer server_;
+  std::unique_ptr<ChildProcess> devsim_;
+};
+
+TEST_F(DevsimAdbTest, ListedWithModelAndRunsShellV2Commands) {
+  const auto devices = StartDevsim({"--port", "0"});
+  ASSERT_EQ(devices.size(), 1u);
+  const DevsimDevice& device = devices[0];
+  const std::string line = WaitForDevice(server_, device.address);
+  EXPECT_NE(line.find("model:Pixel_7"), std::string::npos) << line;  // adb shows ' ' as '_'
+  EXPECT_NE(line.find("product:panther"), std::string::npos) << line;
+
+  auto model = Shell(device, "getprop ro.product.model");
+  EXPECT_EQ(model.exit_code, 0);
+  EXPECT_EQ(model.out, "Pixel 7\n");
+  EXPECT_EQ(Shell(device, "getprop ro.serialno").out, device.serial + "\n");
+
+  // Exit codes and stderr travel through shell protocol v2.
+  EXPECT_EQ(Shell(device, "exit 3").exit_code, 3);
+  const auto missing = Shell(device, "no_such_tool --flag");
+  EXPECT_EQ(missing.exit_code, 127);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_EQ(missing.err, "/system/bin/sh: no_such_tool: inaccessible or not found\n");
+
+  // Shell v1 (-x) loses the exit code, as with a real device.
+  EXPECT_EQ(server_.Adb({"-s", device.address, "shell", "-x", "exit 3"}).exit_code, 0);
+}
+
+TEST_F(DevsimAdbTest, AmStartWaitAndLogcatDisplayedAgree) {
+  const auto devices = StartDevsim({"--port", "0"});
+  ASSERT_EQ(devices.size(), 1u);
+  const DevsimDevice& device = devices[0];
+  WaitForDevice(server_, device.address);
+
+  EXPECT_EQ(Shell(device, "logcat -c").exit_code, 0);
+  const auto am = Shell(device, "am start -W -n com.example.app/.MainActivity");
+  ASSERT_EQ(am.exit_code, 0) << am.err;
+  const std::regex am_pattern(
+      "^Starting: Intent \\{ cmp=com.example.app/.MainActivity \\}\n"
+      "Status: ok\n"
+      "LaunchState: COLD\n"
+      "Activity: com.example.app/.MainActivity\n"
+      "TotalTime: (\\d+)\n"
+      "WaitTime: (\\d+)\n"
+      "Complete\n$");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_match(am.out, match, am_pattern)) << am.out;
+  const long total = std::stol(match[1]);
+  EXPECT_GE(std::stol(match[2]), total);
+
+  const std::string pid = Shell(device, "pidof com.example.app").out;
+  EXPECT_FALSE(pid.empty());
+
+  // `adb logcat` sends "export ANDROID_LOG_TAGS=…; exec logcat -d" through shell v2.
+  const auto logcat = server_.Adb({"-s", device.address, "logcat", "-d"});
+  ASSERT_EQ(logcat.exit_code, 0) << logcat.err;
+  const std::string displayed =
+      total >= 1000 ? "+" + std::to_string(total / 1000) + "s" + std::to_string(total % 1000) + "ms"
+                    : "+" + std::to_string(total) + "ms";
+  EXPECT_NE(logcat.out.find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity: " +
+                            displayed + "\n"),
+            std::string::npos)
+      << logcat.out;
+  EXPECT_NE(logcat.out.find(" I ActivityManager: Start proc " + pid.substr(0, pid.size() - 1) +
+                            ":com.example.app/u0a123 for "),
+            std::string::npos)
+      << logcat.out;
+
+  // The process is running now, so a second launch after HOME is hot.
+  Shell(device, "input keyevent KEYCODE_HOME");
+  EXPECT_NE(
+      Shell(device, "am start -W -n com.example.app/.MainActivity").out.find("LaunchState: HOT"),
+      std::string::npos);
+}
+
+TEST_F(DevsimAdbTest, StreamingLogcatDeliversTheLaunchLines) {
+  const auto devices = StartDevsim({"--port", "0"});
+  ASSERT_EQ(devices.size(), 1u);
+  WaitForDevice(server_, devices[0].address);
+  Shell(devices[0], "logcat -c");
+  // `adb logcat` without -d follows the log until it is stopped.
+  ChildProcess logcat({kAdb, "-P", std::to_string(server_.port()), "-s", devices[0].address,
+                       "logcat", "ActivityTaskManager:I", "*:S"});
+  // Whether the stream opens before or after the launch, the lines arrive: logcat without -d
+  // prints the buffer first, then follows.
+  const auto am = Shell(devices[0], "am start -W -n com.example.app/.MainActivity");
+  ASSERT_EQ(am.exit_code, 0);
+  std::vector<std::string> lines;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto line = logcat.ReadLine(milliseconds(500));
+    if (!line) continue;
+    lines.push_back(*line);
+    if (line->find("Displayed com.example.app/.MainActivity: +") != std::string::npos) break;
+  }
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity: +"),
+            std::string::npos);
+  logcat.Stop();
+  // The device keeps serving after the host closed the stream.
+  EXPECT_EQ(Shell(devices[0], "echo still here").out, "still here\n");
+}
+
+TEST_F(DevsimAdbTest, ScenarioFileSelectsAndroid9Formats) {
+  const std::string path = ::testing::TempDir() + "devsim_scenario_sdk28.json";
+  std::ofstream(path) << R"({"seed": 1,
+      "device": {"serial": "SDK28DEV", "model": "Moto G7", "device": "river", "product": "river",
+                 "sdk": 28},
+      "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
+                    "cold": {"mean": 600, "stddev": 0}}]})";
+  const auto devices = StartDevsim({"--port", "0", "--scenario", path, "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_NE(WaitForDevice(server_, devices[0].address).find("model:Moto_G7"), std::string::npos);
+  EXPECT_EQ(Shell(devices[0], "getprop ro.build.version.release").out, "9\n");
+  const auto am = Shell(devices[0], "am start -W -n com.example.app/.MainActivity");
+  EXPECT_NE(am.out.find("ThisTime: 600\nTotalTime: 600\n"), std::string::npos) << am.out;
+  EXPECT_EQ(am.out.find("LaunchState"), std::string::npos) << am.out;
+  const auto logcat = server_.Adb({"-s", devices[0].address, "logcat", "-d"});
+  EXPECT_NE(
+      logcat.out.find(" I ActivityManager: Displayed com.example.app/.MainActivity: +600ms\n"),
+      std::string::npos)
+      << logcat.out;
+}
+
+TEST_F(DevsimAdbTest, SeveralDevicesFromOneProcess) {
+  const auto devices = StartDevsim({"--port", "0", "--count", "3"}, 3);
+  ASSERT_EQ(devices.size(), 3u);
+  for (const auto& device : devices) {
+    WaitForDevice(server_, device.address);
+    EXPECT_EQ(Shell(device, "getprop ro.serialno").out, device.serial + "\n");
+  }
+}
+
+}  // namespace
+}  // namespace droidlab::testing

@@ -1,0 +1,142 @@
+#include "tools/devsim/android/scenario.h"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace droidlab::devsim {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void Read(const json& object, const char* key, T& out) {
+  const auto it = object.find(key);
+  if (it != object.end() && !it->is_null()) out = it->get<T>();
+}
+
+void ReadDistribution(const json& object, const char* key, LaunchTimeDistribution& out) {
+  const auto it = object.find(key);
+  if (it == object.end()) return;
+  Read(*it, "mean", out.mean_ms);
+  Read(*it, "stddev", out.stddev_ms);
+}
+
+}  // namespace
+
+std::string ReleaseForSdk(int sdk) {
+  switch (sdk) {
+    case 26:
+      return "8.0.0";
+    case 27:
+      return "8.1.0";
+    case 28:
+      return "9";
+    case 29:
+      return "10";
+    case 30:
+      return "11";
+    case 31:
+      return "12";
+    case 32:
+      return "12";
+    case 33:
+      return "13";
+    case 34:
+      return "14";
+    case 35:
+      return "15";
+    case 36:
+      return "16";
+    default:
+      return "";
+  }
+}
+
+Scenario DefaultScenario() {
+  Scenario scenario;
+  PackageSpec example;
+  example.name = "com.example.app";
+  example.activity = ".MainActivity";
+  example.uid = 10123;
+  PackageSpec settings;
+  settings.name = "com.android.settings";
+  settings.activity = ".Settings";
+  settings.uid = 1000;
+  settings.cold = {450, 40};
+  settings.warm = {220, 20};
+  settings.hot = {90, 10};
+  scenario.packages = {example, settings};
+  FinishScenario(scenario);
+  return scenario;
+}
+
+std::string FinishScenario(Scenario& scenario) {
+  DeviceSpec& d = scenario.device;
+  if (d.release.empty()) d.release = ReleaseForSdk(d.sdk);
+  if (d.release.empty()) d.release = std::to_string(d.sdk);
+  if (d.fingerprint.empty()) {
+    // Fingerprints start with the brand in lower case: google/panther/panther:13/…
+    std::string brand = d.manufacturer;
+    for (auto& c : brand) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    d.fingerprint = brand + "/" + d.product + "/" + d.device + ":" + d.release + "/DEVSIM." +
+                    std::to_string(d.sdk) + "/1:user/release-keys";
+    for (auto& c : d.fingerprint) {
+      if (c == ' ') c = '_';
+    }
+  }
+  for (const std::string* value : {&d.model, &d.device, &d.product}) {
+    if (value->find_first_of(":;") != std::string::npos) {
+      return "device model, device and product must not contain ':' or ';' (they go into the "
+             "connect banner): \"" +
+             *value + "\"";
+    }
+  }
+  if (d.sdk < 21) return "device.sdk must be 21 or newer";
+  for (const auto& package : scenario.packages) {
+    if (package.name.empty() || package.activity.empty()) {
+      return "every package needs a name and an activity";
+    }
+  }
+  return "";
+}
+
+std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
+  Scenario scenario;
+  try {
+    const json root = json::parse(json_text);
+    Read(root, "seed", scenario.seed);
+    if (const auto it = root.find("device"); it != root.end()) {
+      DeviceSpec& d = scenario.device;
+      Read(*it, "serial", d.serial);
+      Read(*it, "model", d.model);
+      Read(*it, "manufacturer", d.manufacturer);
+      Read(*it, "device", d.device);
+      Read(*it, "product", d.product);
+      Read(*it, "sdk", d.sdk);
+      Read(*it, "release", d.release);
+      Read(*it, "abi", d.abi);
+      Read(*it, "fingerprint", d.fingerprint);
+      Read(*it, "uptime_s", d.uptime_s);
+    }
+    if (const auto it = root.find("packages"); it != root.end()) {
+      for (const auto& entry : *it) {
+        PackageSpec package;
+        Read(entry, "name", package.name);
+        Read(entry, "activity", package.activity);
+        Read(entry, "uid", package.uid);
+        ReadDistribution(entry, "cold", package.cold);
+        ReadDistribution(entry, "warm", package.warm);
+        ReadDistribution(entry, "hot", package.hot);
+        scenario.packages.push_back(std::move(package));
+      }
+    } else {
+      scenario.packages = DefaultScenario().packages;
+    }
+  } catch (const json::exception& e) {
+    return std::string("scenario: ") + e.what();
+  }
+  if (std::string error = FinishScenario(scenario); !error.empty()) return "scenario: " + error;
+  return scenario;
+}
+
+}  // namespace droidlab::devsim

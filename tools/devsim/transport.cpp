@@ -1,0 +1,380 @@
+#include "tools/devsim/transport.h"
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <csignal>
+#include <deque>
+#include <iostream>
+#include <map>
+
+#include "tools/devsim/packet.h"
+#include "tools/devsim/service_name.h"
+#include "tools/devsim/shell_interpreter.h"
+#include "tools/devsim/shell_protocol.h"
+
+namespace droidlab::devsim {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+constexpr auto kUseTuple = asio::as_tuple(asio::use_awaitable);
+
+// Every co_spawn gets one: an exception escaping a coroutine is logged, never lost.
+auto LogEscapes(std::string what) {
+  return [what = std::move(what)](std::exception_ptr error) {
+    if (!error) return;
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      std::cerr << "devsim: " << what << ": " << e.what() << "\n";
+    }
+  };
+}
+
+class Connection;
+
+// One OPENed shell service. Output is produced by the interpreter up front, then released
+// chunk by chunk at the times the command would print it, one WRTE in flight at a time.
+class ShellStream : public std::enable_shared_from_this<ShellStream> {
+ public:
+  ShellStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
+              ShellRequest request, SimulatedAndroid& android, asio::any_io_executor executor)
+      : connection_(connection),
+        local_id_(local_id),
+        remote_id_(remote_id),
+        request_(std::move(request)),
+        android_(android),
+        timer_(executor) {}
+  ~ShellStream() { Stop(); }
+
+  void Start();
+  void OnOkay();
+  void OnData(std::string_view data);
+  // The host closed the stream, or the connection went away.
+  void Stop() {
+    timer_.cancel();
+    if (subscription_ != 0) android_.logcat().Unsubscribe(subscription_);
+    subscription_ = 0;
+  }
+
+ private:
+  void ReleaseChunks();
+  void Emit(bool to_stderr, std::string_view data);
+  void Pump();
+
+  Connection& connection_;
+  std::uint32_t local_id_;
+  std::uint32_t remote_id_;
+  ShellRequest request_;
+  SimulatedAndroid& android_;
+  asio::steady_timer timer_;
+  ShellEnvironment environment_;
+  CommandOutput output_;
+  std::size_t next_chunk_ = 0;
+  bool chunk_delay_done_ = false;
+  std::string outbox_;  // bytes not yet sent in a WRTE
+  bool awaiting_okay_ = false;
+  bool finished_ = false;  // nothing more will be added to outbox_
+  bool closed_ = false;
+  std::uint64_t subscription_ = 0;
+  ShellPacketDecoder stdin_decoder_;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, std::shared_ptr<SimulatedAndroid> android)
+      : socket_(std::move(socket)), android_(std::move(android)) {}
+
+  static asio::awaitable<void> ReadLoop(std::shared_ptr<Connection> self);
+
+  void Send(const Packet& packet) {
+    queue_.push_back(EncodePacket(packet));
+    if (queue_.size() == 1) WriteFront();
+  }
+  std::uint32_t max_payload() const { return max_payload_; }
+  // The stream ended: it has sent its CLSE. Deferred so the stream is not destroyed while
+  // one of its own member functions is still running.
+  void Forget(std::uint32_t local_id) {
+    asio::post(socket_.get_executor(),
+               [self = shared_from_this(), local_id] { self->streams_.erase(local_id); });
+  }
+
+ private:
+  void WriteFront() {
+    asio::async_write(socket_, asio::buffer(queue_.front()),
+                      [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                        if (ec) {
+                          self->Close();
+                          return;
+                        }
+                        self->queue_.pop_front();
+                        if (!self->queue_.empty()) self->WriteFront();
+                      });
+  }
+  void Handle(Packet packet);
+  void Close() {
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    for (auto& [id, stream] : streams_) stream->Stop();
+    streams_.clear();
+    queue_.clear();
+  }
+
+  tcp::socket socket_;
+  std::shared_ptr<SimulatedAndroid> android_;
+  std::deque<std::string> queue_;
+  std::map<std::uint32_t, std::shared_ptr<ShellStream>> streams_;
+  std::uint32_t next_local_id_ = 1;
+  std::uint32_t max_payload_ = kMaxPayload;
+  bool connected_ = false;
+};
+
+void ShellStream::Start() {
+  if (request_.command.empty()) {
+    // An interactive shell needs a line editor and a prompt; not simulated yet.
+    Emit(true, "devsim: interactive shell is not simulated; pass a command\n");
+    output_.exit_code = 1;
+  } else {
+    output_ = RunShellScript(request_.command, environment_, android_);
+  }
+  ReleaseChunks();
+}
+
+void ShellStream::ReleaseChunks() {
+  while (next_chunk_ < output_.chunks.size()) {
+    const OutputChunk& chunk = output_.chunks[next_chunk_];
+    if (chunk.delay.count() > 0 && !chunk_delay_done_) {
+      timer_.expires_after(chunk.delay);
+      timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        const auto self = weak.lock();
+        if (ec || !self) return;
+        self->chunk_delay_done_ = true;
+        self->ReleaseChunks();
+      });
+      return;
+    }
+    Emit(chunk.to_stderr, chunk.data);
+    chunk_delay_done_ = false;
+    ++next_chunk_;
+  }
+  if (output_.follow_logcat) {
+    LogFilter filter{output_.follow_filter};
+    subscription_ = android_.logcat().Subscribe(
+        std::move(filter), [weak = weak_from_this()](const LogEntry& entry) {
+          const auto self = weak.lock();
+          if (!self) return;
+          // A line dated ahead (a launch's Displayed) appears when its time comes, as it would.
+          const auto ahead = entry.time - std::chrono::system_clock::now();
+          if (ahead <= std::chrono::system_clock::duration::zero()) {
+            self->Emit(false, FormatThreadtime(entry));
+            return;
+          }
+          auto timer = std::make_shared<asio::steady_timer>(
+              self->timer_.get_executor(),
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(ahead));
+          timer->async_wait(
+              [weak, timer, line = FormatThreadtime(entry)](boost::system::error_code ec) {
+                if (ec) return;
+                if (const auto later = weak.lock()) later->Emit(false, line);
+              });
+        });
+    return;  // runs until the host closes the stream
+  }
+  if (request_.shell_protocol) outbox_ += EncodeShellExit(output_.exit_code);
+  finished_ = true;
+  Pump();
+}
+
+void ShellStream::Emit(bool to_stderr, std::string_view data) {
+  if (data.empty()) return;
+  std::string text(data);
+  if (request_.pty) {
+    // A pty turns \n into \r\n and has no separate stderr.
+    std::string converted;
+    for (const char c : text) {
+      if (c == '\n') converted.push_back('\r');
+      converted.push_back(c);
+    }
+    text = std::move(converted);
+    to_stderr = false;
+  }
+  if (request_.shell_protocol) {
+    outbox_ += EncodeShellPacket(to_stderr ? ShellPacketId::kStderr : ShellPacketId::kStdout, text);
+  } else {
+    outbox_ += text;  // shell v1: stdout and stderr arrive mixed, as from a real device
+  }
+  Pump();
+}
+
+void ShellStream::Pump() {
+  if (awaiting_okay_ || closed_) return;
+  if (!outbox_.empty()) {
+    const std::size_t size = std::min<std::size_t>(outbox_.size(), connection_.max_payload());
+    connection_.Send(Packet{kCommandWrte, local_id_, remote_id_, outbox_.substr(0, size)});
+    outbox_.erase(0, size);
+    awaiting_okay_ = true;
+    return;
+  }
+  if (finished_) {
+    closed_ = true;
+    connection_.Send(Packet{kCommandClse, local_id_, remote_id_, {}});
+    connection_.Forget(local_id_);
+  }
+}
+
+void ShellStream::OnOkay() {
+  awaiting_okay_ = false;
+  Pump();
+}
+
+void ShellStream::OnData(std::string_view data) {
+  if (!request_.shell_protocol) return;  // v1 stdin goes nowhere: no command reads it yet
+  stdin_decoder_.Feed(data);
+  for (;;) {
+    auto next = stdin_decoder_.Take();
+    if (!std::holds_alternative<ShellPacket>(next)) break;
+    // Stdin, close-stdin and window-size packets are accepted; no simulated command reads
+    // stdin yet, so their contents are dropped.
+  }
+}
+
+asio::awaitable<void> Connection::ReadLoop(std::shared_ptr<Connection> self) {
+  PacketDecoder decoder;
+  std::array<char, 64 * 1024> buffer;
+  for (;;) {
+    const auto [ec, n] = co_await self->socket_.async_read_some(asio::buffer(buffer), kUseTuple);
+    if (ec) break;
+    decoder.Feed(std::string_view(buffer.data(), n));
+    bool failed = false;
+    for (;;) {
+      auto next = decoder.Take();
+      if (auto* packet = std::get_if<Packet>(&next)) {
+        self->Handle(std::move(*packet));
+      } else if (auto* error = std::get_if<PacketError>(&next)) {
+        std::cerr << "devsim: dropping connection: " << PacketErrorText(*error) << "\n";
+        failed = true;
+        break;
+      } else {
+        break;
+      }
+    }
+    if (failed) break;
+  }
+  self->Close();
+}
+
+void Connection::Handle(Packet packet) {
+  switch (packet.command) {
+    case kCommandCnxn: {
+      // A new CNXN means the host restarted its side: whatever streams we had are gone.
+      for (auto& [id, stream] : streams_) stream->Stop();
+      streams_.clear();
+      max_payload_ = std::clamp<std::uint32_t>(packet.arg1, 4096, kMaxPayload);
+      connected_ = true;
+      Send(Packet{kCommandCnxn, kVersionSkipChecksum, kMaxPayload, android_->ConnectBanner()});
+      return;
+    }
+    case kCommandOpen: {
+      if (!connected_ || packet.arg0 == 0) return;
+      auto request = ParseShellService(packet.payload);
+      if (!request) {
+        // CLSE with local id 0 is how adbd refuses an OPEN.
+        Send(Packet{kCommandClse, 0, packet.arg0, {}});
+        return;
+      }
+      const std::uint32_t local_id = next_local_id_++;
+      auto stream = std::make_shared<ShellStream>(*this, local_id, packet.arg0, std::move(*request),
+                                                  *android_, socket_.get_executor());
+      streams_[local_id] = stream;
+      Send(Packet{kCommandOkay, local_id, packet.arg0, {}});
+      stream->Start();
+      return;
+    }
+    case kCommandOkay: {
+      const auto it = streams_.find(packet.arg1);
+      if (it != streams_.end()) it->second->OnOkay();
+      return;
+    }
+    case kCommandWrte: {
+      const auto it = streams_.find(packet.arg1);
+      if (it == streams_.end()) return;
+      // The data is consumed at once, so the host may send more right away.
+      Send(Packet{kCommandOkay, packet.arg1, packet.arg0, {}});
+      it->second->OnData(packet.payload);
+      return;
+    }
+    case kCommandClse: {
+      const auto it = streams_.find(packet.arg1);
+      if (it == streams_.end()) return;
+      it->second->Stop();
+      streams_.erase(it);
+      return;
+    }
+    default:
+      return;  // AUTH, SYNC, STLS: never sent to a device that answered CNXN without AUTH
+  }
+}
+
+asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
+                                 std::shared_ptr<SimulatedAndroid> android) {
+  for (;;) {
+    auto [ec, socket] = co_await acceptor->async_accept(kUseTuple);
+    if (ec) {
+      if (ec == asio::error::operation_aborted) co_return;
+      continue;  // e.g. too many open files: keep serving the connections we have
+    }
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    auto connection = std::make_shared<Connection>(std::move(socket), android);
+    asio::co_spawn(acceptor->get_executor(), Connection::ReadLoop(connection),
+                   LogEscapes("connection"));
+  }
+}
+
+}  // namespace
+
+struct DeviceHost::Impl {
+  asio::io_context io{1};
+  std::vector<std::shared_ptr<tcp::acceptor>> acceptors;
+};
+
+DeviceHost::DeviceHost() : impl_(std::make_unique<Impl>()) {}
+DeviceHost::~DeviceHost() = default;
+
+std::variant<std::uint16_t, std::string> DeviceHost::AddDevice(
+    std::shared_ptr<SimulatedAndroid> android, const std::string& bind_address,
+    std::uint16_t port) {
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(bind_address, ec);
+  if (ec) return "bad bind address " + bind_address + ": " + ec.message();
+  auto acceptor = std::make_shared<tcp::acceptor>(impl_->io);
+  const tcp::endpoint endpoint(address, port);
+  acceptor->open(endpoint.protocol(), ec);
+  if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    return "cannot listen on " + bind_address + ":" + std::to_string(port) + ": " + ec.message();
+  const std::uint16_t bound = acceptor->local_endpoint().port();
+  asio::co_spawn(impl_->io, AcceptLoop(acceptor, std::move(android)), LogEscapes("accept"));
+  impl_->acceptors.push_back(std::move(acceptor));
+  return bound;
+}
+
+void DeviceHost::Run() {
+  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
+  signals.async_wait([this](boost::system::error_code ec, int) {
+    if (!ec) impl_->io.stop();
+  });
+  impl_->io.run();
+}
+
+}  // namespace droidlab::devsim
