@@ -1,6 +1,82 @@
+// libFuzzer target for the logcat launch-event parser. The input is fed as a stream, cut into
+// chunks at a point the input chooses, through LineSplitter into LogcatReader (default and raw
+// modes), and each line also goes to ParseLogcatLine; ParseFormattedDuration and ParseUidText get
+// the whole input. Invariants: durations and uids are not negative, skipped_lines <= lines, an
+// error has a message, Displayed/Fully drawn events carry a duration and a package, the reader
+// agrees with ParseLogcatLine on single-line formats, and lines() equals the splitter's count.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
 
+#include "parsers/line_splitter.h"
 #include "parsers/logcat.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }
+using droidlab::parsers::LaunchEvent;
+using droidlab::parsers::LaunchEventKind;
+using droidlab::parsers::LineSplitter;
+using droidlab::parsers::LogcatReader;
+using droidlab::parsers::LogcatStreamFormat;
+using droidlab::parsers::ParseFormattedDuration;
+using droidlab::parsers::ParseLogcatLine;
+using droidlab::parsers::ParseUidText;
+
+namespace {
+
+void CheckEvent(const LaunchEvent& ev) {
+  if (ev.duration_ms && *ev.duration_ms < 0) std::abort();
+  if (ev.total_ms && *ev.total_ms < 0) std::abort();
+  if (ev.uid && *ev.uid < 0) std::abort();
+  if (ev.process_pid && *ev.process_pid < 0) std::abort();
+  if (ev.kind == LaunchEventKind::kDisplayed || ev.kind == LaunchEventKind::kFullyDrawn) {
+    if (!ev.duration_ms || ev.package.empty() || ev.component.empty()) std::abort();
+  }
+  if (ev.kind == LaunchEventKind::kProcessStart && (!ev.process_pid || !ev.uid)) std::abort();
+  if (!ev.activity.empty() && ev.package.empty()) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const size_t chunk = size == 0 ? 1 : 1 + data[0] % 64;
+
+  LineSplitter splitter(4096);
+  LogcatReader reader;
+  LogcatReader raw_reader(LogcatStreamFormat::kRaw);
+  std::vector<LaunchEvent> events;
+  std::vector<LaunchEvent> raw_events;
+  std::vector<LaunchEvent> one;
+  auto sink = [&](std::string_view line) {
+    auto r = ParseLogcatLine(line);
+    if (!r.ok() && r.error().message.empty()) std::abort();
+    if (r.ok() && r->has_value()) CheckEvent(**r);
+    // Outside a `long` entry the reader and the line parser agree on what a line yields.
+    LogcatReader single;
+    one.clear();
+    single.AddLine(line, one);
+    single.Finish(one);
+    if (single.skipped_lines() != (r.ok() ? 0u : 1u)) std::abort();
+    if (one.size() > 1) std::abort();
+    if (r.ok() && r->has_value() != (one.size() == 1)) std::abort();
+    if (!r.ok() && !one.empty()) std::abort();
+    reader.AddLine(line, events);
+    raw_reader.AddLine(line, raw_events);
+  };
+  for (size_t i = 0; i < input.size(); i += chunk) splitter.Feed(input.substr(i, chunk), sink);
+  splitter.Finish(sink);
+  reader.Finish(events);
+  raw_reader.Finish(raw_events);
+
+  if (reader.lines() != splitter.lines() || raw_reader.lines() != splitter.lines()) std::abort();
+  if (reader.skipped_lines() > reader.lines()) std::abort();
+  if (raw_reader.skipped_lines() > raw_reader.lines()) std::abort();
+  if (events.size() > reader.lines() || raw_events.size() > raw_reader.lines()) std::abort();
+  for (const auto& ev : events) CheckEvent(ev);
+  for (const auto& ev : raw_events) CheckEvent(ev);
+
+  if (auto d = ParseFormattedDuration(input); d && *d < 0) std::abort();
+  if (auto u = ParseUidText(input); u && *u < 0) std::abort();
+  return 0;
+}
