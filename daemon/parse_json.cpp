@@ -51,6 +51,8 @@ void AppendJson(const parsers::LaunchEvent& e, std::string& out) {
     j["total_ms"] = OrNull(e.total_ms);
   }
   PutIf(j, "process_pid", e.process_pid);
+  PutIf(j, "process_name", e.process_name);
+  PutIf(j, "caller_pid", e.caller_pid);
   PutIf(j, "uid", e.uid);
   PutIf(j, "user_id", e.user_id);
   PutIf(j, "reason", e.reason);
