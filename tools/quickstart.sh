@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: installs what droidlab needs, builds it, and runs its main job on
 # a shipped sample. Until the daemon exists (see README, "Status"), the main job is
-# `droidlab parse`: launch events from a real Android 13 logcat.
+# `droidlab parse`: launch events from real Android 10+ logcat lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +9,6 @@ bash deploy/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build --target droidlab -j"$(nproc)" >/dev/null
 
-sample=${1:-tools/samples/android13_launch.logcat}
+sample=${1:-tests/data/logcat/android10plus_threadtime.txt}
 echo "\$ build/daemon/droidlab parse logcat $sample" >&2
 build/daemon/droidlab parse logcat "$sample"
