@@ -130,7 +130,9 @@ Result<ProcPidStat> ParseProcPidStat(std::string_view line) {
 
   // Single forward pass: from_chars straight off the line, checking that each number ends
   // exactly at a separator, so no token is ever cut out or copied.
-  std::array<uint64_t, 53> raw{};
+  // Left uninitialised on purpose: only fields 4..field_count are read, and each of those was
+  // written by the loop below (zeroing 424 bytes per line was measurable in the bench).
+  std::array<uint64_t, 53> raw;
   int field = 3;
   // Every token but the last is followed by a space, a non-digit: up to the last space, digit
   // loops need no end-of-input check, and numbers under 19 digits cannot overflow. (A SWAR

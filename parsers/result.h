@@ -24,7 +24,10 @@ struct ParseError {
 template <class T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}             // NOLINT(google-explicit-constructor)
+  // By reference, not by value: parsers return large records (ProcPidStat is ~900 bytes) on
+  // hot paths, and a by-value parameter costs one more copy per call.
+  Result(const T& value) : v_(value) {}                 // NOLINT(google-explicit-constructor)
+  Result(T&& value) : v_(std::move(value)) {}           // NOLINT(google-explicit-constructor)
   Result(ParseError error) : v_(std::move(error)) {}    // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }
