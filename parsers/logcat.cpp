@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "parsers/android_uid.h"
 #include "parsers/text.h"
 
 namespace droidlab::parsers {
@@ -546,7 +547,7 @@ MessageKind ParseStartProcMessage(std::string_view rest, LaunchEvent& ev) {
       return MessageKind::kMalformed;
     }
     ev.process_name.assign(proc_uid.substr(0, slash));
-    ev.uid = ParseUidText(proc_uid.substr(slash + 1));
+    ev.uid = ParseFormattedUid(proc_uid.substr(slash + 1));
     if (!ev.uid) return MessageKind::kMalformed;
     size_t caller = hosting.find(" caller=");  // OEM suffix (seen on Android 14 builds)
     if (caller != std::string_view::npos) hosting = hosting.substr(0, caller);
@@ -735,30 +736,6 @@ std::optional<int64_t> ParseFormattedDuration(std::string_view text) {
   return total;
 }
 
-std::optional<int64_t> ParseUidText(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  if (IsAsciiDigit(text[0])) return ParseInt64(text);
-  if (!ConsumePrefix(text, "u")) return std::nullopt;
-  size_t n = CountDigits(text, 0);
-  auto user = ParseInt64(text.substr(0, n));
-  if (!user || *user > 21474) return std::nullopt;
-  text.remove_prefix(n);
-  int64_t base = 0;
-  if (ConsumePrefix(text, "ai")) {
-    base = 90000;  // Process.FIRST_APP_ZYGOTE_ISOLATED_UID
-  } else if (ConsumePrefix(text, "a")) {
-    base = 10000;  // Process.FIRST_APPLICATION_UID
-  } else if (ConsumePrefix(text, "i")) {
-    base = 99000;  // Process.FIRST_ISOLATED_UID
-  } else if (ConsumePrefix(text, "s")) {
-    base = 0;
-  } else {
-    return std::nullopt;
-  }
-  auto app = ParseInt64(text);
-  if (!app || *app < 0 || base + *app >= 100000) return std::nullopt;
-  return *user * 100000 + base + *app;
-}
 
 Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line) {
   Header h;

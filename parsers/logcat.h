@@ -106,10 +106,6 @@ Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line);
 // `text` is not such a duration (negative durations included: a launch never lasts less than 0).
 std::optional<int64_t> ParseFormattedDuration(std::string_view text);
 
-// UserHandle.formatUid text: "1000" -> 1000, "u0a123" -> 10123, "u10a5" -> 1010005,
-// "u0i5" -> 99005 (isolated), "u0ai3" -> 90003 (app-zygote isolated), "u10s1000" -> 1001000.
-std::optional<int64_t> ParseUidText(std::string_view text);
-
 // What a stream holds, when the caller knows.
 enum class LogcatStreamFormat {
   kAuto,  // any mix of the formats above; header-less lines that are not launches are skipped

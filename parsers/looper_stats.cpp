@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "parsers/line_splitter.h"
+#include "parsers/android_uid.h"
 #include "parsers/text.h"
 
 namespace droidlab::parsers {
@@ -35,12 +36,6 @@ constexpr std::array<ColumnName, 15> kColumnNames = {{
     {"max_delay_millis", LooperStatsColumn::kMaxDelayMillis},
     {"exception_count", LooperStatsColumn::kExceptionCount},
 }};
-
-// android.os.Process / UserHandle constants behind UserHandle.formatUid.
-constexpr int64_t kPerUserRange = 100000;
-constexpr int64_t kFirstApplicationUid = 10000;
-constexpr int64_t kFirstAppZygoteIsolatedUid = 90000;
-constexpr int64_t kFirstIsolatedUid = 99000;
 
 constexpr std::string_view kServiceMissingPrefix = "Can't find service: ";
 constexpr std::string_view kPermissionDenialPrefix = "Permission Denial:";
@@ -81,23 +76,6 @@ std::string OneLine(std::string_view text) {
 // with converting it (ParseInteger needs the end first: one more memchr per field, and the
 // out-of-line std::from_chars was the largest cost of a row). Counts are never signed, so no
 // sign is accepted; Java never prints leading zeros, so 20 digits are always too many.
-inline const char* ScanCount(const char* p, const char* end, int64_t& out) {
-  const char* const start = p;
-  // At most 19 digits: below 2^64, so the sum cannot wrap; the bound is checked once, not per
-  // digit.
-  const char* const stop_at = end - p > 19 ? p + 19 : end;
-  uint64_t value = 0;
-  while (p < stop_at && IsAsciiDigit(*p)) {
-    value = value * 10 + static_cast<uint64_t>(*p - '0');
-    ++p;
-  }
-  if (p == start) return nullptr;
-  if (p - start == 19 && ((p < end && IsAsciiDigit(*p)) || value > uint64_t{INT64_MAX})) {
-    return nullptr;
-  }
-  out = static_cast<int64_t>(value);
-  return p;
-}
 
 using CountMember = std::optional<int64_t> LooperStatsEntry::*;
 using TextMember = std::optional<std::string_view> LooperStatsEntry::*;
@@ -158,49 +136,6 @@ bool IsSpecialEntry(const LooperStatsEntry& entry) {
          entry.message_name == std::string_view("HASH_COLLISION");
 }
 
-std::optional<int64_t> ParseFormattedUid(std::string_view text) {
-  // Runs once per row: digits are scanned in place (ScanCount), not through the out-of-line
-  // from_chars behind ParseInteger, which cost a quarter of a row's time.
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  int64_t value = 0;
-  if (p == end) return std::nullopt;
-  if (*p != 'u') {
-    // formatUid prints uids below FIRST_APPLICATION_UID as plain numbers; "-1" is UID_NONE and
-    // has no digit first, so it is refused here.
-    const char* stop = ScanCount(p, end, value);
-    if (stop != end || value >= kFirstApplicationUid) return std::nullopt;
-    return value;
-  }
-  int64_t user = 0;
-  p = ScanCount(p + 1, end, user);
-  // UserHandle user ids fit an int uid: user * 100000 + app id <= INT32_MAX.
-  if (p == nullptr || p == end || user > 21473) return std::nullopt;
-  int64_t base = 0;
-  int64_t limit = 0;  // exclusive bound of the number after the letter(s)
-  if (*p == 'a' && p + 1 < end && p[1] == 'i') {
-    base = kFirstAppZygoteIsolatedUid;
-    limit = kFirstIsolatedUid - kFirstAppZygoteIsolatedUid + 1;
-    p += 2;
-  } else if (*p == 'a') {
-    base = kFirstApplicationUid;
-    limit = kFirstAppZygoteIsolatedUid - kFirstApplicationUid;
-    ++p;
-  } else if (*p == 'i') {
-    base = kFirstIsolatedUid;
-    limit = kPerUserRange - kFirstIsolatedUid;
-    ++p;
-  } else if (*p == 's') {
-    base = 0;
-    limit = kFirstApplicationUid;
-    ++p;
-  } else {
-    return std::nullopt;
-  }
-  const char* stop = ScanCount(p, end, value);
-  if (stop != end || value >= limit) return std::nullopt;
-  return user * kPerUserRange + base + value;
-}
 
 void SplitWorkSourceUid(std::string_view work_source_uid, LooperStatsEntry& entry) {
   if (work_source_uid == std::string_view("-1")) {  // UID_NONE: most rows of a typical dump
@@ -301,7 +236,7 @@ bool LooperStatsReader::AddRow(std::string_view line) {
     if (slot.count != nullptr) {
       // Counts and sums in LooperStats are non-negative longs: digits only.
       int64_t value = 0;
-      const char* stop = ScanCount(p, end, value);
+      const char* stop = ScanNonNegativeInt64(p, end, value);
       ok = stop != nullptr && (last ? stop == end : stop != end && *stop == ',');
       if (!ok) break;
       e.*slot.count = value;

@@ -112,11 +112,6 @@ struct LooperStatsDump {
 // True for LooperStats' catch-all rows: "OVERFLOW" (entry cap reached) and "HASH_COLLISION".
 bool IsSpecialEntry(const LooperStatsEntry& entry);
 
-// Decodes UserHandle.formatUid text: "1000" -> 1000, "u0a123" -> 10123 (user * 100000 + 10000 +
-// 123), "u10s1000" -> 1001000, "u0i5" -> 99005 (isolated), "u0ai5" -> 90005 (app-zygote
-// isolated). Returns nullopt for anything else, including "-1" (Message.UID_NONE).
-std::optional<int64_t> ParseFormattedUid(std::string_view text);
-
 LooperStatsColumn LooperStatsColumnFromName(std::string_view name);
 
 // Splits work_source_uid into package and uid where it has them, as mapUid printed it:

@@ -1,6 +1,6 @@
 // libFuzzer target for the logcat launch-event parser. The input is fed as a stream, cut into
 // chunks at a point the input chooses, through LineSplitter into LogcatReader (default and raw
-// modes), and each line also goes to ParseLogcatLine; ParseFormattedDuration and ParseUidText get
+// modes), and each line also goes to ParseLogcatLine; ParseFormattedDuration and ParseFormattedUid get
 // the whole input. Invariants: durations and uids are not negative, skipped_lines <= lines, an
 // error has a message, Displayed/Fully drawn events carry a duration and a package, the reader
 // agrees with ParseLogcatLine on single-line formats, and lines() equals the splitter's count.
@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/android_uid.h"
 #include "parsers/line_splitter.h"
 #include "parsers/logcat.h"
 
@@ -20,7 +21,7 @@ using droidlab::parsers::LogcatReader;
 using droidlab::parsers::LogcatStreamFormat;
 using droidlab::parsers::ParseFormattedDuration;
 using droidlab::parsers::ParseLogcatLine;
-using droidlab::parsers::ParseUidText;
+using droidlab::parsers::ParseFormattedUid;
 
 namespace {
 
@@ -77,6 +78,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& ev : raw_events) CheckEvent(ev);
 
   if (auto d = ParseFormattedDuration(input); d && *d < 0) std::abort();
-  if (auto u = ParseUidText(input); u && *u < 0) std::abort();
+  if (auto u = ParseFormattedUid(input); u && *u < 0) std::abort();
   return 0;
 }

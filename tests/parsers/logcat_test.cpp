@@ -614,22 +614,6 @@ INSTANTIATE_TEST_SUITE_P(
                     DurationCase{"+ms", std::nullopt}, DurationCase{"+5 ms", std::nullopt},
                     DurationCase{"+999999999999d0h0m0s0ms", std::nullopt}));
 
-TEST(LogcatUidTest, FormatUid) {
-  // android.os.UserHandle.formatUid (Android 10+ adds "ai" for app-zygote isolated uids).
-  EXPECT_EQ(ParseUidText("1000"), 1000);
-  EXPECT_EQ(ParseUidText("0"), 0);
-  EXPECT_EQ(ParseUidText("u0a123"), 10123);
-  EXPECT_EQ(ParseUidText("u10a5"), 1010005);
-  EXPECT_EQ(ParseUidText("u0i5"), 99005);
-  EXPECT_EQ(ParseUidText("u0ai3"), 90003);
-  EXPECT_EQ(ParseUidText("u10s1000"), 1001000);
-  EXPECT_EQ(ParseUidText("u0a"), std::nullopt);
-  EXPECT_EQ(ParseUidText("u0x5"), std::nullopt);
-  EXPECT_EQ(ParseUidText("a5"), std::nullopt);
-  EXPECT_EQ(ParseUidText("u0a99999"), std::nullopt);
-  EXPECT_EQ(ParseUidText(""), std::nullopt);
-}
-
 TEST(LogcatKindTest, Names) {
   EXPECT_EQ(LaunchEventKindName(Kind::kDisplayed), "displayed");
   EXPECT_EQ(LaunchEventKindName(Kind::kFullyDrawn), "fully_drawn");

@@ -347,35 +347,6 @@ TEST(LooperStatsTest, BadBatteryTimeCounted) {
 }
 
 // UserHandle.formatUid: uid < 10000 plain; else u<user> then a/s/i/ai and the app-id offset.
-TEST(LooperStatsTest, FormattedUids) {
-  EXPECT_EQ(ParseFormattedUid("0"), 0);
-  EXPECT_EQ(ParseFormattedUid("1000"), 1000);
-  EXPECT_EQ(ParseFormattedUid("u0a0"), 10000);
-  EXPECT_EQ(ParseFormattedUid("u0a123"), 10123);
-  EXPECT_EQ(ParseFormattedUid("u10a123"), 1010123);
-  EXPECT_EQ(ParseFormattedUid("u0s1000"), 1000);
-  EXPECT_EQ(ParseFormattedUid("u10s1000"), 1001000);
-  EXPECT_EQ(ParseFormattedUid("u0i1"), 99001);
-  EXPECT_EQ(ParseFormattedUid("u0ai3"), 90003);
-  EXPECT_FALSE(ParseFormattedUid("-1").has_value());  // Message.UID_NONE
-  EXPECT_FALSE(ParseFormattedUid("").has_value());
-  EXPECT_FALSE(ParseFormattedUid("u").has_value());
-  EXPECT_FALSE(ParseFormattedUid("ua1").has_value());
-  EXPECT_FALSE(ParseFormattedUid("u0x1").has_value());
-  EXPECT_FALSE(ParseFormattedUid("u0a").has_value());
-  EXPECT_FALSE(ParseFormattedUid("u0a80000").has_value());  // would be an isolated app id
-  EXPECT_FALSE(ParseFormattedUid("10123").has_value());     // formatUid never prints this
-  EXPECT_FALSE(ParseFormattedUid("u99999a1").has_value());
-
-  LooperStatsEntry e;
-  SplitWorkSourceUid("/u0a1", e);
-  EXPECT_FALSE(e.package.has_value());
-  EXPECT_FALSE(e.uid.has_value());
-  SplitWorkSourceUid("com.pkg/banana", e);
-  EXPECT_FALSE(e.package.has_value());
-  EXPECT_FALSE(e.uid.has_value());
-}
-
 // The stream form over LineSplitter, fed in small chunks, agrees with the whole-buffer form.
 TEST(LooperStatsTest, ReaderOverChunkedStreamAgrees) {
   const std::string text = ReadData("android14.txt");
@@ -398,6 +369,17 @@ TEST(LooperStatsTest, ReaderOverChunkedStreamAgrees) {
     EXPECT_EQ(produced, 13u);
     EXPECT_EQ(r->entries[5].thread_name, "binder:1673_3");
   }
+}
+
+TEST(LooperStatsTest, WorkSourceUidWithoutAReadableUidSplitsToNothing) {
+  // LooperStats.java renders work_source_uid as "package/formatUid"; anything else keeps neither.
+  LooperStatsEntry e;
+  SplitWorkSourceUid("/u0a1", e);
+  EXPECT_FALSE(e.package.has_value());
+  EXPECT_FALSE(e.uid.has_value());
+  SplitWorkSourceUid("com.pkg/banana", e);
+  EXPECT_FALSE(e.package.has_value());
+  EXPECT_FALSE(e.uid.has_value());
 }
 
 }  // namespace
