@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace droidlab::testing {
+namespace droidlab::testutil {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   int out[2];
@@ -88,4 +88,4 @@ int ChildProcess::Stop() {
   return status;
 }
 
-}  // namespace droidlab::testing
+}  // namespace droidlab::testutil

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace droidlab::testing {
+namespace droidlab::testutil {
 
 class ChildProcess {
  public:
@@ -34,4 +34,4 @@ class ChildProcess {
   std::optional<int> status_;
 };
 
-}  // namespace droidlab::testing
+}  // namespace droidlab::testutil

@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace droidlab::testing {
+namespace droidlab::testutil {
 namespace {
 
 void MakePipe(int fds[2]) {
@@ -93,4 +93,4 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
   return result;
 }
 
-}  // namespace droidlab::testing
+}  // namespace droidlab::testutil

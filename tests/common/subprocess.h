@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace droidlab::testing {
+namespace droidlab::testutil {
 
 struct ProcessResult {
   int exit_code = -1;   // -1 when killed by a signal (then `signal` says which)
@@ -17,4 +17,4 @@ struct ProcessResult {
 // `argv[0]` is the program's path. `stdin_data` is written to its standard input, then closed.
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& stdin_data = "");
 
-}  // namespace droidlab::testing
+}  // namespace droidlab::testutil

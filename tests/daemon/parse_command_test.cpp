@@ -17,8 +17,8 @@ namespace droidlab {
 namespace {
 
 using nlohmann::json;
-using testing::ProcessResult;
-using testing::RunProcess;
+using testutil::ProcessResult;
+using testutil::RunProcess;
 
 class ParseCommandTest : public ::testing::Test {
  protected:

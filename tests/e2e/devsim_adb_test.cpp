@@ -16,7 +16,7 @@
 #include "tests/common/subprocess.h"
 #include "tests/common/child_process.h"
 
-namespace droidlab::testing {
+namespace droidlab::testutil {
 namespace {
 
 using std::chrono::milliseconds;
@@ -265,4 +265,4 @@ TEST_F(DevsimAdbTest, SeveralDevicesFromOneProcess) {
 }
 
 }  // namespace
-}  // namespace droidlab::testing
+}  // namespace droidlab::testutil

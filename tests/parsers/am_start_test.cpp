@@ -2,6 +2,7 @@
 // Android 7+ services/core/java/com/android/server/am/ActivityManagerShellCommand.java
 // runStartActivity (ThisTime through Android 9; LaunchState instead from Android 10).
 #include "parsers/am_start.h"
+#include "tests/common/test_data.h"
 
 #include <gtest/gtest.h>
 
@@ -13,13 +14,7 @@
 namespace droidlab::parsers {
 namespace {
 
-std::string ReadData(const std::string& relative) {
-  std::ifstream in(std::string(DROIDLAB_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-  EXPECT_TRUE(in.good()) << relative;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using droidlab::testutil::ReadTestData;
 
 struct AmCase {
   const char* name;
@@ -40,7 +35,7 @@ class AmStartFileTest : public testing::TestWithParam<AmCase> {};
 
 TEST_P(AmStartFileTest, ParsesEveryLine) {
   const AmCase& c = GetParam();
-  auto r = ParseAmStart(ReadData(std::string("am_start/") + c.file));
+  auto r = ParseAmStart(ReadTestData(std::string("am_start/") + c.file));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->status, c.status);
   EXPECT_EQ(r->launch_state, c.launch_state);

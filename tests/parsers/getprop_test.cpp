@@ -2,6 +2,7 @@
 // `"[" << name << "]: [" << value << "]" << std::endl`, sorted by name), toolbox/getprop.c
 // record_prop ("[%s]: [%s]") before it. Values are printed unescaped, newlines included.
 #include "parsers/getprop.h"
+#include "tests/common/test_data.h"
 
 #include <gtest/gtest.h>
 
@@ -12,17 +13,11 @@
 namespace droidlab::parsers {
 namespace {
 
-std::string ReadData(const std::string& relative) {
-  std::ifstream in(std::string(DROIDLAB_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-  EXPECT_TRUE(in.good()) << relative;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using droidlab::testutil::ReadTestData;
 
 // Android 11 (vivo V2026), toolbox/getprop.cpp.
 TEST(GetpropTest, Android11VivoExcerpt) {
-  auto r = ParseGetprop(ReadData("getprop/android11_vivo_v2026_excerpt.txt"));
+  auto r = ParseGetprop(ReadTestData("getprop/android11_vivo_v2026_excerpt.txt"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->properties.size(), 21u);
   EXPECT_EQ(r->skipped_lines, 0u);
@@ -35,7 +30,7 @@ TEST(GetpropTest, Android11VivoExcerpt) {
 
 // Android 12 (HUAWEI DCO-AL00): an empty value and values with spaces.
 TEST(GetpropTest, Android12HuaweiEmptyValueAndSpaces) {
-  auto r = ParseGetprop(ReadData("getprop/android12_huawei_dco_excerpt.txt"));
+  auto r = ParseGetprop(ReadTestData("getprop/android12_huawei_dco_excerpt.txt"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->properties.size(), 28u);
   EXPECT_EQ(r->skipped_lines, 0u);
@@ -50,7 +45,7 @@ TEST(GetpropTest, Android12HuaweiEmptyValueAndSpaces) {
 // Android 14: persist.sys.boot.reason.history (bootstat) holds one reason per line; over a pty
 // every line ends "\r\n".
 TEST(GetpropTest, Android14MultiLineValueOverPty) {
-  auto r = ParseGetprop(ReadData("getprop/android14_multiline_boot_reason_pty.txt"));
+  auto r = ParseGetprop(ReadTestData("getprop/android14_multiline_boot_reason_pty.txt"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->skipped_lines, 0u);
   ASSERT_EQ(r->properties.size(), 5u);

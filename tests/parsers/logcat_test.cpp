@@ -16,9 +16,12 @@
 #include <vector>
 
 #include "parsers/line_splitter.h"
+#include "tests/common/test_data.h"
 
 namespace droidlab::parsers {
 namespace {
+
+using droidlab::testutil::ReadTestData;
 
 using Kind = LaunchEventKind;
 
@@ -643,14 +646,6 @@ StreamResult ReadStream(std::string_view text, size_t chunk,
   return r;
 }
 
-std::string ReadData(const std::string& name) {
-  std::ifstream in(std::string(DROIDLAB_TEST_DATA_DIR) + "/logcat/" + name, std::ios::binary);
-  EXPECT_TRUE(in.good()) << name;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> Kinds(const std::vector<LaunchEvent>& events) {
   std::vector<std::string> out;
   for (const auto& e : events) out.emplace_back(LaunchEventKindName(e.kind));
@@ -660,7 +655,7 @@ std::vector<std::string> Kinds(const std::vector<LaunchEvent>& events) {
 // Android 9 threadtime, real: three Displayed, one START, noise from other tags, a separator.
 TEST(LogcatDataTest, Android9Threadtime) {
   for (size_t chunk : {1, 7, 4096}) {
-    StreamResult r = ReadStream(ReadData("android9_threadtime.txt"), chunk);
+    StreamResult r = ReadStream(ReadTestData("logcat/android9_threadtime.txt"), chunk);
     EXPECT_EQ(r.lines, 8u);
     EXPECT_EQ(r.skipped, 0u);
     ASSERT_EQ(Kinds(r.events),
@@ -675,7 +670,7 @@ TEST(LogcatDataTest, Android9Threadtime) {
 
 // Android 10-14 threadtime, real: Start proc in every recent shape, Displayed "for user 0".
 TEST(LogcatDataTest, Android10PlusThreadtime) {
-  StreamResult r = ReadStream(ReadData("android10plus_threadtime.txt"), 4096);
+  StreamResult r = ReadStream(ReadTestData("logcat/android10plus_threadtime.txt"), 4096);
   EXPECT_EQ(r.lines, 12u);
   EXPECT_EQ(r.skipped, 0u);
   ASSERT_EQ(r.events.size(), 6u);
@@ -691,7 +686,7 @@ TEST(LogcatDataTest, Android10PlusThreadtime) {
 
 // Android 4.4 -v time, real, pid padding as posted.
 TEST(LogcatDataTest, Android4Time) {
-  StreamResult r = ReadStream(ReadData("android4_time.txt"), 3);
+  StreamResult r = ReadStream(ReadTestData("logcat/android4_time.txt"), 3);
   EXPECT_EQ(r.lines, 7u);
   EXPECT_EQ(r.skipped, 0u);
   ASSERT_EQ(Kinds(r.events), (std::vector<std::string>{"process_start", "process_start"}));
@@ -705,7 +700,7 @@ TEST(LogcatDataTest, Android4Time) {
 
 // Android 5 brief, real.
 TEST(LogcatDataTest, Android5Brief) {
-  StreamResult r = ReadStream(ReadData("android5_brief.txt"), 4096);
+  StreamResult r = ReadStream(ReadTestData("logcat/android5_brief.txt"), 4096);
   EXPECT_EQ(r.lines, 6u);
   EXPECT_EQ(r.skipped, 0u);
   ASSERT_EQ(Kinds(r.events),
@@ -719,7 +714,7 @@ TEST(LogcatDataTest, Android5Brief) {
 // with its blanks collapsed.
 TEST(LogcatDataTest, Android12Long) {
   for (size_t chunk : {1, 5, 4096}) {
-    StreamResult r = ReadStream(ReadData("android12_long.txt"), chunk);
+    StreamResult r = ReadStream(ReadTestData("logcat/android12_long.txt"), chunk);
     EXPECT_EQ(r.lines, 12u);
     EXPECT_EQ(r.skipped, 0u);
     ASSERT_EQ(r.events.size(), 1u);
@@ -775,7 +770,7 @@ TEST(LogcatStreamTest, LongEntriesBackToBack) {
 // Android 13 raw messages, real: in the default mode only launch lines count; in kRaw mode the
 // other lines are messages, not skipped.
 TEST(LogcatDataTest, Android13Raw) {
-  std::string text = ReadData("android13_raw.txt");
+  std::string text = ReadTestData("logcat/android13_raw.txt");
   StreamResult r = ReadStream(text, 4096);
   ASSERT_EQ(Kinds(r.events), (std::vector<std::string>{"displayed", "fully_drawn", "displayed",
                                                        "activity_start", "process_start"}));

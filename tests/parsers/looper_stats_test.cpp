@@ -14,23 +14,18 @@
 #include <string>
 
 #include "parsers/line_splitter.h"
+#include "tests/common/test_data.h"
 
 namespace droidlab::parsers {
 namespace {
+
+using droidlab::testutil::ReadTestData;
 
 constexpr std::string_view kHeader =
     "work_source_uid,thread_name,handler_class,message_name,is_interactive,message_count,"
     "recorded_message_count,total_latency_micros,max_latency_micros,total_cpu_micros,"
     "max_cpu_micros,recorded_delay_message_count,total_delay_millis,max_delay_millis,"
     "exception_count";
-
-std::string ReadData(const std::string& name) {
-  std::ifstream in(std::string(DROIDLAB_TEST_DATA_DIR) + "/looper_stats/" + name, std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string Dump(std::initializer_list<std::string_view> rows) {
   std::string out = "Start time: 2024-03-18 09:41:07\nOn battery time (ms): 612904\n";
@@ -46,7 +41,7 @@ std::string Dump(std::initializer_list<std::string_view> rows) {
 // Android 10 (QP1A), LooperStatsService.java android10-release: the whole sample, every kind of
 // work_source_uid, the special rows first (uid -1 and empty thread name sort first).
 TEST(LooperStatsTest, Android10SampleAllRows) {
-  const std::string text = ReadData("android10.txt");
+  const std::string text = ReadTestData("looper_stats/android10.txt");
   Result<LooperStatsDump> r = ParseLooperStats(text);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->start_time, "2019-11-05 10:12:41");
@@ -115,7 +110,7 @@ TEST(LooperStatsTest, Android10SampleAllRows) {
 
 // Android 12: rows as published from a device (jianshu.com/p/9098585e6a72), same format.
 TEST(LooperStatsTest, Android12PublishedRows) {
-  const std::string text = ReadData("android12.txt");
+  const std::string text = ReadTestData("looper_stats/android12.txt");
   Result<LooperStatsDump> r = ParseLooperStats(text);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->start_time, "2022-04-09 02:53:46");
@@ -137,7 +132,7 @@ TEST(LooperStatsTest, Android12PublishedRows) {
 // Android 14 (UP1A), with track_screen_state=true: is_interactive true/false rows, isolated and
 // secondary-user uids, an OVERFLOW row.
 TEST(LooperStatsTest, Android14InteractiveAndUserUids) {
-  const std::string text = ReadData("android14.txt");
+  const std::string text = ReadTestData("looper_stats/android14.txt");
   Result<LooperStatsDump> r = ParseLooperStats(text);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->entries.size(), 13u);
@@ -166,7 +161,7 @@ TEST(LooperStatsTest, Android14InteractiveAndUserUids) {
 
 // Android 13: reset just before the dump, nothing dispatched yet: header, no rows.
 TEST(LooperStatsTest, HeaderWithoutRowsIsAnEmptyDump) {
-  Result<LooperStatsDump> r = ParseLooperStats(ReadData("android13_empty.txt"));
+  Result<LooperStatsDump> r = ParseLooperStats(ReadTestData("looper_stats/android13_empty.txt"));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->entries.empty());
   EXPECT_EQ(r->on_battery_time_ms, 0);
@@ -175,7 +170,7 @@ TEST(LooperStatsTest, HeaderWithoutRowsIsAnEmptyDump) {
 
 // Android 9 and older have no LooperStatsService: dumpsys.cpp says so (on stderr).
 TEST(LooperStatsTest, Android9NoService) {
-  Result<LooperStatsDump> r = ParseLooperStats(ReadData("android9_no_service.txt"));
+  Result<LooperStatsDump> r = ParseLooperStats(ReadTestData("looper_stats/android9_no_service.txt"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ParseErrorCode::kServiceMissing);
   EXPECT_NE(r.error().message.find("looper_stats"), std::string::npos);
@@ -184,7 +179,7 @@ TEST(LooperStatsTest, Android9NoService) {
 // DumpUtils.checkDumpPermission(mContext, TAG = "LooperStatsService", pw) for a caller without
 // android.permission.DUMP ("from from" is AOSP's own text).
 TEST(LooperStatsTest, PermissionDenied) {
-  Result<LooperStatsDump> r = ParseLooperStats(ReadData("permission_denied.txt"));
+  Result<LooperStatsDump> r = ParseLooperStats(ReadTestData("looper_stats/permission_denied.txt"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ParseErrorCode::kPermissionDenied);
   EXPECT_NE(r.error().message.find("uid=10287"), std::string::npos);
@@ -236,7 +231,7 @@ TEST(LooperStatsTest, Int64Limits) {
 
 // adb shell over a pty (adb < 7 or `adb shell -t`) turns "\n" into "\r\n".
 TEST(LooperStatsTest, CrlfLines) {
-  std::string text = ReadData("android10.txt");
+  std::string text = ReadTestData("looper_stats/android10.txt");
   std::string crlf;
   for (char c : text) {
     if (c == '\n') crlf += '\r';
@@ -254,7 +249,7 @@ TEST(LooperStatsTest, CrlfLines) {
 // The device went away mid-dump: the last row has no newline. Cut inside a text field (fewer
 // fields) or inside the last number (same field count, wrong value): either way it is skipped.
 TEST(LooperStatsTest, DumpCutInTheMiddleOfARow) {
-  const std::string text = ReadData("android10.txt");
+  const std::string text = ReadTestData("looper_stats/android10.txt");
   const size_t last_row = text.rfind('\n', text.size() - 2) + 1;
   for (size_t cut = last_row + 1; cut < text.size() - 1; ++cut) {
     Result<LooperStatsDump> r = ParseLooperStats(std::string_view(text).substr(0, cut));
@@ -349,7 +344,7 @@ TEST(LooperStatsTest, BadBatteryTimeCounted) {
 // UserHandle.formatUid: uid < 10000 plain; else u<user> then a/s/i/ai and the app-id offset.
 // The stream form over LineSplitter, fed in small chunks, agrees with the whole-buffer form.
 TEST(LooperStatsTest, ReaderOverChunkedStreamAgrees) {
-  const std::string text = ReadData("android14.txt");
+  const std::string text = ReadTestData("looper_stats/android14.txt");
   for (size_t chunk : {1u, 7u, 64u, 4096u}) {
     LooperStatsReader reader;
     LineSplitter splitter;

@@ -1,6 +1,7 @@
 // /proc/<pid>/stat as Linux fs/proc/array.c do_task_stat prints it ("%d (%s) %c %d ..."), field
 // names from proc(5); /proc/uptime as fs/proc/uptime.c prints it ("%lu.%02lu %lu.%02lu\n").
 #include "parsers/proc_stat.h"
+#include "tests/common/test_data.h"
 
 #include <gtest/gtest.h>
 
@@ -11,13 +12,7 @@
 namespace droidlab::parsers {
 namespace {
 
-std::string ReadData(const std::string& relative) {
-  std::ifstream in(std::string(DROIDLAB_TEST_DATA_DIR) + "/" + relative, std::ios::binary);
-  EXPECT_TRUE(in.good()) << relative;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using droidlab::testutil::ReadTestData;
 
 // Fields 3..52 of a 3.5+ kernel line after ") ", for an app process (Android 13, kernel 5.10).
 constexpr std::string_view kAppTail =
@@ -26,7 +21,7 @@ constexpr std::string_view kAppTail =
 
 // Real line: Huawei system_server (tests/data/proc_stat/README.md), 52 fields.
 TEST(ProcPidStatTest, RealHuaweiSystemServer52Fields) {
-  const std::string line = ReadData("proc_stat/android_arm64_huawei_system_server.stat");  // comm views into it
+  const std::string line = ReadTestData("proc_stat/android_arm64_huawei_system_server.stat");  // comm views into it
   auto st = ParseProcPidStat(line);
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(st->pid, 1286);
@@ -74,7 +69,7 @@ TEST(ProcPidStatTest, RealHuaweiSystemServer52Fields) {
 
 // Real line: Android 7 era system_server at nice -10 (Gityuan's notes).
 TEST(ProcPidStatTest, RealAndroid7SystemServerNegativeNice) {
-  const std::string line = ReadData("proc_stat/android7_gityuan_system_server.stat");  // comm views into it
+  const std::string line = ReadTestData("proc_stat/android7_gityuan_system_server.stat");  // comm views into it
   auto st = ParseProcPidStat(line);
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(st->pid, 1557);
@@ -101,7 +96,7 @@ TEST(ProcPidStatTest, RealAndroid7SystemServerNegativeNice) {
 }
 
 TEST(ProcPidStatTest, RealAppProcess) {
-  const std::string line = ReadData("proc_stat/android_arm64_app_testapplication.stat");  // comm views into it
+  const std::string line = ReadTestData("proc_stat/android_arm64_app_testapplication.stat");  // comm views into it
   auto st = ParseProcPidStat(line);
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(st->pid, 30228);
@@ -304,7 +299,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // fs/proc/uptime.c: "%lu.%02lu %lu.%02lu\n" (uptime, summed idle of all CPUs).
 TEST(ProcUptimeTest, RealAndroid7Uptime) {
-  auto up = ParseProcUptime(ReadData("proc_stat/android7_gityuan.uptime"));
+  auto up = ParseProcUptime(ReadTestData("proc_stat/android7_gityuan.uptime"));
   ASSERT_TRUE(up.ok()) << up.error().message;
   EXPECT_EQ(up->uptime_cs, 8204414);
   EXPECT_EQ(up->idle_cs, 21544094);
