@@ -48,21 +48,28 @@ int Fail(std::FILE* err, const std::string& message) {
   return 2;
 }
 
-// Feeds the input through a LineSplitter. `on_line(line, overlong)` sees every line.
+struct LineInfo {
+  bool overlong = false;      // cut at LineSplitter's limit: no device line is that long
+  bool unterminated = false;  // the input's last line, with no newline after it
+};
+
+// Feeds the input through a LineSplitter. `on_line(line, info)` sees every line.
 ReadOutcome ForEachLine(const std::string& path,
-                        const std::function<void(std::string_view, bool)>& on_line) {
+                        const std::function<void(std::string_view, LineInfo)>& on_line) {
   parsers::LineSplitter splitter;
   uint64_t overlong_seen = 0;
+  bool finishing = false;
   auto sink = [&](std::string_view line) {
     // The splitter counts a line as overlong just before handing it over.
-    const bool overlong = splitter.overlong_lines() != overlong_seen;
+    LineInfo info{splitter.overlong_lines() != overlong_seen, finishing};
     overlong_seen = splitter.overlong_lines();
-    on_line(line, overlong);
+    on_line(line, info);
   };
   ReadOutcome outcome = ReadInChunks(path, kChunkBytes, [&](std::string_view chunk) {
     splitter.Feed(chunk, sink);
     return true;
   });
+  finishing = true;
   if (outcome.ok) splitter.Finish(sink);
   return outcome;
 }
@@ -84,8 +91,8 @@ int ParseLogcat(const std::string& path, std::FILE* out, std::FILE* err) {
     events.clear();
     json.FlushIfLarge();
   };
-  ReadOutcome read = ForEachLine(path, [&](std::string_view line, bool is_overlong) {
-    if (is_overlong) {  // no logger entry is this long: not a logcat line
+  ReadOutcome read = ForEachLine(path, [&](std::string_view line, LineInfo info) {
+    if (info.overlong) {  // no logger entry is this long: not a logcat line
       ++overlong;
       return;
     }
@@ -106,12 +113,18 @@ int ParseLooperStatsInput(const std::string& path, std::FILE* out, std::FILE* er
   bool opened = false;
   bool first = true;
   uint64_t overlong = 0;
-  ReadOutcome read = ForEachLine(path, [&](std::string_view line, bool is_overlong) {
-    if (is_overlong) {
+  ReadOutcome read = ForEachLine(path, [&](std::string_view line, LineInfo info) {
+    if (info.overlong) {
       ++overlong;
       return;
     }
-    const bool got_entry = reader.AddLine(line);
+    bool got_entry = false;
+    if (info.unterminated) {
+      // LooperStatsService ends every row with '\n': a row without one was cut off.
+      reader.AddUnterminatedLastLine(line);
+    } else {
+      got_entry = reader.AddLine(line);
+    }
     if (!opened && reader.header_seen()) {
       const auto& dump = reader.dump();
       buf += "{\"start_time\":";
@@ -151,9 +164,9 @@ int ParseProcStatInput(const std::string& path, std::FILE* out, std::FILE* err) 
   uint64_t processes = 0;
   uint64_t skipped = 0;
   std::string last_error;
-  ReadOutcome read = ForEachLine(path, [&](std::string_view line, bool is_overlong) {
+  ReadOutcome read = ForEachLine(path, [&](std::string_view line, LineInfo info) {
     if (line.empty()) return;  // a blank line holds nothing to read
-    auto stat = is_overlong ? parsers::Result<parsers::ProcPidStat>(parsers::MakeError(
+    auto stat = info.overlong ? parsers::Result<parsers::ProcPidStat>(parsers::MakeError(
                                   parsers::ParseErrorCode::kMalformed, "line too long"))
                             : parsers::ParseProcPidStat(line);
     if (!stat.ok()) {

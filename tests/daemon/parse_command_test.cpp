@@ -156,6 +156,24 @@ TEST_F(ParseCommandTest, LooperStatsEntriesKeepTheDumpsColumnNames) {
   EXPECT_EQ(doc["entries"][1]["exception_count"], 1);
 }
 
+// A dump cut off in the middle of its last row (device unplugged): LooperStatsService ends
+// every row with '\n', so the cut row may hold a truncated number and is skipped, not trusted.
+TEST_F(ParseCommandTest, LooperStatsRowCutOffAtTheEndIsSkipped) {
+  const std::string dump =
+      "work_source_uid,thread_name,handler_class,message_name,is_interactive,message_count,"
+      "recorded_message_count,total_latency_micros,max_latency_micros,total_cpu_micros,"
+      "max_cpu_micros,recorded_delay_message_count,total_delay_millis,max_delay_millis,"
+      "exception_count\n"
+      "-1,android.fg,android.os.Handler,com.android.server.Foo$1,false,5,5,10,4,9,3,5,0,0,1\n"
+      "-1,android.bg,android.os.Handler,com.android.server.Bar$2,false,5,5,10,4,9,3,5,0,0,12";
+  ProcessResult r = Parse("looper-stats", WriteFile("cut.txt", dump));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["entries"].size(), 1u);
+  EXPECT_EQ(doc["entries"][0]["message_name"], "com.android.server.Foo$1");
+  EXPECT_EQ(doc["skipped_lines"], 1);
+}
+
 TEST_F(ParseCommandTest, ProcStatCommWithSpacesAndParens) {
   // Linux fs/proc/array.c do_task_stat; comm "(a) b)" is legal (prctl PR_SET_NAME).
   const std::string line =
