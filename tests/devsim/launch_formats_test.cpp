@@ -40,11 +40,25 @@ TEST(LaunchFormatsTest, TagChangesWithAndroid10) {
   EXPECT_STREQ(ActivityStartTag(29), "ActivityTaskManager");
 }
 
+// ActivityMetricsLogger.logAppDisplayed: " for user N" from Android 12; real Android 13 lines
+// (tests/data/logcat/android13_raw.txt) carry it.
 TEST(LaunchFormatsTest, DisplayedPerSdk) {
-  EXPECT_EQ(DisplayedLogMessage(33, Example(), 797),
+  EXPECT_EQ(DisplayedLogMessage(28, Example(), 797),
             "Displayed com.example.app/.MainActivity: +797ms");
+  EXPECT_EQ(DisplayedLogMessage(29, Example(), 797),
+            "Displayed com.example.app/.MainActivity: +797ms");
+  EXPECT_EQ(DisplayedLogMessage(33, Example(), 797),
+            "Displayed com.example.app/.MainActivity for user 0: +797ms");
   EXPECT_EQ(DisplayedLogMessage(34, Example(), 1234),
             "Displayed com.example.app/.MainActivity for user 0: +1s234ms");
+}
+
+// ActivityMetricsLogger.logAppFullyDrawn: no user id on any SDK.
+TEST(LaunchFormatsTest, FullyDrawnHasNoUser) {
+  EXPECT_EQ(FullyDrawnLogMessage(34, Example(), 4528),
+            "Fully drawn com.example.app/.MainActivity: +4s528ms");
+  EXPECT_EQ(FullyDrawnLogMessage(28, Example(), 1400),
+            "Fully drawn com.example.app/.MainActivity: +1s400ms");
 }
 
 TEST(LaunchFormatsTest, StartProcPerSdk) {

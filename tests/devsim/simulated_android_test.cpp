@@ -109,7 +109,7 @@ TEST_F(SimulatedAndroidTest, DisplayedEqualsTotalTimeAndLinesAreThreadtime) {
                      "cmp=com.example.app/.MainActivity} from uid 2000\n"),
             std::string::npos);
   EXPECT_NE(log.find(" I ActivityManager: Start proc "), std::string::npos);
-  EXPECT_NE(log.find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity: " +
+  EXPECT_NE(log.find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity for user 0: " +
                      FormatLogDuration(std::stol(total)) + "\n"),
             std::string::npos)
       << log;

@@ -190,7 +190,8 @@ TEST_F(DevsimAdbTest, AmStartWaitAndLogcatDisplayedAgree) {
   const std::string displayed =
       total >= 1000 ? "+" + std::to_string(total / 1000) + "s" + std::to_string(total % 1000) + "ms"
                     : "+" + std::to_string(total) + "ms";
-  EXPECT_NE(logcat.out.find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity: " +
+  // ActivityMetricsLogger prints the user from Android 12 (the default device is Android 13).
+  EXPECT_NE(logcat.out.find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity for user 0: " +
                             displayed + "\n"),
             std::string::npos)
       << logcat.out;
@@ -224,10 +225,14 @@ TEST_F(DevsimAdbTest, StreamingLogcatDeliversTheLaunchLines) {
     const auto line = logcat.ReadLine(milliseconds(500));
     if (!line) continue;
     lines.push_back(*line);
-    if (line->find("Displayed com.example.app/.MainActivity: +") != std::string::npos) break;
+    if (line->find("Displayed com.example.app/.MainActivity for user 0: +") != std::string::npos) {
+      break;
+    }
   }
   ASSERT_FALSE(lines.empty());
-  EXPECT_NE(lines.back().find(" I ActivityTaskManager: Displayed com.example.app/.MainActivity: +"),
+  // Android 13 (the default device) prints the user since Android 12's ActivityMetricsLogger.
+  EXPECT_NE(lines.back().find(
+                " I ActivityTaskManager: Displayed com.example.app/.MainActivity for user 0: +"),
             std::string::npos);
   logcat.Stop();
   // The device keeps serving after the host closed the stream.

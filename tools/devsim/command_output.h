@@ -25,6 +25,14 @@ struct CommandOutput {
   bool follow_logcat = false;
   // With follow_logcat: logcat's filter rules, tag -> lowest priority shown ("*" = default).
   std::map<std::string, char> follow_filter;
+  // With follow_logcat: which buffers (bit 1 << LogBufferId) and the -v format (0 threadtime,
+  // 1 epoch).
+  unsigned follow_buffers = 0;
+  int follow_format = 0;
+  // Faults (devsim-fault): after its output the command never ends (the host must close the
+  // stream), or the stream is closed without an exit status, as when a device drops mid-command.
+  bool hang = false;
+  bool drop_stream = false;
 
   void Out(std::string_view text) { Append(false, text); }
   void Err(std::string_view text) { Append(true, text); }

@@ -174,6 +174,10 @@ CommandOutput ApplyRedirections(CommandOutput output, const Redirections& redire
   result.exit_code = output.exit_code;
   result.follow_logcat = output.follow_logcat;
   result.follow_filter = output.follow_filter;
+  result.follow_buffers = output.follow_buffers;
+  result.follow_format = output.follow_format;
+  result.hang = output.hang;
+  result.drop_stream = output.drop_stream;
   for (auto& chunk : output.chunks) {
     if (chunk.delay.count() > 0) result.Wait(chunk.delay);
     bool to_stderr = chunk.to_stderr;
@@ -322,7 +326,14 @@ CommandOutput RunShellScript(std::string_view script, ShellEnvironment& env,
     if (redirected.follow_logcat) {
       total.follow_logcat = true;
       total.follow_filter = redirected.follow_filter;
+      total.follow_buffers = redirected.follow_buffers;
+      total.follow_format = redirected.follow_format;
       return true;  // a following command never ends, so nothing after it runs
+    }
+    if (redirected.hang || redirected.drop_stream) {
+      total.hang = redirected.hang;
+      total.drop_stream = redirected.drop_stream;
+      return true;  // nothing after a hung or dropped command runs
     }
     return outcome.stop;
   };

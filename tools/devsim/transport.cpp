@@ -100,6 +100,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (queue_.size() == 1) WriteFront();
   }
   std::uint32_t max_payload() const { return max_payload_; }
+  // Unplug: the cable is pulled, the socket goes away with whatever was in flight.
+  void Shutdown() { Close(); }
   // The stream ended: it has sent its CLSE. Deferred so the stream is not destroyed while
   // one of its own member functions is still running.
   void Forget(std::uint32_t local_id) {
@@ -166,29 +168,36 @@ void ShellStream::ReleaseChunks() {
     ++next_chunk_;
   }
   if (output_.follow_logcat) {
-    LogFilter filter{output_.follow_filter};
+    LogFilter filter;
+    filter.tag_min = output_.follow_filter;
+    filter.buffers = output_.follow_buffers;
+    const LogFormat format = output_.follow_format == 1 ? LogFormat::kEpoch : LogFormat::kThreadtime;
     subscription_ = android_.logcat().Subscribe(
-        std::move(filter), [weak = weak_from_this()](const LogEntry& entry) {
+        std::move(filter), [weak = weak_from_this(), format](const LogEntry& entry) {
           const auto self = weak.lock();
           if (!self) return;
           // A line dated ahead (a launch's Displayed) appears when its time comes, as it would.
           const auto ahead = entry.time - std::chrono::system_clock::now();
           if (ahead <= std::chrono::system_clock::duration::zero()) {
-            self->Emit(false, FormatThreadtime(entry));
+            self->Emit(false, FormatLogLine(entry, format));
             return;
           }
           auto timer = std::make_shared<asio::steady_timer>(
               self->timer_.get_executor(),
               std::chrono::duration_cast<std::chrono::steady_clock::duration>(ahead));
           timer->async_wait(
-              [weak, timer, line = FormatThreadtime(entry)](boost::system::error_code ec) {
+              [weak, timer, line = FormatLogLine(entry, format)](boost::system::error_code ec) {
                 if (ec) return;
                 if (const auto later = weak.lock()) later->Emit(false, line);
               });
         });
     return;  // runs until the host closes the stream
   }
-  if (request_.shell_protocol) outbox_ += EncodeShellExit(output_.exit_code);
+  if (output_.hang) return;  // a hung command: only the host closing the stream ends it
+  // A dropped stream ends without an exit status, as when the device goes away mid-command.
+  if (request_.shell_protocol && !output_.drop_stream) {
+    outbox_ += EncodeShellExit(output_.exit_code);
+  }
   finished_ = true;
   Pump();
 }
@@ -324,7 +333,8 @@ void Connection::Handle(Packet packet) {
 }
 
 asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
-                                 std::shared_ptr<SimulatedAndroid> android) {
+                                 std::shared_ptr<SimulatedAndroid> android,
+                                 std::shared_ptr<std::vector<std::weak_ptr<Connection>>> live) {
   for (;;) {
     auto [ec, socket] = co_await acceptor->async_accept(kUseTuple);
     if (ec) {
@@ -334,6 +344,8 @@ asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
     boost::system::error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
     auto connection = std::make_shared<Connection>(std::move(socket), android);
+    std::erase_if(*live, [](const auto& weak) { return weak.expired(); });
+    live->push_back(connection);
     asio::co_spawn(acceptor->get_executor(), Connection::ReadLoop(connection),
                    LogEscapes("connection"));
   }
@@ -343,7 +355,61 @@ asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
 
 struct DeviceHost::Impl {
   asio::io_context io{1};
-  std::vector<std::shared_ptr<tcp::acceptor>> acceptors;
+  struct Device {
+    std::shared_ptr<SimulatedAndroid> android;
+    tcp::endpoint endpoint;
+    std::shared_ptr<tcp::acceptor> acceptor;
+    std::shared_ptr<std::vector<std::weak_ptr<Connection>>> live =
+        std::make_shared<std::vector<std::weak_ptr<Connection>>>();
+    std::shared_ptr<asio::steady_timer> tick;
+  };
+  std::vector<std::shared_ptr<Device>> devices;
+
+  std::string Listen(Device& device) {
+    boost::system::error_code ec;
+    auto acceptor = std::make_shared<tcp::acceptor>(io);
+    acceptor->open(device.endpoint.protocol(), ec);
+    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor->bind(device.endpoint, ec);
+    if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) return ec.message();
+    device.endpoint = acceptor->local_endpoint();
+    device.acceptor = acceptor;
+    asio::co_spawn(io, AcceptLoop(acceptor, device.android, device.live), LogEscapes("accept"));
+    return "";
+  }
+
+  // devsim-fault unplug: shortly after the command's reply is out, drop every connection and
+  // refuse new ones; listen again on the same port when the time is up.
+  void Unplug(const std::shared_ptr<Device>& device, std::chrono::milliseconds duration) {
+    auto timer = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(100));
+    timer->async_wait([this, device, duration, timer](boost::system::error_code ec) {
+      if (ec) return;
+      boost::system::error_code ignored;
+      if (device->acceptor) device->acceptor->close(ignored);
+      device->acceptor.reset();
+      for (auto& weak : *device->live) {
+        if (auto connection = weak.lock()) connection->Shutdown();
+      }
+      device->live->clear();
+      auto replug = std::make_shared<asio::steady_timer>(io, duration);
+      replug->async_wait([this, device, replug](boost::system::error_code ec2) {
+        if (ec2) return;
+        if (const std::string error = Listen(*device); !error.empty()) {
+          std::cerr << "devsim: replug failed: " << error << "\n";
+        }
+      });
+    });
+  }
+
+  void StartTicking(const std::shared_ptr<Device>& device) {
+    device->tick = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(100));
+    device->tick->async_wait([this, device](boost::system::error_code ec) {
+      if (ec) return;
+      device->android->Tick();
+      StartTicking(device);
+    });
+  }
 };
 
 DeviceHost::DeviceHost() : impl_(std::make_unique<Impl>()) {}
@@ -355,18 +421,19 @@ std::variant<std::uint16_t, std::string> DeviceHost::AddDevice(
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(bind_address, ec);
   if (ec) return "bad bind address " + bind_address + ": " + ec.message();
-  auto acceptor = std::make_shared<tcp::acceptor>(impl_->io);
-  const tcp::endpoint endpoint(address, port);
-  acceptor->open(endpoint.protocol(), ec);
-  if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor->bind(endpoint, ec);
-  if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec)
-    return "cannot listen on " + bind_address + ":" + std::to_string(port) + ": " + ec.message();
-  const std::uint16_t bound = acceptor->local_endpoint().port();
-  asio::co_spawn(impl_->io, AcceptLoop(acceptor, std::move(android)), LogEscapes("accept"));
-  impl_->acceptors.push_back(std::move(acceptor));
-  return bound;
+  auto device = std::make_shared<Impl::Device>();
+  device->android = android;
+  device->endpoint = tcp::endpoint(address, port);
+  if (const std::string error = impl_->Listen(*device); !error.empty()) {
+    return "cannot listen on " + bind_address + ":" + std::to_string(port) + ": " + error;
+  }
+  std::weak_ptr<Impl::Device> weak = device;
+  android->SetUnplugHandler([impl = impl_.get(), weak](std::chrono::milliseconds duration) {
+    if (auto locked = weak.lock()) impl->Unplug(locked, duration);
+  });
+  impl_->StartTicking(device);
+  impl_->devices.push_back(device);
+  return device->endpoint.port();
 }
 
 void DeviceHost::Run() {

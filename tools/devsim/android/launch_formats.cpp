@@ -80,8 +80,13 @@ std::string StartProcLogMessage(int sdk, int pid, const std::string& process, in
 
 std::string DisplayedLogMessage(int sdk, const Component& component, long total_ms) {
   std::string message = "Displayed " + component.FlattenToShortString();
-  if (sdk >= 34) message += " for user 0";
+  // Android 12 added the user id (real Android 12-14 lines: "… for user 0: +1s71ms").
+  if (sdk >= 31) message += " for user 0";
   return message + ": " + FormatLogDuration(total_ms);
+}
+
+std::string FullyDrawnLogMessage(int /*sdk*/, const Component& component, long total_ms) {
+  return "Fully drawn " + component.FlattenToShortString() + ": " + FormatLogDuration(total_ms);
 }
 
 std::string AmStartWaitOutput(int sdk, const Component& component, const AmStartResult& result) {

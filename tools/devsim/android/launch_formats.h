@@ -37,7 +37,10 @@ std::string FormatUid(int uid);
 std::string StartLogMessage(int sdk, const Component& component);
 std::string StartProcLogMessage(int sdk, int pid, const std::string& process, int uid,
                                 const Component& component);
+// "Displayed pkg/.Act: +797ms"; " for user 0" after the component from Android 12 (SDK 31).
 std::string DisplayedLogMessage(int sdk, const Component& component, long total_ms);
+// ActivityMetricsLogger.logAppFullyDrawn: "Fully drawn pkg/.Act: +1s234ms" (no user id).
+std::string FullyDrawnLogMessage(int sdk, const Component& component, long total_ms);
 
 struct AmStartResult {
   LaunchState state = LaunchState::kCold;

@@ -30,23 +30,35 @@ std::string_view BufferName(LogBufferId id) {
 
 }  // namespace
 
-std::string FormatThreadtime(const LogEntry& entry) {
+std::string FormatLogLine(const LogEntry& entry, LogFormat format) {
   using namespace std::chrono;
+  if (entry.raw) return entry.message + "\n";
   const auto since_epoch = entry.time.time_since_epoch();
   const std::time_t seconds = duration_cast<std::chrono::seconds>(since_epoch).count();
   const long millis = static_cast<long>(duration_cast<milliseconds>(since_epoch).count() % 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%m-%d %H:%M:%S", &tm);
-  // logprint.cpp: "%s.%03ld %5d %5d %c %-8s: " then the message.
-  char head[128];
+  char stamp[40];
+  if (format == LogFormat::kEpoch) {
+    std::snprintf(stamp, sizeof stamp, "%19lld", static_cast<long long>(seconds));
+  } else {
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    std::strftime(stamp, sizeof stamp, "%m-%d %H:%M:%S", &tm);
+  }
+  // logprint.cpp: timeBuf ".%03ld", then "%s %s%5d %5d %c %-8.*s: " then the message.
+  char head[160];
   std::snprintf(head, sizeof head, "%s.%03ld %5d %5d %c %-8s: ", stamp, millis, entry.pid,
                 entry.tid, entry.priority, entry.tag.c_str());
   return std::string(head) + entry.message + "\n";
 }
 
+std::string FormatThreadtime(const LogEntry& entry) {
+  return FormatLogLine(entry, LogFormat::kThreadtime);
+}
+
 bool LogFilter::Allows(const LogEntry& entry) const {
+  if ((buffers & LogBufferBit(entry.buffer)) == 0) return false;
+  if (since && entry.time < *since) return false;
+  if (entry.raw) return true;
   auto it = tag_min.find(entry.tag);
   if (it == tag_min.end()) it = tag_min.find("*");
   if (it == tag_min.end()) return true;
@@ -61,11 +73,14 @@ void LogcatBuffer::Add(LogEntry entry) {
       std::upper_bound(entries_.begin(), entries_.end(), entry.time,
                        [](const auto& time, const LogEntry& other) { return time < other.time; });
   entries_.insert(at, std::move(entry));
+  while (entries_.size() > kCapacity) entries_.pop_front();
 }
 
-std::string LogcatBuffer::Dump(const LogFilter& filter, std::size_t tail) const {
+std::string LogcatBuffer::Dump(const LogFilter& filter, std::size_t tail, LogFormat format,
+                              std::optional<std::chrono::system_clock::time_point> until) const {
   std::vector<const LogEntry*> shown;
   for (const auto& entry : entries_) {
+    if (until && entry.time > *until) break;
     if (filter.Allows(entry)) shown.push_back(&entry);
   }
   if (tail > 0 && shown.size() > tail)
@@ -80,7 +95,7 @@ std::string LogcatBuffer::Dump(const LogFilter& filter, std::size_t tail) const 
       out += "\n";
       buffer_seen = true;
     }
-    out += FormatThreadtime(*entry);
+    out += FormatLogLine(*entry, format);
   }
   return out;
 }

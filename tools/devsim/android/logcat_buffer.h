@@ -7,8 +7,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,13 +26,29 @@ struct LogEntry {
   std::string tag;
   std::string message;
   LogBufferId buffer = LogBufferId::kMain;
+  bool raw = false;  // a fault's garbage bytes: printed as they are, with no header
 };
 
+enum class LogFormat { kThreadtime, kEpoch };
+
+// logprint.cpp's threadtime layout "%s %5d %5d %c %-8.*s: "; with epoch the time is
+// "%19lld.%03ld" (seconds since 1970, right-aligned) instead of "MM-DD HH:MM:SS.mmm".
+std::string FormatLogLine(const LogEntry& entry, LogFormat format);
 std::string FormatThreadtime(const LogEntry& entry);
+
+constexpr unsigned LogBufferBit(LogBufferId id) { return 1u << static_cast<unsigned>(id); }
+// logcat's default buffers: main, system and crash.
+constexpr unsigned kDefaultLogBuffers =
+    LogBufferBit(LogBufferId::kMain) | LogBufferBit(LogBufferId::kSystem) |
+    LogBufferBit(LogBufferId::kCrash);
+constexpr unsigned kAllLogBuffers = kDefaultLogBuffers | LogBufferBit(LogBufferId::kEvents);
 
 // Which entries a logcat invocation shows: filterspecs "TAG:P", "*:S" (logcat's syntax).
 struct LogFilter {
   std::map<std::string, char> tag_min;  // "*" is the default rule
+  unsigned buffers = kDefaultLogBuffers;
+  // -T/-t with a time: entries dated before are not shown.
+  std::optional<std::chrono::system_clock::time_point> since;
   bool Allows(const LogEntry& entry) const;
 };
 
@@ -40,18 +58,24 @@ class LogcatBuffer {
   // (a launch logs its Displayed line ahead): the subscriber decides when to show it.
   using Subscriber = std::function<void(const LogEntry& entry)>;
 
+  // Keeps at most this many entries (the oldest go first), as logd's ring buffers do.
+  static constexpr std::size_t kCapacity = 200000;
+
   void Add(LogEntry entry);
   void Clear() { entries_.clear(); }
   // The `logcat -d` text: each buffer's first line is preceded by "--------- beginning of X".
-  // `tail` > 0 keeps only the last `tail` entries (logcat -t N).
-  std::string Dump(const LogFilter& filter, std::size_t tail = 0) const;
+  // `tail` > 0 keeps only the last `tail` entries (logcat -t N). Entries dated after `until`
+  // (a launch's lines written ahead) are not shown yet.
+  std::string Dump(const LogFilter& filter, std::size_t tail = 0,
+                   LogFormat format = LogFormat::kThreadtime,
+                   std::optional<std::chrono::system_clock::time_point> until = {}) const;
 
   // New entries are delivered to each subscriber until it is removed.
   std::uint64_t Subscribe(LogFilter filter, Subscriber subscriber);
   void Unsubscribe(std::uint64_t id) { subscribers_.erase(id); }
 
  private:
-  std::vector<LogEntry> entries_;  // sorted by time
+  std::deque<LogEntry> entries_;  // sorted by time
   struct Subscription {
     LogFilter filter;
     Subscriber subscriber;

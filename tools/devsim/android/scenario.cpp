@@ -58,6 +58,7 @@ Scenario DefaultScenario() {
   example.name = "com.example.app";
   example.activity = ".MainActivity";
   example.uid = 10123;
+  example.reports_fully_drawn = true;
   PackageSpec settings;
   settings.name = "com.android.settings";
   settings.activity = ".Settings";
@@ -65,6 +66,11 @@ Scenario DefaultScenario() {
   settings.cold = {450, 40};
   settings.warm = {220, 20};
   settings.hot = {90, 10};
+  settings.version_name = "13";
+  settings.version_code = 33;
+  settings.min_sdk = 33;
+  settings.compiler_filter = "speed";
+  settings.compilation_reason = "prebuilt";
   scenario.packages = {example, settings};
   FinishScenario(scenario);
   return scenario;
@@ -92,6 +98,10 @@ std::string FinishScenario(Scenario& scenario) {
     }
   }
   if (d.sdk < 21) return "device.sdk must be 21 or newer";
+  if (scenario.noise_lines_per_s < 0 || scenario.noise_lines_per_s > 1e6) {
+    return "noise_lines_per_s must be between 0 and 1000000";
+  }
+  if (scenario.looper_entries_cap < 1) return "looper_entries_cap must be positive";
   for (const auto& package : scenario.packages) {
     if (package.name.empty() || package.activity.empty()) {
       return "every package needs a name and an activity";
@@ -127,10 +137,41 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         ReadDistribution(entry, "cold", package.cold);
         ReadDistribution(entry, "warm", package.warm);
         ReadDistribution(entry, "hot", package.hot);
+        ReadDistribution(entry, "fully_drawn", package.fully_drawn);
+        Read(entry, "reports_fully_drawn", package.reports_fully_drawn);
+        Read(entry, "version_name", package.version_name);
+        Read(entry, "version_code", package.version_code);
+        Read(entry, "min_sdk", package.min_sdk);
+        Read(entry, "target_sdk", package.target_sdk);
+        Read(entry, "compiler_filter", package.compiler_filter);
+        Read(entry, "compilation_reason", package.compilation_reason);
         scenario.packages.push_back(std::move(package));
       }
     } else {
       scenario.packages = DefaultScenario().packages;
+    }
+    if (const auto it = root.find("battery"); it != root.end()) {
+      BatterySpec& b = scenario.battery;
+      Read(*it, "ac", b.ac);
+      Read(*it, "usb", b.usb);
+      Read(*it, "wireless", b.wireless);
+      Read(*it, "level", b.level);
+      Read(*it, "status", b.status);
+      Read(*it, "temperature", b.temperature);
+      Read(*it, "voltage", b.voltage);
+      Read(*it, "charge_counter", b.charge_counter);
+    }
+    Read(root, "noise_lines_per_s", scenario.noise_lines_per_s);
+    Read(root, "looper_entries_cap", scenario.looper_entries_cap);
+    Read(root, "looper_new_entries_per_s", scenario.looper_new_entries_per_s);
+    if (const auto it = root.find("faults"); it != root.end()) {
+      for (const auto& entry : *it) {
+        ScheduledFault fault;
+        Read(entry, "at_s", fault.at_s);
+        Read(entry, "args", fault.args);
+        if (fault.args.empty()) return std::string("scenario: every fault needs \"args\"");
+        scenario.faults.push_back(std::move(fault));
+      }
     }
   } catch (const json::exception& e) {
     return std::string("scenario: ") + e.what();

@@ -9,7 +9,13 @@
 //                "uptime_s": 3600},
 //     "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
 //                   "cold": {"mean": 800, "stddev": 60}, "warm": {"mean": 350, "stddev": 30},
-//                   "hot": {"mean": 120, "stddev": 15}}]
+//                   "hot": {"mean": 120, "stddev": 15},
+//                   "fully_drawn": {"mean": 1400, "stddev": 120}, "reports_fully_drawn": true,
+//                   "version_code": 123, "version_name": "1.2.3", "min_sdk": 24,
+//                   "target_sdk": 33, "compiler_filter": "speed-profile"}],
+//     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
+//     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
+//     "faults": [{"at_s": 30, "args": ["unplug", "5000"]}]
 //   }
 // Every field is optional; "release" and "fingerprint" follow "sdk" when not given.
 #pragma once
@@ -34,6 +40,35 @@ struct PackageSpec {
   LaunchTimeDistribution cold{800, 60};
   LaunchTimeDistribution warm{350, 30};
   LaunchTimeDistribution hot{120, 15};
+  // The app calls Activity.reportFullyDrawn(): a "Fully drawn" line follows each launch, this
+  // long after the launch's start (never before its Displayed line).
+  bool reports_fully_drawn = false;
+  LaunchTimeDistribution fully_drawn{1400, 120};
+  std::string version_name = "1.2.3";
+  long version_code = 123;
+  int min_sdk = 24;
+  int target_sdk = 33;
+  std::string compiler_filter = "speed-profile";  // dumpsys package's dexopt status
+  std::string compilation_reason = "bg-dexopt";
+};
+
+// The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.
+struct BatterySpec {
+  bool ac = false;
+  bool usb = true;
+  bool wireless = false;
+  int level = 85;
+  int status = 2;              // BatteryManager.BATTERY_STATUS_CHARGING
+  int temperature = 285;       // tenths of a degree Celsius
+  int voltage = 4210;          // millivolts
+  long charge_counter = 3685000;  // microampere-hours
+};
+
+// A fault on a schedule: at `at_s` seconds after devsim starts, as if `devsim-fault ARGS` ran
+// on the device (see tools/devsim/README.md, "Faults").
+struct ScheduledFault {
+  double at_s = 0;
+  std::vector<std::string> args;  // e.g. {"unplug", "3000"}
 };
 
 struct DeviceSpec {
@@ -53,6 +88,16 @@ struct Scenario {
   std::uint64_t seed = 42;
   DeviceSpec device;
   std::vector<PackageSpec> packages;
+  BatterySpec battery;
+  // Background logcat lines per second (realistic tags and messages, ~120 bytes each).
+  double noise_lines_per_s = 2;
+  // LooperStats' entry cap (LooperStatsService.DEFAULT_ENTRIES_SIZE_CAP): more distinct
+  // entries go to the OVERFLOW row. Lower it in a scenario to see OVERFLOW rows quickly.
+  int looper_entries_cap = 1500;
+  // Distinct binder-thread messages system_server handles per second besides its regular
+  // ones; each is a new LooperStats entry, so this drives the table towards its cap.
+  double looper_new_entries_per_s = 0.2;
+  std::vector<ScheduledFault> faults;
 };
 
 // The scenario used without --scenario: a Pixel 7 on Android 13 with two apps.
