@@ -1,0 +1,464 @@
+#include "store/reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <utility>
+
+#include "store/sqlite.h"
+
+namespace droidlab::store {
+
+namespace {
+
+#define DROIDLAB_RUN_COLUMNS                                                                 \
+  "id, spec, serial, device_model, package, activity, mode, iterations, status, error, "   \
+  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight"
+
+// The newest-first page and its cursor, one statement per leading filter so each can use its
+// index; the other filters are row filters. A unary + keeps the planner off an index that would
+// not give the created_at order.
+#define DROIDLAB_RUNS_PAGE_REST                                                     \
+  " created_at >= ?1 AND created_at <= ?2 AND (created_at < ?2 OR id < ?3)"         \
+  " AND (?4 IS NULL OR +status = ?4) AND (?5 IS NULL OR +serial = ?5)"              \
+  " AND (?6 IS NULL OR +package = ?6)"                                              \
+  " ORDER BY created_at DESC, id DESC LIMIT ?7"
+
+constexpr const char kRunsAll[] =
+    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE" DROIDLAB_RUNS_PAGE_REST;
+constexpr const char kRunsBySerial[] =
+    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE serial = ?5 AND" DROIDLAB_RUNS_PAGE_REST;
+constexpr const char kRunsByPackage[] =
+    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE package = ?6 AND" DROIDLAB_RUNS_PAGE_REST;
+constexpr const char kRunsByStatus[] =
+    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE status = ?4 AND" DROIDLAB_RUNS_PAGE_REST;
+
+constexpr const char kRunById[] = "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE id = ?1";
+
+constexpr const char kPreviousSuccessfulRun[] =
+    "SELECT " DROIDLAB_RUN_COLUMNS
+    " FROM runs WHERE package = ?1 AND created_at < ?2 AND +status = 'succeeded'"
+    " AND device_model IS ?3 AND mode = ?4 ORDER BY created_at DESC, id DESC LIMIT 1";
+
+#define DROIDLAB_DEVICE_COLUMNS \
+  "serial, model, manufacturer, sdk, release, abi, fingerprint, state, first_seen, last_seen"
+constexpr const char kDevices[] =
+    "SELECT " DROIDLAB_DEVICE_COLUMNS " FROM devices ORDER BY serial";
+constexpr const char kDeviceBySerial[] =
+    "SELECT " DROIDLAB_DEVICE_COLUMNS " FROM devices WHERE serial = ?1";
+constexpr const char kDeviceStateChanges[] =
+    "SELECT serial, state, changed_at FROM device_state_changes WHERE serial = ?1"
+    " ORDER BY changed_at, id";
+
+constexpr const char kLaunchesOfRun[] =
+    "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
+    " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason"
+    " FROM launches WHERE run_id = ?1 ORDER BY iteration";
+
+constexpr const char kLooperStatsOfRun[] =
+    "SELECT run_id, work_source_uid, package, uid, is_app, thread_name, handler_class,"
+    " message_name, is_interactive, message_count, recorded_message_count,"
+    " total_latency_micros, max_latency_micros, total_cpu_micros, max_cpu_micros,"
+    " recorded_delay_message_count, total_delay_millis, max_delay_millis, exception_count, extra"
+    " FROM looper_stats WHERE run_id = ?1 ORDER BY rowid";
+
+constexpr const char kProcSamplesOfRun[] =
+    "SELECT run_id, t_ms, pid, utime, stime, cpu_pct, rss_kb, num_threads"
+    " FROM proc_samples WHERE run_id = ?1 ORDER BY t_ms, rowid";
+
+constexpr const char kLaunchHistory[] =
+    "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
+    " l.fully_drawn_ms, l.total_time_ms"
+    " FROM runs AS r JOIN launches AS l ON l.run_id = r.id"
+    " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
+    " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
+    " ORDER BY r.created_at, r.id, l.iteration";
+
+#define DROIDLAB_SCHEDULE_COLUMNS \
+  "id, cron, timezone, run_spec, enabled, last_fired_at, created_at"
+constexpr const char kSchedules[] =
+    "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules ORDER BY id";
+constexpr const char kScheduleById[] =
+    "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules WHERE id = ?1";
+
+Run ReadRun(const Statement& st) {
+  Run run;
+  run.id = st.ColumnInt64(0);
+  run.spec_json = st.ColumnString(1);
+  run.serial = st.ColumnString(2);
+  run.device_model = st.ColumnOptionalString(3);
+  run.package = st.ColumnString(4);
+  run.activity = st.ColumnOptionalString(5);
+  run.mode = st.ColumnString(6);
+  run.iterations = st.ColumnInt64(7);
+  run.status = RunStatusFromName(st.ColumnText(8)).value_or(RunStatus::kFailed);
+  run.error = st.ColumnOptionalString(9);
+  run.created_at = st.ColumnInt64(10);
+  run.started_at = st.ColumnOptionalInt64(11);
+  run.finished_at = st.ColumnOptionalInt64(12);
+  run.schedule_id = st.ColumnOptionalInt64(13);
+  run.fingerprint = st.ColumnOptionalString(14);
+  run.preflight_json = st.ColumnOptionalString(15);
+  return run;
+}
+
+Device ReadDevice(const Statement& st) {
+  Device device;
+  device.serial = st.ColumnString(0);
+  device.model = st.ColumnOptionalString(1);
+  device.manufacturer = st.ColumnOptionalString(2);
+  device.sdk = st.ColumnOptionalInt64(3);
+  device.release = st.ColumnOptionalString(4);
+  device.abi = st.ColumnOptionalString(5);
+  device.fingerprint = st.ColumnOptionalString(6);
+  device.state = st.ColumnString(7);
+  device.first_seen = st.ColumnInt64(8);
+  device.last_seen = st.ColumnInt64(9);
+  return device;
+}
+
+Launch ReadLaunch(const Statement& st) {
+  Launch launch;
+  launch.run_id = st.ColumnInt64(0);
+  launch.iteration = st.ColumnInt64(1);
+  launch.displayed_ms = st.ColumnOptionalInt64(2);
+  launch.fully_drawn_ms = st.ColumnOptionalInt64(3);
+  launch.total_time_ms = st.ColumnOptionalInt64(4);
+  launch.wait_time_ms = st.ColumnOptionalInt64(5);
+  launch.launch_state = st.ColumnOptionalString(6);
+  launch.pid = st.ColumnOptionalInt64(7);
+  launch.intent_at_ms = st.ColumnOptionalInt64(8);
+  launch.fork_at_ms = st.ColumnOptionalInt64(9);
+  launch.displayed_at_ms = st.ColumnOptionalInt64(10);
+  launch.valid = st.ColumnInt64(11) != 0;
+  launch.invalid_reason = st.ColumnOptionalString(12);
+  return launch;
+}
+
+LooperStatsRow ReadLooperStatsRow(const Statement& st) {
+  LooperStatsRow row;
+  row.run_id = st.ColumnInt64(0);
+  row.work_source_uid = st.ColumnString(1);
+  row.package = st.ColumnOptionalString(2);
+  row.uid = st.ColumnOptionalInt64(3);
+  row.is_app = st.ColumnInt64(4) != 0;
+  row.thread_name = st.ColumnOptionalString(5);
+  row.handler_class = st.ColumnOptionalString(6);
+  row.message_name = st.ColumnOptionalString(7);
+  if (auto interactive = st.ColumnOptionalInt64(8)) row.is_interactive = *interactive != 0;
+  row.message_count = st.ColumnOptionalInt64(9);
+  row.recorded_message_count = st.ColumnOptionalInt64(10);
+  row.total_latency_micros = st.ColumnOptionalInt64(11);
+  row.max_latency_micros = st.ColumnOptionalInt64(12);
+  row.total_cpu_micros = st.ColumnOptionalInt64(13);
+  row.max_cpu_micros = st.ColumnOptionalInt64(14);
+  row.recorded_delay_message_count = st.ColumnOptionalInt64(15);
+  row.total_delay_millis = st.ColumnOptionalInt64(16);
+  row.max_delay_millis = st.ColumnOptionalInt64(17);
+  row.exception_count = st.ColumnOptionalInt64(18);
+  row.extra_json = st.ColumnOptionalString(19);
+  return row;
+}
+
+ProcSample ReadProcSample(const Statement& st) {
+  ProcSample sample;
+  sample.run_id = st.ColumnInt64(0);
+  sample.t_ms = st.ColumnInt64(1);
+  sample.pid = st.ColumnInt64(2);
+  sample.utime = st.ColumnInt64(3);
+  sample.stime = st.ColumnInt64(4);
+  sample.cpu_pct = st.ColumnOptionalDouble(5);
+  sample.rss_kb = st.ColumnInt64(6);
+  sample.num_threads = st.ColumnInt64(7);
+  return sample;
+}
+
+Schedule ReadSchedule(const Statement& st) {
+  Schedule schedule;
+  schedule.id = st.ColumnInt64(0);
+  schedule.cron = st.ColumnString(1);
+  schedule.timezone = st.ColumnString(2);
+  schedule.run_spec_json = st.ColumnString(3);
+  schedule.enabled = st.ColumnInt64(4) != 0;
+  schedule.last_fired_at = st.ColumnOptionalInt64(5);
+  schedule.created_at = st.ColumnInt64(6);
+  return schedule;
+}
+
+// Steps `st` to the end, turning each row into a T with `read`.
+template <class T, class ReadRow>
+StoreResult<std::vector<T>> CollectRows(ScopedStatement& st, ReadRow read, std::string_view what) {
+  std::vector<T> rows;
+  for (;;) {
+    switch (st->StepOnce()) {
+      case Statement::Step::kRow:
+        rows.push_back(read(*st));
+        continue;
+      case Statement::Step::kDone:
+        return rows;
+      case Statement::Step::kError:
+        return st->Error(what);
+    }
+  }
+}
+
+template <class T, class ReadRow>
+StoreResult<std::optional<T>> OneRow(ScopedStatement& st, ReadRow read, std::string_view what) {
+  switch (st->StepOnce()) {
+    case Statement::Step::kRow:
+      return std::optional<T>(read(*st));
+    case Statement::Step::kDone:
+      return std::optional<T>();
+    case Statement::Step::kError:
+      break;
+  }
+  return st->Error(what);
+}
+
+constexpr std::string_view kCursorPrefix = "r1";
+
+void AppendHex(std::string& out, uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int shift = 60; shift >= 0; shift -= 4) out += kDigits[(value >> shift) & 0xf];
+}
+
+bool ParseHex(std::string_view text, uint64_t& value) {
+  const auto* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value, 16);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+std::string EncodeRunCursor(int64_t created_at, int64_t id) {
+  std::string cursor(kCursorPrefix);
+  AppendHex(cursor, static_cast<uint64_t>(created_at));
+  AppendHex(cursor, static_cast<uint64_t>(id));
+  return cursor;
+}
+
+bool DecodeRunCursor(std::string_view cursor, int64_t& created_at, int64_t& id) {
+  if (cursor.size() != kCursorPrefix.size() + 32 || cursor.substr(0, 2) != kCursorPrefix) {
+    return false;
+  }
+  uint64_t at = 0;
+  uint64_t run = 0;
+  if (!ParseHex(cursor.substr(2, 16), at) || !ParseHex(cursor.substr(18, 16), run)) return false;
+  created_at = static_cast<int64_t>(at);
+  id = static_cast<int64_t>(run);
+  return true;
+}
+
+Reader::Reader(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+Reader::~Reader() = default;
+
+StoreResult<std::vector<Device>> Reader::ListDevices() {
+  auto st = db_->Cached(kDevices);
+  if (!st) return st.error();
+  return CollectRows<Device>(*st, ReadDevice, "listing devices");
+}
+
+StoreResult<Device> Reader::GetDevice(std::string_view serial) {
+  auto st = db_->Cached(kDeviceBySerial);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  auto device = OneRow<Device>(*st, ReadDevice, "reading a device");
+  if (!device) return device.error();
+  if (!*device) {
+    return MakeStoreError(StoreErrorCode::kNotFound,
+                          "no device " + std::string(serial) + " has ever been seen");
+  }
+  return std::move(**device);
+}
+
+StoreResult<std::vector<DeviceStateChange>> Reader::ListDeviceStateChanges(
+    std::string_view serial) {
+  auto st = db_->Cached(kDeviceStateChanges);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  return CollectRows<DeviceStateChange>(
+      *st,
+      [](const Statement& row) {
+        return DeviceStateChange{row.ColumnString(0), row.ColumnString(1), row.ColumnInt64(2)};
+      },
+      "listing device state changes");
+}
+
+StoreResult<RunPage> Reader::ListRuns(const RunQuery& query) {
+  if (query.limit < 1 || query.limit > 1000) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                          "limit must be between 1 and 1000, got " + std::to_string(query.limit));
+  }
+  int64_t cursor_at = std::numeric_limits<int64_t>::max();
+  int64_t cursor_id = std::numeric_limits<int64_t>::max();
+  if (!query.cursor.empty() && !DecodeRunCursor(query.cursor, cursor_at, cursor_id)) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                          "cursor \"" + query.cursor +
+                              "\" is not one this server issued: pass next_cursor as returned");
+  }
+  const char* sql = kRunsAll;
+  if (query.serial) {
+    sql = kRunsBySerial;
+  } else if (query.package) {
+    sql = kRunsByPackage;
+  } else if (query.status) {
+    sql = kRunsByStatus;
+  }
+  auto st = db_->Cached(sql);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, query.since.value_or(std::numeric_limits<int64_t>::min()));
+  (*st)->BindInt64(2, cursor_at);
+  (*st)->BindInt64(3, cursor_id);
+  if (query.status) (*st)->BindText(4, RunStatusName(*query.status));
+  if (query.serial) (*st)->BindText(5, *query.serial);
+  if (query.package) (*st)->BindText(6, *query.package);
+  (*st)->BindInt64(7, query.limit + 1);  // one more tells whether there is a next page
+  auto runs = CollectRows<Run>(*st, ReadRun, "listing runs");
+  if (!runs) return runs.error();
+  RunPage page;
+  page.runs = std::move(runs).value();
+  if (page.runs.size() > static_cast<size_t>(query.limit)) {
+    page.runs.pop_back();
+    page.next_cursor = EncodeRunCursor(page.runs.back().created_at, page.runs.back().id);
+  }
+  return page;
+}
+
+StoreResult<Run> Reader::GetRun(int64_t run_id) {
+  auto st = db_->Cached(kRunById);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  auto run = OneRow<Run>(*st, ReadRun, "reading a run");
+  if (!run) return run.error();
+  if (!*run) {
+    return MakeStoreError(StoreErrorCode::kNotFound, "no run " + std::to_string(run_id));
+  }
+  return std::move(**run);
+}
+
+StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
+    std::string_view package, const std::optional<std::string>& device_model,
+    std::string_view mode, int64_t before_created_at) {
+  auto st = db_->Cached(kPreviousSuccessfulRun);
+  if (!st) return st.error();
+  (*st)->BindText(1, package);
+  (*st)->BindInt64(2, before_created_at);
+  (*st)->BindOptional(3, device_model);
+  (*st)->BindText(4, mode);
+  return OneRow<Run>(*st, ReadRun, "finding the previous successful run");
+}
+
+StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id) {
+  auto st = db_->Cached(kLaunchesOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<Launch>(*st, ReadLaunch, "listing a run's launches");
+}
+
+StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id) {
+  auto st = db_->Cached(kLooperStatsOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<LooperStatsRow>(*st, ReadLooperStatsRow, "listing a run's looper stats");
+}
+
+StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id) {
+  auto st = db_->Cached(kProcSamplesOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<ProcSample>(*st, ReadProcSample, "listing a run's proc samples");
+}
+
+StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
+    const LaunchHistoryQuery& query) {
+  auto st = db_->Cached(kLaunchHistory);
+  if (!st) return st.error();
+  (*st)->BindText(1, query.package);
+  (*st)->BindInt64(2, query.since);
+  (*st)->BindOptional(3, query.device_model);
+  (*st)->BindOptional(4, query.mode);
+
+  std::vector<LaunchHistoryPoint> points;
+  std::vector<int64_t> displayed;
+  std::vector<int64_t> total;
+  std::vector<int64_t> fully_drawn;
+  auto median = [](std::vector<int64_t>& v) -> std::optional<double> {
+    if (v.empty()) return std::nullopt;
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+    const auto upper = static_cast<double>(v[mid]);
+    if (v.size() % 2 == 1) return upper;
+    const auto lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+    return (static_cast<double>(lower) + upper) / 2;
+  };
+  auto close_point = [&] {
+    if (points.empty()) return;
+    LaunchHistoryPoint& p = points.back();
+    p.launches = static_cast<int64_t>(displayed.size());
+    if (!displayed.empty()) {
+      int64_t sum = 0;
+      for (int64_t v : displayed) sum += v;
+      p.displayed_mean_ms = static_cast<double>(sum) / static_cast<double>(displayed.size());
+      p.displayed_min_ms = *std::min_element(displayed.begin(), displayed.end());
+      p.displayed_max_ms = *std::max_element(displayed.begin(), displayed.end());
+    }
+    p.displayed_median_ms = median(displayed);
+    p.total_time_median_ms = median(total);
+    p.fully_drawn_median_ms = median(fully_drawn);
+    displayed.clear();
+    total.clear();
+    fully_drawn.clear();
+  };
+  for (;;) {
+    const auto step = (*st)->StepOnce();
+    if (step == Statement::Step::kError) return (*st)->Error("reading launch history");
+    if (step == Statement::Step::kDone) break;
+    const Statement& row = **st;
+    const int64_t run_id = row.ColumnInt64(0);
+    if (points.empty() || points.back().run_id != run_id) {
+      close_point();
+      LaunchHistoryPoint point;
+      point.run_id = run_id;
+      point.serial = row.ColumnString(1);
+      point.device_model = row.ColumnOptionalString(2);
+      point.mode = row.ColumnString(3);
+      point.run_created_at = row.ColumnInt64(4);
+      points.push_back(std::move(point));
+    }
+    if (auto v = row.ColumnOptionalInt64(5)) displayed.push_back(*v);
+    if (auto v = row.ColumnOptionalInt64(6)) fully_drawn.push_back(*v);
+    if (auto v = row.ColumnOptionalInt64(7)) total.push_back(*v);
+  }
+  close_point();
+  return points;
+}
+
+StoreResult<std::vector<Schedule>> Reader::ListSchedules() {
+  auto st = db_->Cached(kSchedules);
+  if (!st) return st.error();
+  return CollectRows<Schedule>(*st, ReadSchedule, "listing schedules");
+}
+
+StoreResult<Schedule> Reader::GetSchedule(int64_t schedule_id) {
+  auto st = db_->Cached(kScheduleById);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, schedule_id);
+  auto schedule = OneRow<Schedule>(*st, ReadSchedule, "reading a schedule");
+  if (!schedule) return schedule.error();
+  if (!*schedule) {
+    return MakeStoreError(StoreErrorCode::kNotFound,
+                          "no schedule " + std::to_string(schedule_id));
+  }
+  return std::move(**schedule);
+}
+
+StoreResult<std::string> Reader::IntegrityCheck() {
+  auto st = db_->Cached("PRAGMA integrity_check");
+  if (!st) return st.error();
+  auto first = OneRow<std::string>(
+      *st, [](const Statement& row) { return row.ColumnString(0); }, "checking integrity");
+  if (!first) return first.error();
+  return first->value_or("no result");
+}
+
+}  // namespace droidlab::store

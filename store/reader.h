@@ -1,0 +1,72 @@
+// Reader: one read-only connection and the queries the API needs, each a statement prepared
+// once per connection. Reads see the last committed batch and never wait for the writer (WAL).
+//
+// Threading: a Reader is used by one thread at a time; Store hands them out from a small pool
+// (Store::Read, Store::PostRead). Calls block on SQLite: never call them on an io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/error.h"
+#include "store/records.h"
+
+namespace droidlab::store {
+
+class Database;
+
+class Reader {
+ public:
+  explicit Reader(std::unique_ptr<Database> db);
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  // Every device ever seen, by serial.
+  StoreResult<std::vector<Device>> ListDevices();
+  // kNotFound if never seen.
+  StoreResult<Device> GetDevice(std::string_view serial);
+  // A device's state changes, oldest first.
+  StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(std::string_view serial);
+
+  // Newest first (created_at, then id), at most query.limit; next_cursor continues after the
+  // last run returned (keyset paging: stable while runs are added). kInvalidArgument for a
+  // cursor this store did not issue or a limit outside 1..1000.
+  StoreResult<RunPage> ListRuns(const RunQuery& query);
+  StoreResult<Run> GetRun(int64_t run_id);  // kNotFound
+  // The last run of the same package on the same device model in the same mode that succeeded
+  // and was created before `before_created_at`: the default baseline. nullopt if none.
+  StoreResult<std::optional<Run>> PreviousSuccessfulRun(std::string_view package,
+                                                        const std::optional<std::string>& device_model,
+                                                        std::string_view mode,
+                                                        int64_t before_created_at);
+
+  // A run's rows, in iteration / dump / time order. Empty for an unknown run.
+  StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id);
+  StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id);
+  StoreResult<std::vector<ProcSample>> ListProcSamples(int64_t run_id);
+
+  // A package's succeeded runs created since query.since (optionally of one device model and
+  // mode), oldest first, each with its valid launches summarised. Group by device_model on the
+  // caller's side when no model is given.
+  StoreResult<std::vector<LaunchHistoryPoint>> LaunchHistory(const LaunchHistoryQuery& query);
+
+  StoreResult<std::vector<Schedule>> ListSchedules();
+  StoreResult<Schedule> GetSchedule(int64_t schedule_id);  // kNotFound
+
+  // For tests and the operator: PRAGMA integrity_check's first line ("ok" when healthy).
+  StoreResult<std::string> IntegrityCheck();
+
+ private:
+  std::unique_ptr<Database> db_;
+};
+
+// The opaque keyset cursor of ListRuns: encodes (created_at, id) of the last run of a page.
+std::string EncodeRunCursor(int64_t created_at, int64_t id);
+bool DecodeRunCursor(std::string_view cursor, int64_t& created_at, int64_t& id);
+
+}  // namespace droidlab::store

@@ -1,0 +1,203 @@
+// The records the store keeps and returns. Plain owned values: safe to move across threads.
+//
+// Times: *_at, first_seen, last_seen are wall-clock milliseconds since the Unix epoch (UTC).
+// A launch's intent_at_ms / fork_at_ms / displayed_at_ms are on the device's boot clock: only
+// their differences (the launch phases) mean something.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace droidlab::store {
+
+struct Device {
+  std::string serial;
+  std::optional<std::string> model;
+  std::optional<std::string> manufacturer;
+  std::optional<int64_t> sdk;
+  std::optional<std::string> release;
+  std::optional<std::string> abi;
+  std::optional<std::string> fingerprint;
+  std::string state;  // adb's state (device, offline, unauthorized, ...) or "disconnected"
+  int64_t first_seen = 0;  // kept from the first upsert; later upserts only move last_seen
+  int64_t last_seen = 0;
+};
+
+struct DeviceStateChange {
+  std::string serial;
+  std::string state;
+  int64_t changed_at = 0;
+};
+
+enum class RunStatus { kQueued, kRunning, kSucceeded, kFailed, kCancelled, kInterrupted };
+const char* RunStatusName(RunStatus status);  // "queued", "running", ... as the API prints it
+std::optional<RunStatus> RunStatusFromName(std::string_view name);
+inline bool IsFinished(RunStatus s) { return s != RunStatus::kQueued && s != RunStatus::kRunning; }
+
+// A run as queued: CreateRun stores this and returns the id.
+struct NewRun {
+  std::string spec_json;  // the request as given (JSON text); kept verbatim
+  std::string serial;
+  std::optional<std::string> device_model;  // for baselines and history: like with like
+  std::string package;
+  std::optional<std::string> activity;
+  std::string mode;  // "cold", "warm" or "hot"
+  int64_t iterations = 1;
+  int64_t created_at = 0;
+  std::optional<int64_t> schedule_id;
+};
+
+struct Run {
+  int64_t id = 0;
+  std::string spec_json;
+  std::string serial;
+  std::optional<std::string> device_model;
+  std::string package;
+  std::optional<std::string> activity;
+  std::string mode;
+  int64_t iterations = 0;
+  RunStatus status = RunStatus::kQueued;
+  std::optional<std::string> error;
+  int64_t created_at = 0;
+  std::optional<int64_t> started_at;
+  std::optional<int64_t> finished_at;
+  std::optional<int64_t> schedule_id;
+  std::optional<std::string> fingerprint;
+  std::optional<std::string> preflight_json;
+};
+
+// A change of a run's state, committed (durably) before the call that stores it completes.
+struct RunStatusUpdate {
+  int64_t run_id = 0;
+  RunStatus status = RunStatus::kRunning;
+  std::optional<std::string> error;  // why it failed / was interrupted
+  // Set when given; NULL values never overwrite stored ones.
+  std::optional<int64_t> started_at;
+  std::optional<int64_t> finished_at;
+  std::optional<std::string> fingerprint;
+  std::optional<std::string> preflight_json;
+};
+
+struct Launch {
+  int64_t run_id = 0;
+  int64_t iteration = 0;
+  std::optional<int64_t> displayed_ms;
+  std::optional<int64_t> fully_drawn_ms;
+  std::optional<int64_t> total_time_ms;
+  std::optional<int64_t> wait_time_ms;
+  std::optional<std::string> launch_state;  // as printed: "COLD", "UNKNOWN (-1)"
+  std::optional<int64_t> pid;
+  std::optional<int64_t> intent_at_ms;
+  std::optional<int64_t> fork_at_ms;
+  std::optional<int64_t> displayed_at_ms;
+  bool valid = true;
+  std::optional<std::string> invalid_reason;
+
+  std::optional<int64_t> intent_to_fork_ms() const {
+    if (!intent_at_ms || !fork_at_ms) return std::nullopt;
+    return *fork_at_ms - *intent_at_ms;
+  }
+  std::optional<int64_t> fork_to_displayed_ms() const {
+    if (!fork_at_ms || !displayed_at_ms) return std::nullopt;
+    return *displayed_at_ms - *fork_at_ms;
+  }
+};
+
+// One row of `dumpsys looper_stats`, owned. Build from the parser's entries with
+// LooperStatsBatch (looper_stats_batch.h), which copies all of a dump's text at once.
+struct LooperStatsRow {
+  int64_t run_id = 0;
+  std::string work_source_uid;
+  std::optional<std::string> package;
+  std::optional<int64_t> uid;
+  bool is_app = false;
+  std::optional<std::string> thread_name;
+  std::optional<std::string> handler_class;
+  std::optional<std::string> message_name;
+  std::optional<bool> is_interactive;
+  std::optional<int64_t> message_count;
+  std::optional<int64_t> recorded_message_count;
+  std::optional<int64_t> total_latency_micros;
+  std::optional<int64_t> max_latency_micros;
+  std::optional<int64_t> total_cpu_micros;
+  std::optional<int64_t> max_cpu_micros;
+  std::optional<int64_t> recorded_delay_message_count;
+  std::optional<int64_t> total_delay_millis;
+  std::optional<int64_t> max_delay_millis;
+  std::optional<int64_t> exception_count;
+  std::optional<std::string> extra_json;  // unknown columns as a JSON object
+};
+
+struct ProcSample {
+  int64_t run_id = 0;
+  int64_t t_ms = 0;  // since the run started
+  int64_t pid = 0;
+  int64_t utime = 0;  // clock ticks, cumulative
+  int64_t stime = 0;
+  std::optional<double> cpu_pct;
+  int64_t rss_kb = 0;
+  int64_t num_threads = 0;
+};
+
+struct NewSchedule {
+  std::string cron;      // 5 fields
+  std::string timezone;  // IANA name
+  std::string run_spec_json;
+  bool enabled = true;
+  int64_t created_at = 0;
+};
+
+struct Schedule {
+  int64_t id = 0;
+  std::string cron;
+  std::string timezone;
+  std::string run_spec_json;
+  bool enabled = true;
+  std::optional<int64_t> last_fired_at;
+  int64_t created_at = 0;
+};
+
+// GET /runs filters. Absent fields do not filter.
+struct RunQuery {
+  std::optional<std::string> serial;
+  std::optional<std::string> package;
+  std::optional<RunStatus> status;
+  std::optional<int64_t> since;  // created_at >= since
+  int limit = 50;                // 1..1000
+  std::string cursor;            // "" for the first page, else a RunPage::next_cursor
+};
+
+struct RunPage {
+  std::vector<Run> runs;  // newest first (created_at, then id)
+  std::string next_cursor;  // "" when there is no further page
+};
+
+// One run of a package's launch history: the run and its valid launches summarised (a chart
+// point). Per run rather than per launch: 30 days of a busy package is ~8,000 launches, and
+// copying each out costs more than the query.
+struct LaunchHistoryPoint {
+  int64_t run_id = 0;
+  std::string serial;
+  std::optional<std::string> device_model;
+  std::string mode;
+  int64_t run_created_at = 0;
+  int64_t launches = 0;  // valid launches with a displayed_ms
+  std::optional<int64_t> displayed_min_ms;
+  std::optional<double> displayed_median_ms;
+  std::optional<double> displayed_mean_ms;
+  std::optional<int64_t> displayed_max_ms;
+  std::optional<double> total_time_median_ms;
+  std::optional<double> fully_drawn_median_ms;
+};
+
+struct LaunchHistoryQuery {
+  std::string package;
+  int64_t since = 0;  // runs created at or after (e.g. now - 30 days)
+  std::optional<std::string> device_model;  // absent: every model (group by device_model)
+  std::optional<std::string> mode;
+};
+
+}  // namespace droidlab::store

@@ -1,0 +1,194 @@
+// Store: droidlab's history in one SQLite file — the only code that speaks SQL (DESIGN.md).
+//
+// Threading model. The store's writing connection lives on ONE thread, the writer's, which it
+// owns; every write is a task posted to it through a bounded queue and committed in batches
+// (1,000 records or 50 ms by default). Reads use a small pool of read-only connections (WAL:
+// they see the last committed batch and never wait for the writer). All member functions are
+// thread-safe. Two kinds of call:
+//   - blocking ones (Push-style writes when the queue is full, CreateRun, UpdateRunStatus, the
+//     Reader queries through Read(), Backup, Prune, Flush) — for worker threads and tests, never
+//     for an io_context thread;
+//   - the async facade: *Async writes and PostRead take a completion (UniqueFunction: a move-only
+//     Asio handler fits as is) and return at once. Completions run on the writer thread or on a
+//     reader thread: an Asio caller dispatches them to its executor, which makes them awaitable
+//     (async_initiate + asio::post(executor, ...)) without any Asio in store/'s headers.
+// Completions must not throw and must not block for long (they hold up the writer).
+//
+// Durability. WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9);
+// a power loss may undo the last commits before a checkpoint. Run state changes (CreateRun,
+// UpdateRunStatus, InterruptRunningRuns) and schedule changes are committed at once and
+// with synchronous=FULL before their completion runs: what was reported is on disk.
+//
+// Errors: StoreResult / Status with a StoreErrorCode (error.h); nothing throws out of here.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/looper_stats.h"
+#include "store/error.h"
+#include "store/reader.h"
+#include "store/records.h"
+#include "store/unique_function.h"
+
+namespace droidlab::store {
+
+class Database;
+class Writer;
+class ReaderPool;
+struct PruneState;
+
+struct StoreOptions {
+  std::string path;
+  bool create_if_missing = true;
+  int busy_timeout_ms = 5000;     // waiting on another process's lock before kLocked
+  size_t reader_connections = 2;  // the read pool, and the threads PostRead runs on
+  size_t queue_capacity_records = 50'000;
+  size_t batch_max_records = 1'000;
+  std::chrono::milliseconds batch_max_delay{50};
+  std::optional<int64_t> max_page_count;  // a size cap in pages (tests use it to fill the disk)
+};
+
+struct RetentionPolicy {
+  std::optional<std::chrono::milliseconds> max_age;  // delete finished runs created before now - max_age
+  std::optional<int64_t> max_runs;                   // keep at most this many runs (newest)
+  int64_t now_ms = 0;                                // wall clock, ms since the epoch
+  int runs_per_step = 10;  // each step is its own small transaction; other writes go between
+};
+
+struct RetentionResult {
+  int64_t runs_deleted = 0;
+  int64_t steps = 0;
+};
+
+struct BackupOptions {
+  int pages_per_step = 1024;
+  // Pause between steps, so the writer and readers get the disk too.
+  std::chrono::milliseconds pause{0};
+};
+
+struct StoreStats {
+  uint64_t batches_committed = 0;
+  uint64_t records_committed = 0;
+  uint64_t batches_lost = 0;
+  uint64_t records_lost = 0;
+  uint64_t tasks_failed = 0;
+  size_t queued_records = 0;
+};
+
+using Completion = UniqueFunction<void(const Status&)>;
+
+class Store {
+ public:
+  // Opens (creating if allowed) and migrates the database; starts the writer thread and the
+  // reader pool. The errors of OpenWriterDatabase (open.h): kCannotOpen, kReadOnly, kLocked,
+  // kNotADatabase, kCorrupt, kTooNew, kMigrationFailed — each names the file and the reason, and
+  // a refused file is never written to.
+  static StoreResult<std::unique_ptr<Store>> Open(const StoreOptions& options);
+  ~Store();  // finishes and commits every queued write, then closes
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // ---- Run state: committed durably before the result is returned / the completion runs.
+  StoreResult<int64_t> CreateRun(const NewRun& run);  // the new run's id; status "queued"
+  void CreateRunAsync(NewRun run, UniqueFunction<void(StoreResult<int64_t>)> done);
+  // kNotFound for an unknown run.
+  Status UpdateRunStatus(const RunStatusUpdate& update);
+  void UpdateRunStatusAsync(RunStatusUpdate update, Completion done);
+  // Start-up after a crash: every run left `running` becomes `interrupted` with `reason` as its
+  // error (queued runs stay queued: the orchestrator decides whether to start them). Returns
+  // how many.
+  StoreResult<int64_t> InterruptRunningRuns(std::string_view reason, int64_t now_ms);
+
+  // ---- Measurements: batched. The blocking forms wait only for room in the queue (back-
+  // pressure), not for the commit; `committed` (optional) runs once the batch holding the
+  // records is committed, or with the error that lost it (kDiskFull, kConstraint, ...).
+  Status AddLaunches(std::vector<Launch> launches, Completion committed = nullptr);
+  Status AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed = nullptr);
+  Status AddProcSamples(std::vector<ProcSample> samples, Completion committed = nullptr);
+  // Async forms: `accepted` runs when the queue took the records (at once, on this thread, if
+  // there is room; else later on the writer thread) — await it for back-pressure.
+  void AddLaunchesAsync(std::vector<Launch> launches, Completion accepted, Completion committed);
+  void AddLooperStatsAsync(std::vector<LooperStatsRow> rows, Completion accepted,
+                           Completion committed);
+  void AddProcSamplesAsync(std::vector<ProcSample> samples, Completion accepted,
+                           Completion committed);
+
+  // ---- Devices: batched like measurements.
+  // Inserts or updates by serial; first_seen is kept from the first time.
+  Status UpsertDevice(const Device& device, Completion committed = nullptr);
+  // Appends to the device's history and sets devices.state / last_seen (the device must have
+  // been upserted; kNotFound otherwise, through `committed`).
+  Status RecordDeviceState(const DeviceStateChange& change, Completion committed = nullptr);
+
+  // ---- Schedules: durable, like run state.
+  StoreResult<int64_t> CreateSchedule(const NewSchedule& schedule);
+  Status DeleteSchedule(int64_t schedule_id);  // kNotFound
+  Status SetScheduleEnabled(int64_t schedule_id, bool enabled);
+  // Recorded before the run it starts is queued, so a restart never fires it twice.
+  Status MarkScheduleFired(int64_t schedule_id, int64_t fired_at);
+
+  // Blocks until everything queued before it is committed (durably).
+  Status Flush();
+
+  // ---- Reads. Read() runs `query` on the calling thread with a pooled connection (blocking;
+  // waits for a free connection). PostRead runs it on a reader thread and returns at once.
+  template <class F>
+  auto Read(F&& query) -> decltype(query(std::declval<Reader&>()));
+  void PostRead(UniqueFunction<void(Reader&)> task);
+
+  // ---- Maintenance.
+  // Deletes finished runs (succeeded, failed, cancelled, interrupted) older than max_age and
+  // beyond the newest max_runs, with their launches, looper rows and samples, runs_per_step runs
+  // per writer transaction, queued behind other writes so none waits long. Queued and running
+  // runs are never deleted.
+  StoreResult<RetentionResult> Prune(const RetentionPolicy& policy);
+  void PruneAsync(const RetentionPolicy& policy,
+                  UniqueFunction<void(StoreResult<RetentionResult>)> done);
+  // An online copy of the database to `destination` (SQLite's backup API in steps, from one
+  // read snapshot, while the writer goes on). Written to destination + ".partial" and renamed,
+  // so `destination` is either the old file or a complete backup. Blocking.
+  Status Backup(const std::string& destination, const BackupOptions& options = {});
+
+  StoreStats stats() const;
+  const std::string& path() const { return options_.path; }
+
+ private:
+  explicit Store(StoreOptions options);
+  Status PushWrite(size_t records, bool durable,
+                   UniqueFunction<Status(Database&)> apply, Completion committed);
+  void PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+                      Completion accepted, Completion committed);
+  std::unique_ptr<Reader> AcquireReader();
+  void ReleaseReader(std::unique_ptr<Reader> reader);
+  void PruneStep(std::shared_ptr<PruneState> state);
+
+  StoreOptions options_;
+  std::unique_ptr<ReaderPool> readers_;
+  std::unique_ptr<Writer> writer_;
+};
+
+// Converts a parsed dump into rows for AddLooperStats: owned copies of the text, the package
+// and uid as the parser split them, is_app when the row's package is `app_package`, unknown
+// columns as a JSON object in extra_json.
+std::vector<LooperStatsRow> LooperStatsRowsFromDump(int64_t run_id, std::string_view app_package,
+                                                    const parsers::LooperStatsDump& dump);
+
+template <class F>
+auto Store::Read(F&& query) -> decltype(query(std::declval<Reader&>())) {
+  std::unique_ptr<Reader> reader = AcquireReader();
+  struct Release {
+    Store* store;
+    std::unique_ptr<Reader>& reader;
+    ~Release() { store->ReleaseReader(std::move(reader)); }
+  } release{this, reader};
+  return query(*reader);
+}
+
+}  // namespace droidlab::store

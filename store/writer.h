@@ -1,0 +1,117 @@
+// Writer: the store's one writing connection, on its own thread, fed by a bounded queue.
+// Internal to store/ (Store wraps it); tests use it through Store.
+//
+// Each task runs on the writer thread inside the open batch transaction, in a savepoint of its
+// own: a task that breaks a constraint is undone alone and fails alone. The batch commits when
+// it holds `batch_max_records` records, when `batch_max_delay` has passed since it began, when
+// the queue runs dry after that delay, or right after a durable task (committed with
+// synchronous=FULL before the task's completion runs). SQLITE_FULL or an I/O error while a batch
+// is open rolls the whole batch back: every task in it completes with that error (the batch is
+// reported lost, never half-kept) and the writer goes on with the next one.
+//
+// Back-pressure: the queue holds at most `queue_capacity_records` records. Push blocks while it
+// is full; PushAsync parks the task and calls on_accepted (from the writer thread) once there is
+// room, so an awaiting producer is suspended rather than a thread blocked.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "store/error.h"
+#include "store/sqlite.h"
+#include "store/unique_function.h"
+
+namespace droidlab::store {
+
+struct WriterOptions {
+  size_t queue_capacity_records = 50'000;
+  size_t batch_max_records = 1'000;
+  std::chrono::milliseconds batch_max_delay{50};
+};
+
+struct WriterStats {
+  uint64_t batches_committed = 0;
+  uint64_t records_committed = 0;
+  uint64_t batches_lost = 0;   // rolled back by SQLITE_FULL / I/O errors
+  uint64_t records_lost = 0;
+  uint64_t tasks_failed = 0;   // tasks that failed alone (constraint), batch kept
+};
+
+struct WriteTask {
+  size_t records = 1;    // for the queue bound and the batch size
+  bool durable = false;  // commit (synchronous=FULL) right after this task
+  // Runs on the writer thread inside the batch's transaction.
+  UniqueFunction<Status(Database&)> apply;
+  // Runs on the writer thread once the batch committed, or with the error that lost it.
+  UniqueFunction<void(const Status&)> on_done;
+};
+
+class Writer {
+ public:
+  Writer(Database db, WriterOptions options);
+  ~Writer();  // Stop()
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Blocks while the queue is full. kShuttingDown once Stop() has begun.
+  Status Push(WriteTask task);
+  // Never blocks. on_accepted runs on this thread if there is room now, else on the writer
+  // thread when there is; with kShuttingDown if the store is closing (task not taken).
+  void PushAsync(WriteTask task, UniqueFunction<void(const Status&)> on_accepted);
+  // Enqueues past the bound: for the writer's own follow-up tasks (retention steps).
+  void PushUnbounded(WriteTask task);
+
+  // Finishes every queued task, commits, and joins the thread. Idempotent.
+  void Stop();
+
+  WriterStats stats() const;
+  size_t queued_records() const;
+
+ private:
+  struct Parked {
+    WriteTask task;
+    UniqueFunction<void(const Status&)> on_accepted;
+  };
+  struct Applied {
+    UniqueFunction<void(const Status&)> on_done;
+    Status status;  // the task's own outcome (a failed task in a committed batch keeps its error)
+    size_t records;
+  };
+
+  void Run();
+  bool BeginBatch();
+  void ApplyTask(WriteTask& task);
+  void CommitBatch();
+  void FailBatch(const StoreError& error);
+
+  Database db_;
+  const WriterOptions options_;
+
+  mutable std::mutex mu_;
+  std::condition_variable not_empty_;
+  std::condition_variable not_full_;
+  std::deque<WriteTask> queue_;
+  std::deque<Parked> parked_;
+  size_t queued_records_ = 0;
+  bool stopping_ = false;
+  WriterStats stats_;
+
+  // Writer thread only.
+  std::vector<Applied> batch_;
+  size_t batch_records_ = 0;
+  bool batch_open_ = false;
+  bool batch_durable_ = false;
+  std::chrono::steady_clock::time_point batch_started_;
+  std::unique_ptr<Transaction> transaction_;
+
+  std::thread thread_;
+};
+
+}  // namespace droidlab::store

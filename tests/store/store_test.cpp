@@ -1,0 +1,648 @@
+// The store through its public API against real files: every record kind in and out, the
+// API's queries and their paging, the writer's batching, back-pressure and failures, retention
+// and backup.
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <atomic>
+#include <filesystem>
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parsers/looper_stats.h"
+#include "store/open.h"
+#include "store/sqlite.h"
+#include "tests/store/temp_dir.h"
+
+namespace droidlab::store {
+namespace {
+
+using testutil::TempDir;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(); }
+
+  void Open(StoreOptions options = {}) {
+    store_.reset();
+    options.path = dir_.File("droidlab.db");
+    auto opened = Store::Open(options);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    store_ = std::move(opened).value();
+  }
+
+  int64_t CreateRun(std::string serial, std::string package, int64_t created_at,
+                    std::string mode = "cold", std::optional<std::string> model = "Pixel 7") {
+    NewRun run;
+    run.spec_json = R"({"iterations":3})";
+    run.serial = std::move(serial);
+    run.device_model = std::move(model);
+    run.package = std::move(package);
+    run.mode = std::move(mode);
+    run.iterations = 3;
+    run.created_at = created_at;
+    auto id = store_->CreateRun(run);
+    EXPECT_TRUE(id.ok()) << id.error().message;
+    return id.ok() ? *id : 0;
+  }
+
+  void Finish(int64_t run_id, RunStatus status) {
+    RunStatusUpdate update;
+    update.run_id = run_id;
+    update.status = status;
+    ASSERT_TRUE(store_->UpdateRunStatus(update).ok());
+  }
+
+  static Launch MakeLaunch(int64_t run_id, int64_t iteration, int64_t displayed) {
+    Launch l;
+    l.run_id = run_id;
+    l.iteration = iteration;
+    l.displayed_ms = displayed;
+    l.total_time_ms = displayed + 5;
+    l.wait_time_ms = displayed + 9;
+    l.launch_state = "COLD";
+    l.pid = 4000 + iteration;
+    l.intent_at_ms = 100000 + iteration * 10000;
+    l.fork_at_ms = *l.intent_at_ms + 40;
+    l.displayed_at_ms = *l.intent_at_ms + displayed;
+    return l;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(StoreTest, RunLifecycleIsVisibleToReadersWhenReported) {
+  const int64_t id = CreateRun("emulator-5554", "com.example.app", 1000);
+  ASSERT_GT(id, 0);
+  // Reported committed: a reader sees it at once, without any Flush.
+  auto run = store_->Read([&](Reader& r) { return r.GetRun(id); });
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->status, RunStatus::kQueued);
+  EXPECT_EQ(run->spec_json, R"({"iterations":3})");
+  EXPECT_EQ(run->device_model, "Pixel 7");
+
+  RunStatusUpdate running;
+  running.run_id = id;
+  running.status = RunStatus::kRunning;
+  running.started_at = 2000;
+  running.fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys";
+  running.preflight_json = R"({"battery":88})";
+  ASSERT_TRUE(store_->UpdateRunStatus(running).ok());
+  RunStatusUpdate failed;
+  failed.run_id = id;
+  failed.status = RunStatus::kFailed;
+  failed.finished_at = 3000;
+  failed.error = "device unplugged during iteration 2";
+  ASSERT_TRUE(store_->UpdateRunStatus(failed).ok());
+
+  run = store_->Read([&](Reader& r) { return r.GetRun(id); });
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->status, RunStatus::kFailed);
+  EXPECT_EQ(run->started_at, 2000);
+  EXPECT_EQ(run->finished_at, 3000);
+  EXPECT_EQ(run->error, "device unplugged during iteration 2");
+  EXPECT_EQ(run->preflight_json, R"({"battery":88})");
+  EXPECT_TRUE(run->fingerprint.has_value());
+}
+
+TEST_F(StoreTest, UnknownRunIsNotFound) {
+  RunStatusUpdate update;
+  update.run_id = 999;
+  update.status = RunStatus::kRunning;
+  auto status = store_->UpdateRunStatus(update);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, StoreErrorCode::kNotFound);
+  auto run = store_->Read([](Reader& r) { return r.GetRun(999); });
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().code, StoreErrorCode::kNotFound);
+}
+
+TEST_F(StoreTest, InterruptRunningRunsAfterACrash) {
+  const int64_t queued = CreateRun("s1", "com.a", 1);
+  const int64_t running = CreateRun("s1", "com.a", 2);
+  Finish(running, RunStatus::kRunning);
+  auto count = store_->InterruptRunningRuns("droidlab restarted during the run", 99);
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, 1);
+  auto run = store_->Read([&](Reader& r) { return r.GetRun(running); });
+  EXPECT_EQ(run->status, RunStatus::kInterrupted);
+  EXPECT_EQ(run->error, "droidlab restarted during the run");
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.GetRun(queued); })->status, RunStatus::kQueued);
+}
+
+TEST_F(StoreTest, LaunchesRoundTripWithPhases) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::vector<Launch> launches = {MakeLaunch(id, 0, 700), MakeLaunch(id, 1, 650)};
+  launches[1].valid = false;
+  launches[1].invalid_reason = "LaunchState WARM, asked for cold";
+  launches[1].fully_drawn_ms = std::nullopt;
+  ASSERT_TRUE(store_->AddLaunches(launches).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListLaunches(id); });
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0].displayed_ms, 700);
+  EXPECT_EQ((*got)[0].intent_to_fork_ms(), 40);
+  EXPECT_EQ((*got)[0].fork_to_displayed_ms(), 660);
+  EXPECT_EQ((*got)[0].launch_state, "COLD");
+  EXPECT_TRUE((*got)[0].valid);
+  EXPECT_FALSE((*got)[1].valid);
+  EXPECT_EQ((*got)[1].invalid_reason, "LaunchState WARM, asked for cold");
+  EXPECT_FALSE((*got)[1].fully_drawn_ms.has_value());
+}
+
+TEST_F(StoreTest, ADuplicateLaunchFailsAloneAndTheBatchIsKept) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::promise<Status> first, duplicate, third;
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 700)},
+                                  [&](const Status& s) { first.set_value(s); }).ok());
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 701)},
+                                  [&](const Status& s) { duplicate.set_value(s); }).ok());
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 1, 702)},
+                                  [&](const Status& s) { third.set_value(s); }).ok());
+  EXPECT_TRUE(first.get_future().get().ok());
+  auto dup = duplicate.get_future().get();
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.error().code, StoreErrorCode::kConstraint);
+  EXPECT_NE(dup.error().message.find("launch 0 of run"), std::string::npos) << dup.error().message;
+  EXPECT_TRUE(third.get_future().get().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListLaunches(id); });
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0].displayed_ms, 700);
+  EXPECT_EQ(store_->stats().tasks_failed, 1u);
+}
+
+TEST_F(StoreTest, LooperStatsFromAParsedDump) {
+  const std::string dump =
+      "Start time: 2022-04-09 02:53:46\n"
+      "On battery time (ms): 29576717\n"
+      "work_source_uid,thread_name,handler_class,message_name,is_interactive,message_count,"
+      "recorded_message_count,total_latency_micros,max_latency_micros,total_cpu_micros,"
+      "max_cpu_micros,recorded_delay_message_count,total_delay_millis,max_delay_millis,"
+      "exception_count,new_column\n"
+      "-1,PowerManagerService,android.os.Handler,0x2,false,559,2,381,307,370,297,2,1,1,0,x\n"
+      "com.example.app/u0a139,android.ui,android.os.Handler,0x20053,true,9,1,31576,31576,9055,"
+      "9055,1,1,1,0,y\n"
+      "com.android.systemui/u0a140,android.fg,android.os.Handler,0x1,false,3,1,10,10,5,5,1,0,0,"
+      "0,z\n";
+  auto parsed = parsers::ParseLooperStats(dump);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  const int64_t id = CreateRun("s1", "com.example.app", 1);
+  auto rows = LooperStatsRowsFromDump(id, "com.example.app", *parsed);
+  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_TRUE(store_->AddLooperStats(std::move(rows)).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListLooperStats(id); });
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].work_source_uid, "-1");
+  EXPECT_FALSE((*got)[0].package.has_value());
+  EXPECT_FALSE((*got)[0].uid.has_value());
+  EXPECT_FALSE((*got)[0].is_app);
+  EXPECT_EQ((*got)[1].package, "com.example.app");
+  EXPECT_EQ((*got)[1].uid, 10139);
+  EXPECT_TRUE((*got)[1].is_app);
+  EXPECT_EQ((*got)[1].is_interactive, true);
+  EXPECT_EQ((*got)[1].total_latency_micros, 31576);
+  EXPECT_EQ((*got)[1].extra_json, R"({"new_column":"y"})");
+  EXPECT_FALSE((*got)[2].is_app);
+  EXPECT_EQ((*got)[2].message_name, "0x1");
+}
+
+TEST_F(StoreTest, ProcSamplesInTimeOrder) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::vector<ProcSample> samples;
+  for (int i = 2; i >= 0; --i) {
+    ProcSample p;
+    p.run_id = id;
+    p.t_ms = i * 100;
+    p.pid = 4242;
+    p.utime = 10 * i;
+    p.stime = 3 * i;
+    if (i > 0) p.cpu_pct = 12.5 * i;
+    p.rss_kb = 100000 + i;
+    p.num_threads = 20 + i;
+    samples.push_back(p);
+  }
+  ASSERT_TRUE(store_->AddProcSamples(samples).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListProcSamples(id); });
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].t_ms, 0);
+  EXPECT_FALSE((*got)[0].cpu_pct.has_value());
+  EXPECT_EQ((*got)[2].t_ms, 200);
+  EXPECT_DOUBLE_EQ(*(*got)[2].cpu_pct, 25.0);
+  EXPECT_EQ((*got)[2].num_threads, 22);
+}
+
+TEST_F(StoreTest, DevicesKeepFirstSeenAndRecordStateChanges) {
+  Device d;
+  d.serial = "R5CT1234";
+  d.model = "SM-S911B";
+  d.manufacturer = "samsung";
+  d.sdk = 34;
+  d.release = "14";
+  d.abi = "arm64-v8a";
+  d.state = "device";
+  d.first_seen = 100;
+  d.last_seen = 100;
+  ASSERT_TRUE(store_->UpsertDevice(d).ok());
+  d.first_seen = 500;
+  d.last_seen = 500;
+  d.release = "14.1";
+  ASSERT_TRUE(store_->UpsertDevice(d).ok());
+  ASSERT_TRUE(store_->RecordDeviceState({"R5CT1234", "offline", 600}).ok());
+  std::promise<Status> unknown;
+  ASSERT_TRUE(store_->RecordDeviceState({"nope", "offline", 600},
+                                        [&](const Status& s) { unknown.set_value(s); }).ok());
+  auto unknown_status = unknown.get_future().get();
+  ASSERT_FALSE(unknown_status.ok());
+  EXPECT_EQ(unknown_status.error().code, StoreErrorCode::kNotFound);
+
+  auto got = store_->Read([](Reader& r) { return r.GetDevice("R5CT1234"); });
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->first_seen, 100);
+  EXPECT_EQ(got->last_seen, 600);
+  EXPECT_EQ(got->state, "offline");
+  EXPECT_EQ(got->release, "14.1");
+  auto changes = store_->Read([](Reader& r) { return r.ListDeviceStateChanges("R5CT1234"); });
+  ASSERT_EQ(changes->size(), 1u);
+  EXPECT_EQ((*changes)[0].state, "offline");
+  EXPECT_EQ(store_->Read([](Reader& r) { return r.ListDeviceStateChanges("nope"); })->size(), 0u)
+      << "the failed task was undone alone";
+  EXPECT_EQ(store_->Read([](Reader& r) { return r.ListDevices(); })->size(), 1u);
+  EXPECT_EQ(store_->Read([](Reader& r) { return r.GetDevice("nope"); }).error().code,
+            StoreErrorCode::kNotFound);
+}
+
+TEST_F(StoreTest, SchedulesAreDurable) {
+  NewSchedule s;
+  s.cron = "0 2 * * *";
+  s.timezone = "Europe/Berlin";
+  s.run_spec_json = R"({"serial":"s1","package":"com.a","mode":"cold","iterations":10})";
+  s.created_at = 10;
+  auto id = store_->CreateSchedule(s);
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(store_->MarkScheduleFired(*id, 7200000).ok());
+  ASSERT_TRUE(store_->SetScheduleEnabled(*id, false).ok());
+  auto got = store_->Read([&](Reader& r) { return r.GetSchedule(*id); });
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->timezone, "Europe/Berlin");
+  EXPECT_EQ(got->last_fired_at, 7200000);
+  EXPECT_FALSE(got->enabled);
+  ASSERT_TRUE(store_->DeleteSchedule(*id).ok());
+  EXPECT_EQ(store_->DeleteSchedule(*id).error().code, StoreErrorCode::kNotFound);
+  EXPECT_TRUE(store_->Read([](Reader& r) { return r.ListSchedules(); })->empty());
+}
+
+TEST_F(StoreTest, RunsNewestFirstWithFiltersAndCursor) {
+  // 30 runs over two devices and two packages; created_at ties on purpose.
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 30; ++i) {
+    ids.push_back(CreateRun(i % 2 == 0 ? "s1" : "s2", i % 3 == 0 ? "com.a" : "com.b", 1000 + i / 2));
+  }
+  Finish(ids[29], RunStatus::kSucceeded);
+  Finish(ids[27], RunStatus::kSucceeded);
+
+  std::vector<int64_t> seen;
+  RunQuery query;
+  query.limit = 7;
+  for (int page = 0; page < 10; ++page) {
+    auto got = store_->Read([&](Reader& r) { return r.ListRuns(query); });
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    for (const store::Run& run : got->runs) seen.push_back(run.id);
+    if (got->next_cursor.empty()) break;
+    query.cursor = got->next_cursor;
+  }
+  std::vector<int64_t> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(seen, expected) << "every run once, newest first, ties by id";
+
+  RunQuery by_serial;
+  by_serial.serial = "s2";
+  by_serial.package = "com.b";
+  auto s2 = store_->Read([&](Reader& r) { return r.ListRuns(by_serial); });
+  ASSERT_TRUE(s2.ok());
+  for (const store::Run& run : s2->runs) {
+    EXPECT_EQ(run.serial, "s2");
+    EXPECT_EQ(run.package, "com.b");
+  }
+  EXPECT_EQ(s2->runs.size(), 10u);
+
+  RunQuery succeeded;
+  succeeded.status = RunStatus::kSucceeded;
+  auto done = store_->Read([&](Reader& r) { return r.ListRuns(succeeded); });
+  ASSERT_EQ(done->runs.size(), 2u);
+  EXPECT_EQ(done->runs[0].id, ids[29]);
+
+  RunQuery since;
+  since.package = "com.a";
+  since.since = 1010;
+  auto recent = store_->Read([&](Reader& r) { return r.ListRuns(since); });
+  for (const store::Run& run : recent->runs) EXPECT_GE(run.created_at, 1010);
+  EXPECT_EQ(recent->runs.size(), 3u);  // com.a is every third run; created_at >= 1010: 21, 24, 27
+
+  RunQuery bad;
+  bad.cursor = "not-a-cursor";
+  auto refused = store_->Read([&](Reader& r) { return r.ListRuns(bad); });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kInvalidArgument);
+}
+
+TEST_F(StoreTest, PreviousSuccessfulRunIsTheBaseline) {
+  const int64_t old_ok = CreateRun("s1", "com.a", 100);
+  Finish(old_ok, RunStatus::kSucceeded);
+  const int64_t other_model = CreateRun("s9", "com.a", 150, "cold", "Pixel 8");
+  Finish(other_model, RunStatus::kSucceeded);
+  const int64_t warm = CreateRun("s1", "com.a", 160, "warm");
+  Finish(warm, RunStatus::kSucceeded);
+  const int64_t failed = CreateRun("s2", "com.a", 170);
+  Finish(failed, RunStatus::kFailed);
+  const int64_t now = CreateRun("s1", "com.a", 200);
+  auto base = store_->Read([&](Reader& r) {
+    return r.PreviousSuccessfulRun("com.a", std::string("Pixel 7"), "cold", 200);
+  });
+  ASSERT_TRUE(base.ok());
+  ASSERT_TRUE(base->has_value());
+  EXPECT_EQ((*base)->id, old_ok);
+  auto none = store_->Read([&](Reader& r) {
+    return r.PreviousSuccessfulRun("com.a", std::string("Pixel 7"), "hot", 200);
+  });
+  EXPECT_FALSE(none->has_value());
+  (void)now;
+}
+
+TEST_F(StoreTest, LaunchHistoryOfAPackage) {
+  const int64_t day = 86400000;
+  const int64_t t0 = 100 * day;
+  const int64_t old_run = CreateRun("s1", "com.a", t0 - 40 * day);
+  const int64_t r1 = CreateRun("s1", "com.a", t0 - 2 * day);
+  const int64_t r2 = CreateRun("s2", "com.a", t0 - day, "cold", "Pixel 8");
+  const int64_t other = CreateRun("s1", "com.b", t0 - day);
+  for (int64_t id : {old_run, r1, r2, other}) {
+    Finish(id, RunStatus::kSucceeded);
+    std::vector<Launch> ls = {MakeLaunch(id, 0, 500), MakeLaunch(id, 1, 510)};
+    ls[1].valid = id != r1;
+    ASSERT_TRUE(store_->AddLaunches(ls).ok());
+  }
+  ASSERT_TRUE(store_->Flush().ok());
+  LaunchHistoryQuery q;
+  q.package = "com.a";
+  q.since = t0 - 30 * day;
+  auto all = store_->Read([&](Reader& r) { return r.LaunchHistory(q); });
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  ASSERT_EQ(all->size(), 2u);  // r1 and r2; old_run is too old, other another package
+  EXPECT_EQ((*all)[0].run_id, r1);
+  EXPECT_EQ((*all)[0].launches, 1);  // its second launch is invalid
+  EXPECT_EQ((*all)[0].displayed_median_ms, 500.0);
+  EXPECT_EQ((*all)[1].run_id, r2);
+  EXPECT_EQ((*all)[1].device_model, "Pixel 8");
+  EXPECT_EQ((*all)[1].launches, 2);
+  EXPECT_EQ((*all)[1].displayed_median_ms, 505.0);
+  EXPECT_EQ((*all)[1].displayed_mean_ms, 505.0);
+  EXPECT_EQ((*all)[1].displayed_min_ms, 500);
+  EXPECT_EQ((*all)[1].displayed_max_ms, 510);
+  EXPECT_EQ((*all)[1].total_time_median_ms, 510.0);
+  EXPECT_FALSE((*all)[1].fully_drawn_median_ms.has_value());
+  q.device_model = "Pixel 7";
+  auto p7 = store_->Read([&](Reader& r) { return r.LaunchHistory(q); });
+  ASSERT_EQ(p7->size(), 1u);
+  EXPECT_EQ((*p7)[0].run_id, r1);
+}
+
+TEST_F(StoreTest, QueriesUseTheirIndexes) {
+  auto db = OpenReaderDatabase(store_->path(), 1000);
+  ASSERT_TRUE(db.ok());
+  auto plan = [&](const char* sql) {
+    auto st = db->Prepare(std::string("EXPLAIN QUERY PLAN ") + sql);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+    std::string text;
+    while (st->StepOnce() == Statement::Step::kRow) text += st->ColumnString(3) + "; ";
+    return text;
+  };
+  EXPECT_NE(plan("SELECT * FROM launches WHERE run_id = 1 ORDER BY iteration").find("PRIMARY KEY"),
+            std::string::npos);
+  const std::string by_serial = plan(
+      "SELECT id FROM runs WHERE serial = 'x' AND created_at >= 0 AND created_at <= 9 AND"
+      " (created_at < 9 OR id < 9) ORDER BY created_at DESC, id DESC LIMIT 51");
+  EXPECT_NE(by_serial.find("runs_by_serial"), std::string::npos) << by_serial;
+  EXPECT_EQ(by_serial.find("TEMP B-TREE"), std::string::npos) << by_serial;
+  const std::string all = plan(
+      "SELECT id FROM runs WHERE created_at >= 0 AND created_at <= 9 AND"
+      " (created_at < 9 OR id < 9) ORDER BY created_at DESC, id DESC LIMIT 51");
+  EXPECT_EQ(all.find("TEMP B-TREE"), std::string::npos) << all;
+  EXPECT_NE(plan("SELECT * FROM looper_stats WHERE run_id = 1 ORDER BY rowid")
+                .find("looper_stats_by_run"),
+            std::string::npos);
+}
+
+TEST_F(StoreTest, WritesBatchByCount) {
+  StoreOptions options;
+  options.batch_max_records = 100;
+  options.batch_max_delay = std::chrono::milliseconds(10000);
+  Open(options);
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  const auto before = store_->stats().batches_committed;
+  std::promise<void> all_done;
+  std::atomic<int> pending{250};
+  for (int i = 0; i < 250; ++i) {
+    ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, i, 500)}, [&](const Status& s) {
+      EXPECT_TRUE(s.ok());
+      if (--pending == 0) all_done.set_value();
+    }).ok());
+  }
+  ASSERT_TRUE(store_->Flush().ok());
+  all_done.get_future().get();
+  const auto batches = store_->stats().batches_committed - before;
+  EXPECT_GE(batches, 3u);  // 100 + 100 + the rest with the flush
+  EXPECT_LE(batches, 4u);
+}
+
+TEST_F(StoreTest, WritesCommitAfterTheDelayWithoutAFlush) {
+  StoreOptions options;
+  options.batch_max_delay = std::chrono::milliseconds(20);
+  Open(options);
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::promise<Status> committed;
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 1)},
+                                  [&](const Status& s) { committed.set_value(s); }).ok());
+  auto future = committed.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_TRUE(future.get().ok());
+}
+
+TEST_F(StoreTest, AFullQueuePushesBack) {
+  StoreOptions options;
+  options.queue_capacity_records = 10;
+  Open(options);
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  // Hold the writer: completions run on its thread, so one that waits holds it there.
+  std::promise<void> entered;
+  std::promise<void> gate;
+  auto gate_future = gate.get_future().share();
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 1)}, [&, gate_future](const Status&) {
+    entered.set_value();
+    gate_future.wait();
+  }).ok());
+  entered.get_future().wait();
+
+  std::atomic<int> accepted{0};
+  for (int i = 1; i <= 50; ++i) {
+    store_->AddLaunchesAsync({MakeLaunch(id, i, 1)},
+                             [&](const Status& s) {
+                               EXPECT_TRUE(s.ok());
+                               ++accepted;
+                             },
+                             nullptr);
+  }
+  EXPECT_EQ(accepted.load(), 10) << "ten fit; forty producers wait for room";
+  EXPECT_EQ(store_->stats().queued_records, 10u);
+  std::atomic<bool> blocking_push_returned{false};
+  std::thread blocked([&] {
+    EXPECT_TRUE(store_->AddLaunches({MakeLaunch(id, 100, 1)}).ok());
+    blocking_push_returned = true;
+  });
+  EXPECT_FALSE(blocking_push_returned.load());
+
+  gate.set_value();
+  blocked.join();
+  ASSERT_TRUE(store_->Flush().ok());
+  EXPECT_EQ(accepted.load(), 50);
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.ListLaunches(id); })->size(), 52u);
+}
+
+TEST_F(StoreTest, DiskFullLosesTheBatchAndReadsGoOn) {
+  StoreOptions options;
+  options.max_page_count = 40;  // a few pages beyond the empty schema
+  Open(options);
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  ASSERT_GT(id, 0);
+  std::promise<Status> lost;
+  std::vector<LooperStatsRow> rows(20000);
+  for (auto& row : rows) {
+    row.run_id = id;
+    row.work_source_uid = "com.example.app/u0a123";
+    row.thread_name = "android.ui";
+    row.handler_class = "com.android.server.wm.WindowManagerService$H";
+    row.message_count = 5;
+  }
+  ASSERT_TRUE(store_->AddLooperStats(std::move(rows),
+                                     [&](const Status& s) { lost.set_value(s); }).ok());
+  auto status = lost.get_future().get();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, StoreErrorCode::kDiskFull) << status.error().message;
+  EXPECT_NE(status.error().message.find("free space"), std::string::npos);
+  EXPECT_EQ(store_->stats().batches_lost, 1u);
+  // Reads keep working, and see none of the lost batch.
+  auto run = store_->Read([&](Reader& r) { return r.GetRun(id); });
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.ListLooperStats(id); })->size(), 0u);
+  // A small write still fits: the writer goes on.
+  EXPECT_TRUE(store_->UpdateRunStatus({id, RunStatus::kRunning, {}, 5, {}, {}, {}}).ok());
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.IntegrityCheck(); }).value(), "ok");
+}
+
+TEST_F(StoreTest, PostReadRunsOnAReaderThread) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::promise<std::pair<std::thread::id, int64_t>> result;
+  store_->PostRead([&](Reader& r) {
+    result.set_value({std::this_thread::get_id(), r.GetRun(id)->id});
+  });
+  auto [thread, got] = result.get_future().get();
+  EXPECT_NE(thread, std::this_thread::get_id());
+  EXPECT_EQ(got, id);
+}
+
+TEST_F(StoreTest, CompletionsOfAsyncCallsCarryResults) {
+  NewRun run;
+  run.spec_json = "{}";
+  run.serial = "s";
+  run.package = "com.a";
+  run.mode = "hot";
+  std::promise<StoreResult<int64_t>> created;
+  store_->CreateRunAsync(run, [&](StoreResult<int64_t> id) { created.set_value(std::move(id)); });
+  auto id = created.get_future().get();
+  ASSERT_TRUE(id.ok());
+  run.mode = "lukewarm";  // CHECK constraint
+  std::promise<StoreResult<int64_t>> refused;
+  store_->CreateRunAsync(run, [&](StoreResult<int64_t> r) { refused.set_value(std::move(r)); });
+  auto bad = refused.get_future().get();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, StoreErrorCode::kConstraint);
+}
+
+TEST_F(StoreTest, RetentionByAgeAndCountInSmallSteps) {
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 60; ++i) {
+    ids.push_back(CreateRun("s1", "com.a", 1000 + i));
+    if (i != 3) Finish(ids.back(), RunStatus::kSucceeded);  // run 3 stays queued
+    ASSERT_TRUE(store_->AddLaunches({MakeLaunch(ids.back(), 0, 1)}).ok());
+    ProcSample p;
+    p.run_id = ids.back();
+    ASSERT_TRUE(store_->AddProcSamples({p}).ok());
+  }
+  RetentionPolicy by_age;
+  by_age.max_age = std::chrono::milliseconds(30);
+  by_age.now_ms = 1040;  // deletes created_at < 1010: runs 0..9 but not the queued one
+  by_age.runs_per_step = 3;
+  auto pruned = store_->Prune(by_age);
+  ASSERT_TRUE(pruned.ok());
+  EXPECT_EQ(pruned->runs_deleted, 9);
+  EXPECT_GE(pruned->steps, 3);
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.GetRun(ids[3]); })->status, RunStatus::kQueued);
+  EXPECT_TRUE(store_->Read([&](Reader& r) { return r.ListLaunches(ids[0]); })->empty());
+  EXPECT_TRUE(store_->Read([&](Reader& r) { return r.ListProcSamples(ids[0]); })->empty());
+
+  RetentionPolicy by_count;
+  by_count.max_runs = 20;
+  auto counted = store_->Prune(by_count);
+  ASSERT_TRUE(counted.ok());
+  EXPECT_EQ(counted->runs_deleted, 30);  // 51 left, 20 kept, the queued one never deleted
+  RunQuery all;
+  all.limit = 100;
+  auto left = store_->Read([&](Reader& r) { return r.ListRuns(all); });
+  EXPECT_EQ(left->runs.size(), 21u);
+  EXPECT_EQ(left->runs.front().id, ids[59]);
+}
+
+TEST_F(StoreTest, BackupWhileTheWriterWrites) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    for (int i = 0; !stop; ++i) {
+      std::vector<LooperStatsRow> rows(200);
+      for (auto& row : rows) {
+        row.run_id = id;
+        row.work_source_uid = "-1";
+      }
+      ASSERT_TRUE(store_->AddLooperStats(std::move(rows)).ok());
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  BackupOptions options;
+  options.pages_per_step = 16;
+  const std::string backup = dir_.File("backup.db");
+  auto status = store_->Backup(backup, options);
+  stop = true;
+  writer.join();
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_FALSE(std::filesystem::exists(backup + ".partial"));
+  StoreOptions copy;
+  copy.path = backup;
+  auto restored = Store::Open(copy);
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ((*restored)->Read([](Reader& r) { return r.IntegrityCheck(); }).value(), "ok");
+  auto run = (*restored)->Read([&](Reader& r) { return r.GetRun(id); });
+  ASSERT_TRUE(run.ok());
+  const size_t rows = (*restored)->Read([&](Reader& r) { return r.ListLooperStats(id); })->size();
+  EXPECT_EQ(rows % 200, 0u) << "one snapshot: whole batches only";
+  EXPECT_EQ(store_->Backup(store_->path()).error().code, StoreErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace droidlab::store
