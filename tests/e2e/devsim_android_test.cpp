@@ -2,10 +2,7 @@
 // daemon runs (setting, reset, a launch, the dump with rows attributed to the app), and a fault
 // (unplug: the device goes offline; replug: it comes back as a device). Helpers as in
 // devsim_adb_test.cpp: each test owns its adb server on a private port and its devsim process.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,127 +11,14 @@
 #include <regex>
 #include <thread>
 
-#include "tests/common/subprocess.h"
-#include "tests/common/child_process.h"
+#include "tests/common/adb_lab.h"
 
 namespace droidlab::testutil {
 namespace {
 
 using std::chrono::milliseconds;
 
-const std::string kAdb = DROIDLAB_ADB_PATH;
-const std::string kDevsim = DROIDLAB_DEVSIM_PATH;
-
-// A port nobody listens on now: bind port 0 and give it back. Never 5037 (the default server)
-// nor 5555-5585 (the adb server scans those as emulators): the kernel's ephemeral range is
-// far above both.
-int FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
-// Owns one adb server on a private port; kill-server on destruction, for that port only.
-class AdbServer {
- public:
-  AdbServer() : port_(FreeLoopbackPort()) {}
-  ~AdbServer() {
-    if (started_) RunProcess({kAdb, "-P", std::to_string(port_), "kill-server"});
-  }
-  bool Start() {
-    const auto result = RunProcess({kAdb, "-P", std::to_string(port_), "start-server"});
-    started_ = true;  // even a failed start may have left a server: kill-server it anyway
-    return result.exit_code == 0;
-  }
-  ProcessResult Adb(std::vector<std::string> args) const {
-    args.insert(args.begin(), {kAdb, "-P", std::to_string(port_)});
-    return RunProcess(args);
-  }
-  int port() const { return port_; }
-
- private:
-  int port_;
-  bool started_ = false;
-};
-
-struct DevsimDevice {
-  std::string address;  // 127.0.0.1:PORT, the serial adb gives it
-  std::string serial;   // ro.serialno
-};
-
-// Reads devsim's "devsim listening on 127.0.0.1:PORT serial=S model=… sdk=N" lines.
-std::vector<DevsimDevice> ReadListeningLines(ChildProcess& devsim, int count) {
-  std::vector<DevsimDevice> devices;
-  const std::regex pattern(R"(^devsim listening on (127\.0\.0\.1:\d+) serial=(\S+) )");
-  for (int i = 0; i < count; ++i) {
-    const auto line = devsim.ReadLine(milliseconds(10000));
-    if (!line) break;
-    std::smatch match;
-    if (std::regex_search(*line, match, pattern)) devices.push_back({match[1], match[2]});
-  }
-  return devices;
-}
-
-// Polls `adb devices -l` (bounded) until `address` is listed as a device; returns its line.
-std::string WaitForDevice(const AdbServer& server, const std::string& address) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  std::string last;
-  while (std::chrono::steady_clock::now() < deadline) {
-    last = server.Adb({"devices", "-l"}).out;
-    std::size_t at = last.find(address + " ");
-    if (at != std::string::npos) {
-      const std::string line = last.substr(at, last.find('\n', at) - at);
-      if (line.find(" device ") != std::string::npos) return line;
-    }
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  ADD_FAILURE() << "device " << address << " never became ready; last list:\n" << last;
-  return "";
-}
-
-class DevsimAndroidTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (::access(kAdb.c_str(), X_OK) != 0) GTEST_SKIP() << "adb is not installed";
-    ASSERT_GT(server_.port(), 0);
-    ASSERT_TRUE(server_.Start()) << "adb start-server failed on port " << server_.port();
-  }
-
-  // Starts devsim with `args`, connects every device it reports, waits until adb lists them.
-  std::vector<DevsimDevice> StartDevsim(std::vector<std::string> args, int count = 1) {
-    args.insert(args.begin(), kDevsim);
-    devsim_ = std::make_unique<ChildProcess>(args);
-    auto devices = ReadListeningLines(*devsim_, count);
-    EXPECT_EQ(devices.size(), static_cast<std::size_t>(count));
-    for (const auto& device : devices) {
-      const auto connect = server_.Adb({"connect", device.address});
-      EXPECT_NE(connect.out.find("connected to " + device.address), std::string::npos)
-          << connect.out << connect.err;
-    }
-    return devices;
-  }
-
-  ProcessResult Shell(const DevsimDevice& device, const std::string& command) {
-    return server_.Adb({"-s", device.address, "shell", command});
-  }
-
-  void TearDown() override {
-    if (devsim_) devsim_->Stop();
-  }
-
-  AdbServer server_;
-  std::unique_ptr<ChildProcess> devsim_;
-};
+using DevsimAndroidTest = AdbLabTest;
 
 // What a looper-stats session does on an Android 14 phone that charges over USB: the charging
 // gate is lifted with ignore_battery_status, the stats are reset, the app is launched, and the
@@ -241,7 +125,7 @@ TEST_F(DevsimAndroidTest, HungCommandAndTheNextOneWorks) {
   const DevsimDevice& device = devices[0];
   WaitForDevice(server_, device.address);
   Shell(device, "devsim-fault hang 'dumpsys battery'");
-  ChildProcess hung({kAdb, "-P", std::to_string(server_.port()), "-s", device.address, "shell",
+  ChildProcess hung({AdbPath(), "-P", std::to_string(server_.port()), "-s", device.address, "shell",
                      "dumpsys battery"});
   EXPECT_FALSE(hung.ReadLine(milliseconds(1000)).has_value());
   hung.Stop();
