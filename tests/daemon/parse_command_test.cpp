@@ -1,17 +1,15 @@
 // The `droidlab parse` contract of API.md, checked the way a script sees it: the real binary,
 // its exit code, its stdout as JSON and its stderr.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
 #include "tests/common/subprocess.h"
+#include "tests/common/temp_dir.h"
 
 namespace droidlab {
 namespace {
@@ -19,20 +17,14 @@ namespace {
 using nlohmann::json;
 using testutil::ProcessResult;
 using testutil::RunProcess;
+using testutil::TempDir;
+using testutil::WriteFileBytes;
 
 class ParseCommandTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("droidlab_parse_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::string WriteFile(const std::string& name, const std::string& content) {
-    auto path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path.string();
+    WriteFileBytes(dir_.File(name), content);
+    return dir_.File(name);
   }
 
   static ProcessResult Parse(const std::string& kind, const std::string& path,
@@ -40,7 +32,7 @@ class ParseCommandTest : public ::testing::Test {
     return RunProcess({DROIDLAB_BINARY, "parse", kind, path}, stdin_data);
   }
 
-  std::filesystem::path dir_;
+  TempDir dir_;
 };
 
 // Android 13 threadtime, ActivityMetricsLogger.logAppDisplayed / ActivityStarter / ProcessList.
@@ -98,7 +90,7 @@ TEST_F(ParseCommandTest, LogcatFromStdinAndEmptyLogcatIsStillALogcat) {
 
 TEST_F(ParseCommandTest, MissingFileExitsTwoWithOneLine) {
   for (const char* kind : {"logcat", "looper-stats", "proc-stat", "am-start"}) {
-    ProcessResult r = Parse(kind, (dir_ / "nope.txt").string());
+    ProcessResult r = Parse(kind, dir_.File("nope.txt"));
     EXPECT_EQ(r.exit_code, 2) << kind;
     EXPECT_TRUE(r.out.empty()) << kind;
     EXPECT_NE(r.err.find("nope.txt: No such file or directory"), std::string::npos) << r.err;

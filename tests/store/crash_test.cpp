@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "store/store.h"
-#include "tests/store/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace droidlab::store {
 namespace {

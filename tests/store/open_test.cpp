@@ -12,7 +12,7 @@
 
 #include "store/open.h"
 #include "store/store.h"
-#include "tests/store/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace droidlab::store {
 namespace {

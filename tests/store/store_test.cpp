@@ -17,7 +17,7 @@
 #include "parsers/looper_stats.h"
 #include "store/open.h"
 #include "store/sqlite.h"
-#include "tests/store/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace droidlab::store {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/store/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
