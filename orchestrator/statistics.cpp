@@ -1,0 +1,1 @@
+#include "orchestrator/statistics.h"

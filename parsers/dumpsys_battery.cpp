@@ -1,0 +1,1 @@
+#include "parsers/dumpsys_battery.h"

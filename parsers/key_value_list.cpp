@@ -1,0 +1,1 @@
+#include "parsers/key_value_list.h"

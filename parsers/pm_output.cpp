@@ -1,0 +1,1 @@
+#include "parsers/pm_output.h"

@@ -1,0 +1,1 @@
+#include "orchestrator/cron.h"
