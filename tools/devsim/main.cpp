@@ -64,10 +64,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // The adb server polls 5555-5585 as emulator console/adb ports; a device there would be
-  // found twice, once as emulator-N.
+  // The adb server polls 5555-5585 as emulator console/adb ports; a device there is found
+  // twice, once as emulator-N. API.md's own example uses 5555 (where a phone's adbd listens in
+  // tcpip mode), so this warns instead of refusing.
   if (port != 0 && port <= 5585 && port + count - 1 >= 5555) {
-    return Fail("ports 5555-5585 are the adb server's emulator ports; choose others");
+    std::cerr << "droidlab-devsim: warning: ports 5555-5585 are polled by the adb server as "
+                 "emulators; the device may be listed twice (also as emulator-"
+              << (port - 1) << ")\n";
   }
   if (port != 0 && port + count - 1 > 65535) return Fail("--port + --count goes past 65535");
 
