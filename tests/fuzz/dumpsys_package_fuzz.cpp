@@ -1,6 +1,46 @@
+// libFuzzer target for ParseDumpsysPackage. The first input line is the package name, the rest
+// the dump. Invariants: an installed result came from a "Package [PKG]" block or a "[PKG]"
+// dexopt block, a not-installed one from "Unable to find package: PKG"; every dexopt entry has an
+// ISA; PrimaryDexopt points into the entries; skipped lines are bounded.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 #include "parsers/dumpsys_package.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  const size_t nl = input.find('\n');
+  if (nl == std::string_view::npos) return 0;
+  const std::string_view name = input.substr(0, nl);
+  input.remove_prefix(nl + 1);
+  auto r = droidlab::parsers::ParseDumpsysPackage(input, name);
+  if (!r.ok()) {
+    if (r.error().message.empty()) std::abort();
+    return 0;
+  }
+  if (r->installed) {
+    if (input.find("[" + std::string(name) + "]") == std::string_view::npos) std::abort();
+  } else if (input.find("Unable to find package: " + std::string(name)) ==
+             std::string_view::npos) {
+    std::abort();
+  }
+  for (const auto& d : r->dexopt) {
+    if (d.isa.empty()) std::abort();
+  }
+  const auto* primary = r->PrimaryDexopt();
+  if (primary != nullptr &&
+      (primary < r->dexopt.data() || primary >= r->dexopt.data() + r->dexopt.size())) {
+    std::abort();
+  }
+  if (primary == nullptr &&
+      std::any_of(r->dexopt.begin(), r->dexopt.end(), [](const auto& d) { return !d.secondary; })) {
+    std::abort();
+  }
+  const auto lines = static_cast<uint64_t>(std::count(input.begin(), input.end(), '\n')) + 1;
+  if (r->skipped_lines > lines) std::abort();
+  return 0;
+}
