@@ -1,0 +1,720 @@
+#include "adb/client.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+#include "adb/async_semaphore.h"
+#include "adb/protocol.h"
+#include "adb/services.h"
+#include "adb/shell_protocol.h"
+#include "parsers/line_splitter.h"
+
+extern char** environ;  // NOLINT: posix_spawn's environment
+
+namespace droidlab::adb {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::ip::tcp;
+using boost::system::error_code;
+
+namespace {
+
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+constexpr size_t kReadBufferSize = 64 * 1024;
+
+AdbError Cancelled() { return MakeError(AdbErrc::kCancelled, "cancelled"); }
+
+awaitable<bool> IsCancelled() {
+  asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
+  co_return state.cancelled() != asio::cancellation_type::none;
+}
+
+// An I/O error as an AdbError: our own cancellation first, then EOF/reset as the decoder's view
+// of where the stream ended, everything else as a lost connection with the system's words.
+awaitable<AdbError> IoError(const error_code& ec, AdbError at_eof) {
+  // (co_await never inside || or &&: g++ 12 miscompiles it.)
+  const bool cancelled = co_await IsCancelled();
+  if (cancelled || ec == asio::error::operation_aborted) co_return Cancelled();
+  if (ec == asio::error::eof) co_return at_eof;
+  at_eof.message += " (" + ec.message() + ")";
+  co_return at_eof;
+}
+
+// True when the timer expired; false when it was cancelled.
+awaitable<bool> WaitUntil(asio::steady_timer& timer) {
+  auto [ec] = co_await timer.async_wait(kTuple);
+  co_return !ec;
+}
+
+// Races `body` against the deadline. The body runs as its own coroutine (so its cancellation
+// settings are its own); when the deadline wins, the body is cancelled, which closes its reads,
+// and kTimeout is the answer. The caller's cancellation reaches the body through the group.
+// For streams and tracking, whose body awaits the caller's sink: whatever the sink waits on is
+// cancelled too. Short commands use the cheaper Inline + Watchdog below.
+template <class T>
+awaitable<Result<T>> WithDeadline(Deadline deadline, awaitable<Result<T>> body) {
+  using namespace asio::experimental::awaitable_operators;  // NOLINT(google-build-using-namespace)
+  asio::steady_timer timer(co_await asio::this_coro::executor, deadline);
+  std::variant<Result<T>, bool> outcome = co_await (std::move(body) || WaitUntil(timer));
+  if (outcome.index() == 0) co_return std::get<0>(std::move(outcome));
+  if (std::get<1>(outcome)) co_return MakeError(AdbErrc::kTimeout, "deadline passed");
+  co_return Cancelled();
+}
+
+// The deadline of an operation that runs inline in its caller's coroutine (the short commands):
+// a timer whose expiry aborts whatever the operation waits on at that moment (Armed), and then
+// reads as kTimeout. Cheaper than racing the body against a timer with `||`, which spawns two
+// coroutines per command (~15 us of CPU on a loopback `shell echo`, a tenth of the command).
+class Watchdog {
+  struct State {
+    bool expired = false;
+    std::function<void()> abort;
+  };
+
+ public:
+  Watchdog(const asio::any_io_executor& executor, Deadline deadline)
+      : deadline_(deadline), state_(std::make_shared<State>()), timer_(executor) {
+    if (deadline == kNoDeadline) return;
+    timer_.expires_at(deadline);
+    timer_.async_wait([state = state_](const error_code& ec) {
+      if (ec) return;
+      state->expired = true;
+      if (state->abort) state->abort();
+    });
+  }
+  ~Watchdog() {
+    state_->abort = nullptr;
+    timer_.cancel();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  Deadline deadline() const { return deadline_; }
+  bool expired() const {
+    return state_->expired || (deadline_ != kNoDeadline && Clock::now() >= deadline_);
+  }
+
+  // While an Armed lives, expiry calls `abort` (cancel a socket's operations, wake a timer wait).
+  class Armed {
+   public:
+    Armed(Watchdog& watchdog, std::function<void()> abort) : state_(*watchdog.state_) {
+      state_.abort = std::move(abort);
+    }
+    ~Armed() { state_.abort = nullptr; }
+    Armed(const Armed&) = delete;
+    Armed& operator=(const Armed&) = delete;
+
+   private:
+    State& state_;
+  };
+
+ private:
+  Deadline deadline_;
+  std::shared_ptr<State> state_;
+  asio::steady_timer timer_;
+};
+
+// Runs `body(watchdog)` inline in the caller's coroutine under `deadline`. The caller's
+// throw_if_cancelled setting is put back afterwards, so cancellation reaches the caller as Asio
+// promises; inside, a cancelled wait is a value (kCancelled), and kTimeout once the deadline
+// passed.
+template <class T, class Body>
+awaitable<Result<T>> Inline(Deadline deadline, Body body) {
+  const bool throw_if_cancelled = co_await asio::this_coro::throw_if_cancelled();
+  co_await asio::this_coro::throw_if_cancelled(false);
+  Result<T> result = MakeError(AdbErrc::kCancelled, "cancelled");
+  {
+    Watchdog watchdog(co_await asio::this_coro::executor, deadline);
+    result = co_await body(watchdog);
+    if (!result.ok() && result.error().code == AdbErrc::kCancelled && watchdog.expired()) {
+      result = MakeError(AdbErrc::kTimeout, "deadline passed");
+    }
+  }
+  co_await asio::this_coro::throw_if_cancelled(throw_if_cancelled);
+  co_return result;
+}
+
+// One smart socket: a TCP connection to the adb server, and the bytes read but not decoded yet.
+// Its reads and writes end early (operation_aborted) when its watchdog expires.
+class SmartSocket {
+ public:
+  SmartSocket(const asio::any_io_executor& executor, Watchdog& watchdog)
+      : socket_(executor), watchdog_(watchdog), storage_(new char[kReadBufferSize]) {}
+
+  tcp::socket& socket() { return socket_; }
+  Watchdog& watchdog() { return watchdog_; }
+
+  awaitable<Result<void>> Write(std::string_view bytes, std::string_view what) {
+    if (watchdog_.expired()) co_return Cancelled();
+    // A request is small and goes out on an idle socket, so a non-blocking send nearly always
+    // takes it whole: that skips async_write's posted completion and reactor poll, a tenth of
+    // the client's own CPU per command. What it does not take goes through async_write.
+    const ssize_t sent = ::send(socket_.native_handle(), bytes.data(), bytes.size(),
+                                MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (sent > 0) bytes.remove_prefix(static_cast<size_t>(sent));
+    error_code ec;
+    if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      ec = error_code(errno, boost::system::system_category());
+    } else if (!bytes.empty()) {
+      Watchdog::Armed armed(watchdog_, [this] { socket_.cancel(); });
+      auto [write_ec, n] = co_await asio::async_write(socket_, asio::buffer(bytes), kTuple);
+      ec = write_ec;
+    }
+    if (ec) {
+      co_return co_await IoError(
+          ec, MakeError(AdbErrc::kConnectionLost,
+                        "connection to the adb server lost while sending " + std::string(what)));
+    }
+    co_return Result<void>();
+  }
+
+  // Bytes read and not yet consumed; a decoder takes from the front.
+  std::string_view& pending() { return pending_; }
+
+  // Reads at least one byte into pending() (which must be empty). Returns the error, or none.
+  awaitable<error_code> Fill() {
+    const bool cancelled = co_await IsCancelled();
+    if (cancelled || watchdog_.expired()) co_return asio::error::operation_aborted;
+    Watchdog::Armed armed(watchdog_, [this] { socket_.cancel(); });
+    auto [ec, n] = co_await socket_.async_read_some(
+        asio::buffer(storage_.get(), kReadBufferSize), kTuple);
+    if (ec) co_return ec;
+    pending_ = std::string_view(storage_.get(), n);
+    co_return error_code();
+  }
+
+  // Feeds the decoder until it has a whole frame, reading as needed: never assumes one read is
+  // one frame. Errors: the decoder's, or where the stream ended.
+  template <class Decoder>
+  awaitable<Result<void>> Decode(Decoder& decoder) {
+    for (;;) {
+      if (!pending_.empty()) {
+        const DecodeProgress progress = decoder.Feed(pending_);
+        if (progress == DecodeProgress::kDone) co_return Result<void>();
+        if (progress == DecodeProgress::kFailed) co_return decoder.error();
+      }
+      const error_code ec = co_await Fill();
+      if (ec) co_return co_await IoError(ec, decoder.ErrorAtEof());
+    }
+  }
+
+ private:
+  tcp::socket socket_;
+  Watchdog& watchdog_;
+  std::unique_ptr<char[]> storage_;  // not zeroed: only ever read into
+  std::string_view pending_;
+};
+
+// Runs `adb -P PORT start-server` and returns its wait status (or -1 when it cannot start).
+// Blocking: called on a helper thread only. Descriptors above 2 are closed in the child, so the
+// long-lived server it forks never inherits droidlab's sockets (a listening port held forever).
+int RunStartServer(const std::string& adb_path, uint16_t port) {
+  std::vector<std::string> argv = {adb_path, "-P", std::to_string(port), "start-server"};
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  pid_t pid = -1;
+  const bool has_slash = adb_path.find('/') != std::string::npos;
+  const int rc = has_slash
+                     ? posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ)
+                     : posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return status;
+}
+
+}  // namespace
+
+// One `adb start-server` at a time; everyone who found the server absent waits for it.
+struct ServerStart {
+  explicit ServerStart(const asio::any_io_executor& executor)
+      : done(executor, asio::steady_timer::time_point::max()) {}
+  asio::steady_timer done;  // cancelled when the process has ended
+  bool finished = false;
+  int status = -1;
+};
+
+struct Client::Impl {
+  Impl(asio::any_io_executor ex, const ClientOptions& opts) : executor(std::move(ex)), options(opts) {}
+
+  ~Impl() {
+    std::lock_guard lock(threads_mutex);
+    for (auto& t : threads) {
+      if (t.joinable()) t.join();
+    }
+  }
+
+  asio::any_io_executor executor;
+  const ClientOptions& options;
+  std::vector<tcp::endpoint> endpoints;
+  std::map<std::string, std::unique_ptr<AsyncSemaphore>, std::less<>> semaphores;
+  std::map<std::string, FeatureSet, std::less<>> features;
+  std::shared_ptr<ServerStart> start_in_flight;
+  int server_starts = 0;
+  std::mutex threads_mutex;
+  std::vector<std::thread> threads;
+
+  AsyncSemaphore& SemaphoreFor(const Serial& serial) {
+    auto it = semaphores.find(serial.str());
+    if (it == semaphores.end()) {
+      it = semaphores
+               .emplace(serial.str(), std::make_unique<AsyncSemaphore>(
+                                          std::max<size_t>(1, options.max_commands_per_device)))
+               .first;
+    }
+    return *it->second;
+  }
+
+  // Starts the server (or joins a start already under way) and waits for the process to end.
+  // Returns a note for the error message when it did not go well.
+  awaitable<std::string> StartServer(Watchdog& watchdog) {
+    std::shared_ptr<ServerStart> start = start_in_flight;
+    if (!start || start->finished) {
+      start = std::make_shared<ServerStart>(executor);
+      start_in_flight = start;
+      ++server_starts;
+      // The helper thread only waits for the process; its result comes back as a post to our
+      // executor, tracked as outstanding work so io_context::run() does not return meanwhile.
+      auto tracked = asio::prefer(executor, asio::execution::outstanding_work.tracked);
+      std::lock_guard lock(threads_mutex);
+      // Every earlier start has finished (one at a time): its thread has posted its result and
+      // is returning, so joining it now takes microseconds and keeps no dead threads around.
+      for (auto& t : threads) t.join();
+      threads.clear();
+      threads.emplace_back([start, tracked, path = options.adb_path, port = options.server.port] {
+        const int status = RunStartServer(path, port);
+        asio::post(tracked, [start, status] {
+          start->status = status;
+          start->finished = true;
+          start->done.cancel();
+        });
+      });
+    }
+    // Every waiter (and the one who started it) waits on `done`; a waiter whose deadline passes
+    // wakes them all, and the others wait again.
+    while (!start->finished) {
+      if (watchdog.expired()) break;
+      Watchdog::Armed armed(watchdog, [start] { start->done.cancel(); });
+      co_await start->done.async_wait(kTuple);
+      const bool cancelled = co_await IsCancelled();
+      if (cancelled) break;
+    }
+    if (!start->finished) co_return ", start-server was cancelled";
+    if (start->status == -1) co_return ", and '" + options.adb_path + "' could not be run";
+    if (!WIFEXITED(start->status) || WEXITSTATUS(start->status) != 0) {
+      co_return ", and '" + options.adb_path + " start-server' failed";
+    }
+    co_return ", even after '" + options.adb_path + " start-server'";
+  }
+
+  awaitable<Result<void>> Resolve(Watchdog& watchdog) {
+    if (!endpoints.empty()) co_return Result<void>();
+    error_code ec;
+    const auto literal = asio::ip::make_address(options.server.host, ec);
+    if (!ec) {
+      endpoints.emplace_back(literal, options.server.port);
+      co_return Result<void>();
+    }
+    tcp::resolver resolver(executor);
+    Watchdog::Armed armed(watchdog, [&resolver] { resolver.cancel(); });
+    auto [rec, results] =
+        co_await resolver.async_resolve(options.server.host, std::to_string(options.server.port),
+                                        kTuple);
+    if (rec) {
+      if (co_await IsCancelled()) co_return Cancelled();
+      co_return MakeError(AdbErrc::kServerUnreachable, "cannot resolve adb server host '" +
+                                                           options.server.host +
+                                                           "': " + rec.message());
+    }
+    for (const auto& entry : results) endpoints.push_back(entry.endpoint());
+    co_return Result<void>();
+  }
+
+  // Connects to the server; when a local server refuses, starts it once and tries again.
+  awaitable<Result<void>> Connect(tcp::socket& socket, Watchdog& watchdog) {
+    if (auto resolved = co_await Resolve(watchdog); !resolved) co_return resolved;
+    std::string note;
+    for (int attempt = 0;; ++attempt) {
+      error_code last;
+      for (const auto& endpoint : endpoints) {
+        if (socket.is_open()) socket.close();
+        if (watchdog.expired()) co_return Cancelled();
+        Watchdog::Armed armed(watchdog, [&socket] { socket.cancel(); });
+        auto [ec] = co_await socket.async_connect(endpoint, kTuple);
+        // No TCP_NODELAY: every write is one request followed by a wait for its reply, so
+        // Nagle never holds one back, and the syscall costs ~2% of a loopback `shell echo`.
+        if (!ec) co_return Result<void>();
+        // (co_await never inside || or &&: g++ 12 miscompiles it.)
+  const bool cancelled = co_await IsCancelled();
+  if (cancelled || ec == asio::error::operation_aborted) co_return Cancelled();
+        last = ec;
+      }
+      const bool refused = last == asio::error::connection_refused;
+      if (attempt == 0 && refused && options.server.IsLocal() && !options.adb_path.empty()) {
+        note = co_await StartServer(watchdog);
+        if (co_await IsCancelled()) co_return Cancelled();
+        continue;
+      }
+      co_return MakeError(AdbErrc::kServerUnreachable,
+                          "cannot connect to the adb server at " + options.server.ToString() +
+                              ": " + last.message() + note);
+    }
+  }
+
+  // Connects, switches to the device when `serial` is given, sends `service`, reads the OKAY.
+  awaitable<Result<void>> Open(SmartSocket& socket, const Serial* serial, const Service& service) {
+    if (auto connected = co_await Connect(socket.socket(), socket.watchdog()); !connected) {
+      co_return connected;
+    }
+    if (serial != nullptr) {
+      const Service transport = HostTransport(*serial);
+      if (auto sent = co_await socket.Write(EncodeRequest(transport), transport.str()); !sent) {
+        co_return sent;
+      }
+      StatusDecoder status;
+      if (auto ok = co_await socket.Decode(status); !ok) {
+        const AdbErrc code = ok.error().code;
+        if (code == AdbErrc::kDeviceNotFound || code == AdbErrc::kDeviceOffline ||
+            code == AdbErrc::kDeviceUnauthorized) {
+          features.erase(serial->str());
+        }
+        co_return ok;
+      }
+    }
+    if (auto sent = co_await socket.Write(EncodeRequest(service), service.str()); !sent) {
+      co_return sent;
+    }
+    StatusDecoder status;
+    co_return co_await socket.Decode(status);
+  }
+
+  // A host query: the request, then OKAY and one length-prefixed string.
+  awaitable<Result<std::string>> Query(Service service, Watchdog& watchdog) {
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    if (auto connected = co_await Connect(socket.socket(), watchdog); !connected) {
+      co_return connected.error();
+    }
+    if (auto sent = co_await socket.Write(EncodeRequest(service), service.str()); !sent) {
+      co_return sent.error();
+    }
+    QueryReplyDecoder reply;
+    if (auto ok = co_await socket.Decode(reply); !ok) co_return ok.error();
+    co_return reply.TakePayload();
+  }
+
+  awaitable<Result<FeatureSet>> DeviceFeatures(const Serial& serial, Watchdog& watchdog) {
+    if (auto it = features.find(serial.str()); it != features.end()) co_return it->second;
+    auto payload = co_await Query(HostSerialFeatures(serial), watchdog);
+    if (!payload) co_return payload.error();
+    FeatureSet set = ParseFeatures(*payload);
+    features[serial.str()] = set;
+    co_return set;
+  }
+
+  // Opens the device's shell with v2 when it has it. Returns whether v2 was used.
+  awaitable<Result<bool>> OpenShell(SmartSocket& socket, const Serial& serial,
+                                    const ShellCommand& command) {
+    auto set = co_await DeviceFeatures(serial, socket.watchdog());
+    if (!set) co_return set.error();
+    const bool v2 = HasFeature(*set, kFeatureShellV2);
+    Result<Service> service = v2 ? ShellV2Raw(command) : ShellV1(command);
+    if (!service) co_return service.error();
+    if (auto opened = co_await Open(socket, &serial, *service); !opened) co_return opened.error();
+    co_return v2;
+  }
+
+  awaitable<Result<ShellResult>> ShellBody(const Serial& serial, const ShellCommand& command,
+                                           Watchdog& watchdog) {
+    AsyncSemaphore::Permit permit = co_await SemaphoreFor(serial).Acquire(watchdog.deadline());
+    if (!permit) co_return Cancelled();
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    auto v2 = co_await OpenShell(socket, serial, command);
+    if (!v2) co_return v2.error();
+    ShellResult result;
+    result.shell_v2 = *v2;
+    const size_t limit = options.max_shell_output;
+    auto over_limit = [&](std::string_view which) {
+      return MakeError(AdbErrc::kProtocol, "shell " + std::string(which) + " is over " +
+                                               std::to_string(limit) + " bytes");
+    };
+    if (!*v2) {  // shell v1: everything until EOF is the output
+      for (;;) {
+        std::string_view& pending = socket.pending();
+        if (result.out.size() + pending.size() > limit) co_return over_limit("output");
+        result.out.append(pending);
+        pending = {};
+        const error_code ec = co_await socket.Fill();
+        if (ec == asio::error::eof) co_return result;
+        if (ec) {
+          co_return co_await IoError(
+              ec, MakeError(AdbErrc::kConnectionLost, "shell connection lost"));
+        }
+      }
+    }
+    ShellPacketDecoder decoder;
+    for (;;) {
+      if (auto ok = co_await socket.Decode(decoder); !ok) co_return ok.error();
+      ShellPacket packet = decoder.TakePacket();
+      switch (packet.id) {
+        case ShellPacketId::kStdout:
+          if (result.out.size() + packet.data.size() > limit) co_return over_limit("stdout");
+          if (result.out.empty()) {
+            result.out = std::move(packet.data);
+          } else {
+            result.out.append(packet.data);
+          }
+          break;
+        case ShellPacketId::kStderr:
+          if (result.err.size() + packet.data.size() > limit) co_return over_limit("stderr");
+          result.err.append(packet.data);
+          break;
+        case ShellPacketId::kExit:
+          // adbd closes the socket after the exit packet; nothing more to wait for.
+          result.exit_code = packet.exit_code();
+          co_return result;
+        default:
+          break;  // ids adb's own client ignores
+      }
+    }
+  }
+
+  awaitable<Result<StreamEnd>> StreamBody(const Serial& serial, const ShellCommand& command,
+                                          const ChunkSink& sink) {
+    co_await asio::this_coro::throw_if_cancelled(false);
+    AsyncSemaphore::Permit permit = co_await SemaphoreFor(serial).Acquire();
+    if (!permit) co_return Cancelled();
+    // The stream's deadline is the `||` race around this body (a sink may wait on anything).
+    const asio::any_io_executor ex = co_await asio::this_coro::executor;
+    Watchdog no_deadline(ex, kNoDeadline);
+    SmartSocket socket(ex, no_deadline);
+    auto v2 = co_await OpenShell(socket, serial, command);
+    if (!v2) co_return v2.error();
+    StreamEnd end;
+    if (!*v2) {
+      for (;;) {
+        std::string_view& pending = socket.pending();
+        if (!pending.empty()) {
+          const std::string_view chunk = pending;
+          pending = {};
+          end.bytes += chunk.size();
+          if (!co_await sink(chunk)) {
+            end.stopped_by_sink = true;
+            co_return end;
+          }
+        }
+        const error_code ec = co_await socket.Fill();
+        if (ec == asio::error::eof) co_return end;
+        if (ec) {
+          co_return co_await IoError(
+              ec, MakeError(AdbErrc::kConnectionLost, "shell stream connection lost"));
+        }
+      }
+    }
+    ShellPacketDecoder decoder;
+    for (;;) {
+      if (auto ok = co_await socket.Decode(decoder); !ok) co_return ok.error();
+      const ShellPacket& packet = decoder.packet();
+      switch (packet.id) {
+        case ShellPacketId::kStdout:
+          end.bytes += packet.data.size();
+          if (!co_await sink(packet.data)) {
+            end.stopped_by_sink = true;
+            co_return end;
+          }
+          break;
+        case ShellPacketId::kStderr:
+          if (end.err.size() + packet.data.size() <= options.max_shell_output) {
+            end.err.append(packet.data);
+          }
+          break;
+        case ShellPacketId::kExit:
+          end.exit_code = packet.exit_code();
+          co_return end;
+        default:
+          break;
+      }
+    }
+  }
+
+  awaitable<Result<void>> OpenTracking(SmartSocket& socket) {
+    co_await asio::this_coro::throw_if_cancelled(false);
+    co_return co_await Open(socket, nullptr, HostTrackDevicesLong());
+  }
+
+  awaitable<Result<void>> TrackBody(const DeviceListSink& sink) {
+    co_await asio::this_coro::throw_if_cancelled(false);
+    const asio::any_io_executor ex = co_await asio::this_coro::executor;
+    std::vector<DeviceEntry> last;
+    auto delay = options.reconnect_initial_delay;
+    bool loss_reported = false;
+    for (;;) {
+      if (co_await IsCancelled()) co_return Cancelled();
+      Watchdog no_deadline(ex, kNoDeadline);  // OpenTracking's deadline is its `||` race
+      SmartSocket socket(ex, no_deadline);
+      AdbError error = Cancelled();
+      Result<void> opened =
+          co_await WithDeadline(DeadlineAfter(options.track_connect_timeout), OpenTracking(socket));
+      if (opened) {
+        error_code ignored;
+        socket.socket().set_option(asio::socket_base::keep_alive(true), ignored);
+        ProtocolStringDecoder decoder;
+        bool first = true;
+        for (;;) {
+          auto ok = co_await socket.Decode(decoder);
+          if (!ok) {
+            error = ok.error();
+            break;
+          }
+          DeviceListUpdate update;
+          update.first_after_connect = first;
+          update.list = ParseDeviceList(decoder.payload());
+          update.changes = DiffDeviceLists(last, update.list.devices);
+          last = update.list.devices;
+          first = false;
+          loss_reported = false;
+          delay = options.reconnect_initial_delay;
+          if (!co_await sink(update)) co_return Result<void>();
+        }
+      } else {
+        error = opened.error();
+      }
+      const bool cancelled = co_await IsCancelled();
+      if (cancelled || error.code == AdbErrc::kCancelled) co_return Cancelled();
+      if (!loss_reported) {  // once per outage, not once per attempt
+        loss_reported = true;
+        DeviceListUpdate lost;
+        lost.connected = false;
+        lost.error = error;
+        if (!co_await sink(lost)) co_return Result<void>();
+      }
+      asio::steady_timer timer(ex, delay);
+      if (!co_await WaitUntil(timer)) co_return Cancelled();
+      delay = std::min(delay * 2, options.reconnect_max_delay);
+    }
+  }
+};
+
+Client::Client(asio::any_io_executor executor, ClientOptions options)
+    : options_(std::move(options)), impl_(std::make_unique<Impl>(std::move(executor), options_)) {}
+
+Client::~Client() = default;
+
+int Client::server_starts() const { return impl_->server_starts; }
+
+void Client::ForgetFeatures(const Serial& serial) { impl_->features.erase(serial.str()); }
+
+awaitable<Result<int>> Client::Version(Deadline deadline) {
+  auto payload = co_await Inline<std::string>(
+      deadline, [&](Watchdog& watchdog) { return impl_->Query(HostVersion(), watchdog); });
+  if (!payload) co_return payload.error();
+  co_return ParseServerVersion(*payload);
+}
+
+awaitable<Result<DeviceList>> Client::Devices(Deadline deadline) {
+  auto payload = co_await Inline<std::string>(
+      deadline, [&](Watchdog& watchdog) { return impl_->Query(HostDevicesLong(), watchdog); });
+  if (!payload) co_return payload.error();
+  co_return ParseDeviceList(*payload);
+}
+
+awaitable<Result<FeatureSet>> Client::Features(Deadline deadline) {
+  auto payload = co_await Inline<std::string>(
+      deadline, [&](Watchdog& watchdog) { return impl_->Query(HostFeatures(), watchdog); });
+  if (!payload) co_return payload.error();
+  co_return ParseFeatures(*payload);
+}
+
+awaitable<Result<FeatureSet>> Client::Features(const Serial& serial, Deadline deadline) {
+  impl_->features.erase(serial.str());  // asked explicitly: ask the server, refresh the cache
+  co_return co_await Inline<FeatureSet>(
+      deadline, [&](Watchdog& watchdog) { return impl_->DeviceFeatures(serial, watchdog); });
+}
+
+awaitable<Result<ShellResult>> Client::Shell(const Serial& serial, const ShellCommand& command,
+                                             Deadline deadline) {
+  co_return co_await Inline<ShellResult>(
+      deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, command, watchdog); });
+}
+
+awaitable<Result<ShellResult>> Client::ShellArgv(const Serial& serial,
+                                                 const std::vector<std::string>& argv,
+                                                 Deadline deadline) {
+  auto command = BuildShellCommand(argv);
+  if (!command) co_return command.error();
+  co_return co_await Inline<ShellResult>(
+      deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, *command, watchdog); });
+}
+
+awaitable<Result<StreamEnd>> Client::StreamShell(const Serial& serial,
+                                                 const ShellCommand& command, ChunkSink sink,
+                                                 Deadline deadline) {
+  co_return co_await WithDeadline(deadline, impl_->StreamBody(serial, command, sink));
+}
+
+awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial,
+                                                 const ShellCommand& command, LineSink sink,
+                                                 Deadline deadline) {
+  // The same splitter every text reader of droidlab uses (standard library only, header-only).
+  // Its sink is synchronous, so a chunk's lines are copied out, then awaited one by one: the
+  // consumer's back-pressure still holds the next read.
+  parsers::LineSplitter splitter;
+  std::vector<std::string> lines;
+  auto collect = [&lines](std::string_view line) { lines.emplace_back(line); };
+  ChunkSink chunks = [&](std::string_view chunk) -> awaitable<bool> {
+    splitter.Feed(chunk, collect);
+    for (const std::string& line : lines) {
+      if (!co_await sink(line)) co_return false;
+    }
+    lines.clear();
+    co_return true;
+  };
+  auto end = co_await WithDeadline(deadline, impl_->StreamBody(serial, command, chunks));
+  if (!end) co_return end;
+  if (!end->stopped_by_sink) {
+    lines.clear();
+    splitter.Finish(collect);
+    for (const std::string& line : lines) co_await sink(line);
+  }
+  end->overlong_lines = splitter.overlong_lines();
+  co_return end;
+}
+
+awaitable<Result<void>> Client::TrackDevices(DeviceListSink sink) {
+  co_return co_await WithDeadline(kNoDeadline, impl_->TrackBody(sink));
+}
+
+}  // namespace droidlab::adb

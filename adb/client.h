@@ -1,0 +1,173 @@
+// The awaitable adb client: talks to the adb server over the smart-socket protocol, one socket
+// per command as adb's own client does, on Boost.Asio C++20 coroutines. The protocol itself
+// (framing, decoders, service strings, quoting) is the sans-I/O core next to this file; this
+// class owns sockets, deadlines, cancellation, the server start and the per-device limit.
+//
+//   adb::Client client(io.get_executor(), {.server = *adb::ServerAddressFromEnvironment({})});
+//   auto serial = adb::Serial::Parse("R58M123ABC");
+//   auto cmd = adb::BuildShellCommand({"pm", "path", package.str()});
+//   adb::Result<adb::ShellResult> r =
+//       co_await client.Shell(*serial, *cmd, adb::DeadlineAfter(std::chrono::seconds(5)));
+//   if (!r) log(ErrcName(r.error().code), r.error().message);   // e.g. "device offline"
+//
+// Deadlines: every operation takes an absolute steady_clock deadline (kNoDeadline for none);
+// when it passes, the operation's socket is closed and the result is kTimeout. Nothing else of
+// the client is affected: the next command opens a new socket.
+//
+// Cancellation: cancel the coroutine that awaits an operation with terminal cancellation
+// (asio::bind_cancellation_slot on co_spawn, or an awaitable operator `||` around it). The
+// operation closes its socket and returns kCancelled. A sink (streaming, tracking) returning
+// false ends the operation cleanly too.
+//
+// Errors (AdbErrc): kServerUnreachable (nothing answers and no server could be started),
+// kDeviceNotFound / kDeviceOffline / kDeviceUnauthorized / kRejected (adb's FAIL text kept as
+// the message), kTimeout, kConnectionLost (EOF or reset in the middle of a reply), kProtocol
+// (bytes that break the protocol), kInvalidArgument (refused before anything is sent),
+// kCancelled.
+//
+// Threading: a Client and every coroutine that uses it must run on one thread or one strand:
+// pass that executor to the constructor and co_spawn on it. The client never blocks that
+// thread: the only process it starts (`adb -P PORT start-server`) is waited for on a helper
+// thread. Destroy the client after its operations have ended and before its io_context.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adb/device_changes.h"
+#include "adb/device_list.h"
+#include "adb/error.h"
+#include "adb/features.h"
+#include "adb/names.h"
+#include "adb/server_address.h"
+#include "adb/shell_quote.h"
+
+namespace droidlab::adb {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+inline constexpr Deadline kNoDeadline = Deadline::max();
+inline Deadline DeadlineAfter(Clock::duration timeout) { return Clock::now() + timeout; }
+
+struct ClientOptions {
+  ServerAddress server;
+  // Started as `<adb_path> -P PORT start-server` when nothing answers on a local server address
+  // (never for a remote one). Empty: never start a server, report kServerUnreachable.
+  std::string adb_path = "adb";
+  // Commands in flight at once on one device (shells, streams, feature queries); the others wait
+  // in order, and the wait counts against their deadline.
+  size_t max_commands_per_device = 4;
+  // Bytes kept of a Shell's stdout and of its stderr each; more is kProtocol (a runaway command
+  // must not take the daemon's memory). Streams have no such limit: they hand bytes on.
+  size_t max_shell_output = 64 * 1024 * 1024;
+  // Tracking: the wait before reconnecting after the server went away, doubled per failure.
+  std::chrono::milliseconds reconnect_initial_delay{100};
+  std::chrono::milliseconds reconnect_max_delay{5000};
+  // Tracking: the deadline for connecting and for the server's OKAY on each (re)connection.
+  std::chrono::milliseconds track_connect_timeout{5000};
+};
+
+struct ShellResult {
+  std::string out;
+  std::string err;                // always empty for shell v1 (stderr is mixed into out)
+  std::optional<int> exit_code;   // 0..255 through shell v2; nullopt through shell v1
+  bool shell_v2 = false;
+};
+
+// The end of a streamed shell: how it ended and what it wrote to stderr (shell v2 only).
+struct StreamEnd {
+  std::optional<int> exit_code;   // nullopt: v1, or the sink stopped the stream first
+  std::string err;                // stderr, up to max_shell_output bytes
+  bool stopped_by_sink = false;
+  uint64_t bytes = 0;             // stdout bytes delivered
+  size_t overlong_lines = 0;      // StreamLines: lines over 64 KiB, cut (parsers::LineSplitter)
+};
+
+// A sink is awaited before the next read from the socket (back-pressure: a slow consumer slows
+// the device's output through TCP flow control, nothing piles up in memory). Return false to
+// end the stream. The view is valid only during the call.
+using ChunkSink = std::function<boost::asio::awaitable<bool>(std::string_view chunk)>;
+using LineSink = std::function<boost::asio::awaitable<bool>(std::string_view line)>;
+
+// One event of TrackDevices.
+struct DeviceListUpdate {
+  // true: `list` is what the server just sent; `changes` is against the previous list this
+  // tracker reported (so after a server restart, devices missing now come as kRemoved).
+  // false: the connection to the server was lost (`error` says why); reconnecting follows.
+  bool connected = true;
+  std::optional<AdbError> error;
+  bool first_after_connect = false;  // the first list on a new connection
+  DeviceList list;
+  std::vector<DeviceChange> changes;
+};
+using DeviceListSink = std::function<boost::asio::awaitable<bool>(const DeviceListUpdate&)>;
+
+class Client {
+ public:
+  Client(boost::asio::any_io_executor executor, ClientOptions options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  const ClientOptions& options() const { return options_; }
+
+  // host:version -> the server's protocol version (41 for adb 29..34).
+  boost::asio::awaitable<Result<int>> Version(Deadline deadline);
+  // host:devices-l.
+  boost::asio::awaitable<Result<DeviceList>> Devices(Deadline deadline);
+  // host:features: the features of the only device (FAIL "more than one device/emulator" is
+  // kInvalidArgument, none is kDeviceNotFound).
+  boost::asio::awaitable<Result<FeatureSet>> Features(Deadline deadline);
+  // host-serial:SERIAL:features. Remembered per serial for Shell's choice of protocol.
+  boost::asio::awaitable<Result<FeatureSet>> Features(const Serial& serial, Deadline deadline);
+
+  // Runs `command` on the device and collects its output: shell,v2,raw: when the device has
+  // shell_v2 (exit code, separate stderr), else shell: (exit code unknown).
+  boost::asio::awaitable<Result<ShellResult>> Shell(const Serial& serial,
+                                                    const ShellCommand& command,
+                                                    Deadline deadline);
+  // The same from argv, quoted by BuildShellCommand (kInvalidArgument before any I/O). A name
+  // of its own: `Shell(serial, {"ls"}, d)` would be ambiguous between the two.
+  boost::asio::awaitable<Result<ShellResult>> ShellArgv(const Serial& serial,
+                                                        const std::vector<std::string>& argv,
+                                                        Deadline deadline);
+
+  // Streams the command's stdout to `sink` as it arrives (logcat). Ends at the command's exit,
+  // when the sink returns false, at the deadline (kTimeout) or on cancellation (kCancelled).
+  boost::asio::awaitable<Result<StreamEnd>> StreamShell(const Serial& serial,
+                                                        const ShellCommand& command,
+                                                        ChunkSink sink, Deadline deadline);
+  // StreamShell split into lines (without '\n'); a last line without '\n' is delivered at exit.
+  boost::asio::awaitable<Result<StreamEnd>> StreamLines(const Serial& serial,
+                                                        const ShellCommand& command,
+                                                        LineSink sink, Deadline deadline);
+
+  // host:track-devices-l: delivers the device list at once and on every change, until the sink
+  // returns false (Result ok) or the caller cancels (kCancelled). When the server goes away it
+  // reports that, then reconnects with back-off (reconnect_initial_delay doubling to
+  // reconnect_max_delay, starting the server if it is local and adb_path is set) and reports
+  // the list again. Never ends on its own otherwise.
+  boost::asio::awaitable<Result<void>> TrackDevices(DeviceListSink sink);
+
+  // Forget the cached features of a device (it was replugged with another build, say).
+  void ForgetFeatures(const Serial& serial);
+
+  // How many `adb start-server` runs this client made (for tests and logs).
+  int server_starts() const;
+
+ private:
+  struct Impl;
+  ClientOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace droidlab::adb
