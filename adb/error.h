@@ -6,7 +6,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
+
+#include "base/result.h"
 
 namespace droidlab::adb {
 
@@ -44,44 +45,9 @@ inline AdbError MakeError(AdbErrc code, std::string message) {
 // name a serial.
 AdbError ClassifyFailText(std::string_view fail_text);
 
-// A value or an AdbError. Nothing in adb/ throws across its boundary (std::expected is C++23).
+// A value or an AdbError (Result<void>: success or an AdbError). Nothing in adb/ throws across
+// its boundary.
 template <class T>
-class Result {
- public:
-  Result(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
-  Result(AdbError error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-
-  const AdbError& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, AdbError> v_;
-};
-
-// Result<void>: success, or an AdbError.
-template <>
-class Result<void> {
- public:
-  Result() = default;
-  Result(AdbError error) : error_(std::move(error)), ok_(false) {}  // NOLINT
-
-  bool ok() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const AdbError& error() const { return error_; }
-
- private:
-  AdbError error_{AdbErrc::kProtocol, {}};
-  bool ok_ = true;
-};
+using Result = BasicResult<T, AdbError>;
 
 }  // namespace droidlab::adb

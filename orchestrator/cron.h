@@ -40,11 +40,12 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 namespace date {
 class time_zone;  // <date/tz.h> stays out of this header; only cron.cpp includes it.
 }
+
+#include "base/result.h"
 
 namespace droidlab::orchestrator {
 
@@ -69,23 +70,7 @@ struct CronError {
 };
 
 template <class T>
-class CronResult {
- public:
-  CronResult(const T& value) : v_(value) {}              // NOLINT(google-explicit-constructor)
-  CronResult(T&& value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
-  CronResult(CronError error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  const T* operator->() const { return &value(); }
-  const T& operator*() const& { return value(); }
-  const CronError& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, CronError> v_;
-};
+using CronResult = BasicResult<T, CronError>;
 
 // A parsed expression: one bit per allowed value of each field.
 class CronExpression {

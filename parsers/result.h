@@ -1,10 +1,11 @@
 // Result<T>: a value or a ParseError a person can act on. Parsers never throw across the module
-// boundary; they return one of these (std::expected is C++23, g++ 12 has no <expected>).
+// boundary; they return one of these (base/result.h).
 #pragma once
 
 #include <string>
 #include <utility>
-#include <variant>
+
+#include "base/result.h"
 
 namespace droidlab::parsers {
 
@@ -22,30 +23,7 @@ struct ParseError {
 };
 
 template <class T>
-class Result {
- public:
-  // By reference, not by value: parsers return large records (ProcPidStat is ~900 bytes) on
-  // hot paths, and a by-value parameter costs one more copy per call.
-  Result(const T& value) : v_(value) {}                 // NOLINT(google-explicit-constructor)
-  Result(T&& value) : v_(std::move(value)) {}           // NOLINT(google-explicit-constructor)
-  Result(ParseError error) : v_(std::move(error)) {}    // NOLINT(google-explicit-constructor)
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-
-  const ParseError& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, ParseError> v_;
-};
+using Result = BasicResult<T, ParseError>;
 
 inline ParseError MakeError(ParseErrorCode code, std::string message) {
   return ParseError{code, std::move(message)};

@@ -4,7 +4,8 @@
 
 #include <string>
 #include <utility>
-#include <variant>
+
+#include "base/result.h"
 
 namespace droidlab::store {
 
@@ -38,28 +39,7 @@ inline StoreError MakeStoreError(StoreErrorCode code, std::string message) {
 }
 
 template <class T>
-class StoreResult {
- public:
-  StoreResult(const T& value) : v_(value) {}             // NOLINT(google-explicit-constructor)
-  StoreResult(T&& value) : v_(std::move(value)) {}       // NOLINT(google-explicit-constructor)
-  StoreResult(StoreError error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-
-  const StoreError& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, StoreError> v_;
-};
+using StoreResult = BasicResult<T, StoreError>;
 
 // For calls with nothing to return.
 struct Ok {};
