@@ -56,9 +56,12 @@ std::string FormatUid(int uid) {
   if (uid < 10000) return std::to_string(uid);
   const int user = uid / 100000;
   const int app_id = uid % 100000;
-  std::string out = "u" + std::to_string(user);
-  if (app_id >= 10000) return out + "a" + std::to_string(app_id - 10000);
-  return out + "s" + std::to_string(app_id);
+  // Appended piece by piece: `"u" + std::to_string(…)` trips g++ 12's false -Wrestrict at -O3.
+  std::string out = "u";
+  out += std::to_string(user);
+  out += app_id >= 10000 ? 'a' : 's';
+  out += std::to_string(app_id >= 10000 ? app_id - 10000 : app_id);
+  return out;
 }
 
 std::string StartLogMessage(int /*sdk*/, const Component& component) {
