@@ -80,7 +80,9 @@ class ShellStream : public std::enable_shared_from_this<ShellStream> {
   CommandOutput output_;
   std::size_t next_chunk_ = 0;
   bool chunk_delay_done_ = false;
-  std::string outbox_;  // bytes not yet sent in a WRTE
+  std::string outbox_;  // bytes not yet sent in a WRTE, from outbox_sent_ on
+  std::size_t outbox_sent_ = 0;  // an offset, not erase(0, n): a lagging reader's backlog is
+                                 // not copied again for every WRTE
   bool awaiting_okay_ = false;
   bool finished_ = false;  // nothing more will be added to outbox_
   bool closed_ = false;
@@ -216,7 +218,13 @@ void ShellStream::Emit(bool to_stderr, std::string_view data) {
     to_stderr = false;
   }
   if (request_.shell_protocol) {
-    outbox_ += EncodeShellPacket(to_stderr ? ShellPacketId::kStderr : ShellPacketId::kStdout, text);
+    // adbd reads the command's output from a pipe, at most 64 KiB per read, and sends each read
+    // as one packet; a client may refuse a packet over MAX_PAYLOAD, so never send one.
+    constexpr std::size_t kMaxShellPacketData = 64 * 1024;
+    const auto id = to_stderr ? ShellPacketId::kStderr : ShellPacketId::kStdout;
+    for (std::size_t at = 0; at < text.size(); at += kMaxShellPacketData) {
+      outbox_ += EncodeShellPacket(id, std::string_view(text).substr(at, kMaxShellPacketData));
+    }
   } else {
     outbox_ += text;  // shell v1: stdout and stderr arrive mixed, as from a real device
   }
@@ -225,10 +233,18 @@ void ShellStream::Emit(bool to_stderr, std::string_view data) {
 
 void ShellStream::Pump() {
   if (awaiting_okay_ || closed_) return;
-  if (!outbox_.empty()) {
-    const std::size_t size = std::min<std::size_t>(outbox_.size(), connection_.max_payload());
-    connection_.Send(Packet{kCommandWrte, local_id_, remote_id_, outbox_.substr(0, size)});
-    outbox_.erase(0, size);
+  if (outbox_sent_ < outbox_.size()) {
+    const std::size_t size =
+        std::min<std::size_t>(outbox_.size() - outbox_sent_, connection_.max_payload());
+    connection_.Send(Packet{kCommandWrte, local_id_, remote_id_, outbox_.substr(outbox_sent_, size)});
+    outbox_sent_ += size;
+    if (outbox_sent_ == outbox_.size()) {
+      outbox_.clear();
+      outbox_sent_ = 0;
+    } else if (outbox_sent_ >= (1u << 20) && outbox_sent_ * 2 >= outbox_.size()) {
+      outbox_.erase(0, outbox_sent_);  // amortised: at most once per half of the backlog
+      outbox_sent_ = 0;
+    }
     awaiting_okay_ = true;
     return;
   }
