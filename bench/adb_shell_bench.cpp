@@ -9,16 +9,10 @@
 // faster than (a). --quick: 50 iterations (a CI smoke run). Without adb or devsim: says why and
 // exits 0.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -26,85 +20,25 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <csignal>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "adb/client.h"
-
-extern char** environ;
+#include "bench/bench_lab.h"
 
 namespace {
 
 namespace asio = boost::asio;
-using Clock = std::chrono::steady_clock;
+using droidlab::bench::Clock;
+using droidlab::bench::CpuMicros;
+using droidlab::bench::MsSince;
+using droidlab::bench::Spawn;
+using droidlab::bench::Stats;
+using droidlab::bench::Summarize;
+using droidlab::bench::Wait;
 
 const std::string kAdb = DROIDLAB_ADB_PATH;
 const std::string kDevsim = DROIDLAB_DEVSIM_PATH;
-
-int FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
-
-// Starts argv; stdout to `stdout_fd` (or /dev/null when -1), stderr to /dev/null.
-pid_t Spawn(const std::vector<std::string>& argv, int stdout_fd) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (stdout_fd >= 0) {
-    posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  }
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
-}
-
-int Wait(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// Runs argv to completion; returns its stdout (or nullopt when it failed to run or exit 0).
-std::optional<std::string> Capture(const std::vector<std::string>& argv) {
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return std::nullopt;
-  const pid_t pid = Spawn(argv, out[1]);
-  ::close(out[1]);
-  std::string text;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
-  ::close(out[0]);
-  if (pid < 0 || Wait(pid) != 0) return std::nullopt;
-  return text;
-}
-
-int Adb(int port, std::vector<std::string> args) {
-  args.insert(args.begin(), {kAdb, "-P", std::to_string(port)});
-  const pid_t pid = Spawn(args, -1);
-  return pid < 0 ? -1 : Wait(pid);
-}
 
 // --- (b) the reference: blocking sockets, nothing else -------------------------------------
 
@@ -153,32 +87,6 @@ bool RawShellEchoHi(int port, const std::string& serial) {
   return ok && total == 14;
 }
 
-// --- measurement -----------------------------------------------------------------------------
-
-struct Stats {
-  double median_ms = 0, p99_ms = 0;
-};
-
-Stats Summarize(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  Stats s;
-  s.median_ms = ms[ms.size() / 2];
-  s.p99_ms = ms[std::min(ms.size() - 1, ms.size() * 99 / 100)];
-  return s;
-}
-
-// This process's CPU time (user + system), in microseconds.
-double CpuMicros() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-}
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -194,60 +102,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (kAdb.empty() || ::access(kAdb.c_str(), X_OK) != 0) {
-    std::printf("adb_shell_bench: skipped: adb is not installed ('%s')\n", kAdb.c_str());
-    return 0;
+  auto lab = droidlab::bench::AdbLab::Start({.adb = kAdb, .devsim = kDevsim, .count = 1,
+                                              .devsim_args = {"--fast"}});
+  if (!lab) {
+    std::printf("adb_shell_bench: %s\n", lab.why.c_str());
+    return lab.skipped ? 0 : 1;
   }
-  if (::access(kDevsim.c_str(), X_OK) != 0) {
-    std::printf("adb_shell_bench: skipped: droidlab-devsim is not built (%s)\n", kDevsim.c_str());
-    return 0;
-  }
-
-  const int port = FreeLoopbackPort();
-  if (port <= 0 || Adb(port, {"start-server"}) != 0) {
-    std::printf("adb_shell_bench: cannot start an adb server on port %d\n", port);
-    Adb(port, {"kill-server"});
-    return 1;
-  }
-  int devsim_out[2];
-  if (::pipe2(devsim_out, O_CLOEXEC) != 0) return 1;
-  const pid_t devsim = Spawn({kDevsim, "--port", "0", "--fast"}, devsim_out[1]);
-  ::close(devsim_out[1]);
-  std::string line;
-  pollfd pfd{devsim_out[0], POLLIN, 0};
-  while (line.find('\n') == std::string::npos && ::poll(&pfd, 1, 10000) > 0) {
-    char c[256];
-    const ssize_t n = ::read(devsim_out[0], c, sizeof c);
-    if (n <= 0) break;
-    line.append(c, n);
-  }
-  auto cleanup = [&] {
-    if (devsim > 0) {
-      ::kill(devsim, SIGTERM);
-      Wait(devsim);
-    }
-    ::close(devsim_out[0]);
-    Adb(port, {"kill-server"});
-  };
-  const size_t at = line.find("127.0.0.1:");
-  if (devsim < 0 || at == std::string::npos) {
-    std::printf("adb_shell_bench: devsim did not start\n");
-    cleanup();
-    return 1;
-  }
-  const std::string serial = line.substr(at, line.find(' ', at) - at);
-  bool ready = false;
-  for (int i = 0; i < 200 && !ready; ++i) {  // bounded: 10 s
-    Adb(port, {"connect", serial});
-    auto devices = Capture({kAdb, "-P", std::to_string(port), "devices"});
-    ready = devices && devices->find(serial + "\tdevice") != std::string::npos;
-    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (!ready) {
-    std::printf("adb_shell_bench: %s never became a device\n", serial.c_str());
-    cleanup();
-    return 1;
-  }
+  const int port = lab->port();
+  const std::string serial = lab->serials().front();
 
   asio::io_context io(1);  // one thread runs it, as in the daemon: no scheduler locking
   droidlab::adb::ClientOptions options;
@@ -310,7 +172,7 @@ int main(int argc, char** argv) {
         if (e) std::fprintf(stderr, "adb_shell_bench: the benchmark loop threw\n");
       });
   io.run();
-  cleanup();
+  lab.lab.reset();  // stops devsim and the adb server
 
   const Stats o = Summarize(ours), r = Summarize(raw), a = Summarize(adb);
   std::printf("adb_shell_bench: `shell echo hi`, %d iterations each, adb server on port %d, "
