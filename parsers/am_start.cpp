@@ -114,13 +114,10 @@ class AmStartReader {
 
 Result<AmStartResult> ParseAmStart(std::string_view output) {
   AmStartReader reader;
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) {
+  ForEachLine(output, [&reader](std::string_view line) {
     reader.NoteLine(line);
     reader.Line(line);
-  };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  });
   return std::move(reader).Finish();
 }
 

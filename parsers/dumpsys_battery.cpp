@@ -116,10 +116,7 @@ bool DumpsysBattery::IsCharging() const {
 
 Result<DumpsysBattery> ParseDumpsysBattery(std::string_view output) {
   BatteryReader reader;
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) { reader.Line(line); };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
   return std::move(reader).Finish();
 }
 

@@ -286,10 +286,7 @@ const DexoptStatus* DumpsysPackage::PrimaryDexopt() const {
 Result<DumpsysPackage> ParseDumpsysPackage(std::string_view output,
                                            std::string_view package_name) {
   PackageReader reader(package_name);
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) { reader.Line(line); };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
   return std::move(reader).Finish();
 }
 

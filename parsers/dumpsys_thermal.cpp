@@ -209,10 +209,7 @@ const ThermalTemperature* DumpsysThermal::Find(std::string_view name) const {
 
 Result<DumpsysThermal> ParseDumpsysThermal(std::string_view output) {
   ThermalReader reader;
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) { reader.Line(line); };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
   return std::move(reader).Finish();
 }
 

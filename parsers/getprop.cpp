@@ -112,10 +112,7 @@ class GetpropReader {
 
 Result<GetpropOutput> ParseGetprop(std::string_view output) {
   GetpropReader reader;
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) { reader.Line(line); };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
   return std::move(reader).Finish();
 }
 

@@ -93,4 +93,13 @@ class LineSplitter {
   uint64_t overlong_lines_ = 0;
 };
 
+// Calls fn(line) for each line of a whole text in memory (the last one may lack its newline),
+// with LineSplitter's line-end rules.
+template <class Fn>
+void ForEachLine(std::string_view text, Fn&& fn) {
+  LineSplitter splitter;
+  splitter.Feed(text, fn);
+  splitter.Finish(fn);
+}
+
 }  // namespace droidlab::parsers

@@ -10,10 +10,7 @@ namespace {
 
 template <class Reader>
 void ReadLines(std::string_view output, Reader& reader) {
-  LineSplitter splitter;
-  auto sink = [&reader](std::string_view line) { reader.Line(line); };
-  splitter.Feed(output, sink);
-  splitter.Finish(sink);
+  ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
 }
 
 struct PmPathReader {
