@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/migrate_command.h"
 #include "daemon/parse_command.h"
 
 #ifndef DROIDLAB_VERSION
@@ -20,9 +21,12 @@ void PrintUsage(std::FILE* to) {
                "usage:\n"
                "  %s\n"
                "      read device output, print one JSON document (see README)\n"
+               "  %s\n"
+               "      create or upgrade the history database; refuse one that is not droidlab's\n"
                "  droidlab --version\n"
                "  droidlab --help\n",
-               DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage());
+               DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage(),
+               droidlab::daemon::MigrateCommandUsage());
 }
 
 }  // namespace
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "parse") return droidlab::daemon::RunParseCommand(rest, stdout, stderr);
+  if (command == "migrate") return droidlab::daemon::RunMigrateCommand(rest, stdout, stderr);
   std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());
   PrintUsage(stderr);
   return 2;
