@@ -1,0 +1,102 @@
+// DeviceRegistry: the lab's view of its devices. Follows adb's device tracking
+// (adb::Client::TrackDevices); when a device becomes `device` (or comes back with a new
+// transport) it reads its properties with one `getprop` and records, through store::Store, the
+// device (first_seen kept by the store, last_seen moved) and every state change: adb's states
+// (device, offline, unauthorized, ...) and `disconnected` when a serial leaves adb's list.
+//
+//   DeviceRegistry registry(client, store);               // client runs on `io`
+//   asio::co_spawn(io, registry.Run(), asio::bind_cancellation_slot(stop.slot(), ...));
+//   ... registry.Snapshot() / registry.Find(serial) from any thread ...
+//   stop.emit(asio::cancellation_type::terminal);         // Run ends after its reads end
+//
+// Threading: Run() and everything it spawns run on the client's executor (one thread or
+// strand, as adb::Client requires). The store's calls that may block (UpsertDevice and
+// RecordDeviceState wait for room in the store's queue) never run there: they run on the
+// registry's own worker thread and are awaited. Snapshot() and Find() are thread-safe.
+//
+// Properties: read with a deadline (options.getprop_timeout), one read per device at a time,
+// devices independent of each other (a hung device never delays another's record). A failed
+// read (adb error, timeout, output getprop would not print) keeps the device's state and its
+// last known properties, is kept in the snapshot (properties_error) and logged, and is retried
+// on the device's next change. Reads that finish after the device changed again are dropped.
+//
+// Lifetime: the client and the store must outlive the registry; destroy the registry only after
+// Run() has ended (cancel it and let the io_context run until it completes).
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adb/client.h"
+#include "store/records.h"
+#include "store/store.h"
+
+namespace droidlab::orchestrator {
+
+// What `getprop` told about a device. Absent: the property was missing or empty (sdk: not a
+// number).
+struct DeviceProperties {
+  std::optional<std::string> model;         // ro.product.model
+  std::optional<std::string> manufacturer;  // ro.product.manufacturer
+  std::optional<int64_t> sdk;               // ro.build.version.sdk
+  std::optional<std::string> release;       // ro.build.version.release
+  std::optional<std::string> abi;           // ro.product.cpu.abi
+  std::optional<std::string> fingerprint;   // ro.build.fingerprint
+  std::optional<std::string> serialno;      // ro.serialno (adb's serial may be host:port)
+  friend bool operator==(const DeviceProperties&, const DeviceProperties&) = default;
+};
+
+// The properties from a `getprop` dump. Pure. Errors as parsers::ParseGetprop, as one line.
+BasicResult<DeviceProperties, std::string> DevicePropertiesFromGetprop(std::string_view output);
+
+struct DeviceSnapshot {
+  std::string serial;  // adb's serial
+  std::string state;   // adb's state text ("device", "offline", ...) or "disconnected"
+  std::optional<DeviceProperties> properties;   // the last successful read
+  std::optional<std::string> properties_error;  // why the last read failed; cleared by success
+  int64_t first_seen = 0;  // by this registry (the store keeps the first ever)
+  int64_t last_seen = 0;
+  int64_t state_changes = 0;  // seen by this registry
+  int64_t property_reads = 0;  // attempts
+};
+
+struct DeviceRegistryOptions {
+  std::chrono::milliseconds getprop_timeout{10000};
+  // Wall clock in ms since the epoch (tests may pin it).
+  std::function<int64_t()> now_ms;
+  // One line per event worth a log (failed reads, store errors, tracking lost). Called on the
+  // io thread or the store's writer thread: must be thread-safe. Default: stderr.
+  std::function<void(std::string_view)> log;
+};
+
+class DeviceRegistry {
+ public:
+  DeviceRegistry(adb::Client& client, store::Store& store, DeviceRegistryOptions options = {});
+  ~DeviceRegistry();
+  DeviceRegistry(const DeviceRegistry&) = delete;
+  DeviceRegistry& operator=(const DeviceRegistry&) = delete;
+
+  // Tracks devices until cancelled (terminal cancellation of the awaiting coroutine; the result
+  // is then kCancelled) and returns after the property reads it started have ended. Spawn it on
+  // the client's executor. Call once.
+  boost::asio::awaitable<adb::Result<void>> Run();
+
+  // Thread-safe copies.
+  std::vector<DeviceSnapshot> Snapshot() const;  // by serial
+  std::optional<DeviceSnapshot> Find(std::string_view serial) const;
+  // How many device lists from adb the registry has handled (for tests and health).
+  uint64_t updates_handled() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,72 @@
+// RunSpec: what a run measures, as POST /api/v1/runs and a schedule's `run` give it (API.md),
+// checked before anything is queued: names against their grammar (adb/names.h), numbers against
+// bounds. Both the API and the scheduler parse the same JSON through ParseRunSpec, so a
+// schedule's stored spec is judged exactly as a request's.
+//
+//   {"serial":"R58M123ABC","package":"com.example.app","activity":".MainActivity",
+//    "mode":"cold","iterations":20,"looper_stats":{"sampling_interval":10},
+//    "proc_sample_interval_ms":100}
+//
+// Errors name the field (JSON path: "looper_stats.sampling_interval") and the reason, one at a
+// time, the first in the order of the fields above.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace droidlab::orchestrator {
+
+enum class LaunchMode { kCold, kWarm, kHot };
+const char* LaunchModeName(LaunchMode mode);  // "cold", "warm", "hot"
+std::optional<LaunchMode> LaunchModeFromName(std::string_view name);
+
+// What becomes of a run when an iteration's Displayed line never comes (or am start fails).
+enum class OnLaunchFailure { kContinue, kFail };
+
+inline constexpr int64_t kMaxIterations = 1000;
+inline constexpr int64_t kMaxSamplingInterval = 1'000'000;
+inline constexpr int64_t kMinProcSampleIntervalMs = 10;
+inline constexpr int64_t kMaxProcSampleIntervalMs = 60'000;
+inline constexpr int64_t kMaxTimeoutMs = 600'000;
+
+struct RunSpec {
+  std::string serial;    // adb's serial (adb::Serial grammar)
+  std::string package;   // adb::PackageName grammar
+  // As given: ".MainActivity" or "com.example.app.MainActivity" (the class, without the
+  // package/); absent: resolved on the device with `cmd package resolve-activity --brief`.
+  std::optional<std::string> activity;
+  LaunchMode mode = LaunchMode::kCold;
+  int64_t iterations = 0;  // 1..kMaxIterations
+  // looper_stats.sampling_interval, 1..kMaxSamplingInterval; absent: no looper-stats session.
+  std::optional<int64_t> looper_sampling_interval;
+  // kMinProcSampleIntervalMs..kMaxProcSampleIntervalMs; absent: no process sampling.
+  std::optional<int64_t> proc_sample_interval_ms;
+  // Extensions (defaults when absent):
+  int64_t launch_timeout_ms = 30'000;   // "launch_timeout_ms": am start -W and its Displayed line
+  int64_t fully_drawn_timeout_ms = 0;   // "fully_drawn_timeout_ms": wait this long for Fully drawn
+  OnLaunchFailure on_launch_failure = OnLaunchFailure::kContinue;  // "on_launch_failure"
+  // "preflight": "enforce" refuses a run on a device in a state that makes numbers worthless
+  // (battery < 25 %, thermal status >= severe); "warn" (default) records and flags it.
+  bool preflight_enforce = false;
+};
+
+struct FieldError {
+  std::string field;    // "iterations", "looper_stats.sampling_interval", "" for the body
+  std::string message;  // "must be between 1 and 1000, got 0"
+};
+
+// The JSON body → a checked spec. Unknown top-level fields are refused (a typo would silently
+// measure something else).
+BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view json);
+// The same checks on a spec built in code.
+std::optional<FieldError> ValidateRunSpec(const RunSpec& spec);
+// Canonical JSON (every field, defaults included); ParseRunSpec(RunSpecToJson(s)) == s.
+std::string RunSpecToJson(const RunSpec& spec);
+
+bool operator==(const RunSpec& a, const RunSpec& b);
+
+}  // namespace droidlab::orchestrator

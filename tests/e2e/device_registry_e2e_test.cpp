@@ -1,0 +1,236 @@
+// DeviceRegistry against the real adb server (private port) with a droidlab-devsim device and a
+// real SQLite file: a connected device is recorded with its properties and state `device`;
+// `adb disconnect` records `disconnected` with a state-change row; reconnecting records
+// `device` again and keeps first_seen.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "adb/client.h"
+#include "orchestrator/device_registry.h"
+#include "store/store.h"
+#include "tests/common/adb_lab.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::testutil {
+namespace {
+
+namespace asio = boost::asio;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// Polls `done` every 50 ms until it holds or `limit` passes.
+bool WaitUntil(const std::function<bool()>& done, seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+}
+
+std::string Trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+class DeviceRegistryE2eTest : public AdbLabTest {
+ protected:
+  adb::ClientOptions Options() const {
+    adb::ClientOptions options;
+    options.server.port = static_cast<uint16_t>(server_.port());
+    options.adb_path = AdbPath();
+    options.reconnect_initial_delay = milliseconds(50);
+    return options;
+  }
+
+  std::optional<store::Device> StoredDevice(store::Store& st, const std::string& serial) {
+    auto d = st.Read([&](store::Reader& r) { return r.GetDevice(serial); });
+    if (!d) return std::nullopt;
+    return *d;
+  }
+  std::vector<store::DeviceStateChange> StoredChanges(store::Store& st, const std::string& serial) {
+    auto c = st.Read([&](store::Reader& r) { return r.ListDeviceStateChanges(serial); });
+    if (!c) return {};
+    return *c;
+  }
+};
+
+// The registry on its own io thread, stopped (cancelled, awaited) at the end of the test.
+class RunningRegistry {
+ public:
+  RunningRegistry(adb::ClientOptions options, store::Store& st)
+      : work_(asio::make_work_guard(io_)),
+        client_(io_.get_executor(), std::move(options)),
+        registry_(client_, st) {
+    asio::co_spawn(io_, registry_.Run(),
+                   asio::bind_cancellation_slot(
+                       cancel_.slot(), [this](std::exception_ptr e, adb::Result<void>) {
+                         EXPECT_FALSE(e);
+                         ended_ = true;
+                       }));
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~RunningRegistry() {
+    asio::post(io_, [this] { cancel_.emit(asio::cancellation_type::terminal); });
+    EXPECT_TRUE(WaitUntil([this] { return ended_.load(); }, seconds(15)))
+        << "Run() did not end after cancellation";
+    work_.reset();
+    if (!ended_) io_.stop();
+    thread_.join();
+  }
+  orchestrator::DeviceRegistry& registry() { return registry_; }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  adb::Client client_;
+  orchestrator::DeviceRegistry registry_;
+  asio::cancellation_signal cancel_;
+  std::atomic<bool> ended_{false};
+  std::thread thread_;
+};
+
+TEST_F(DeviceRegistryE2eTest, RecordsConnectDisconnectAndReconnect) {
+  TempDir dir;
+  store::StoreOptions store_options;
+  store_options.path = dir.File("lab.db");
+  auto opened = store::Store::Open(store_options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  std::unique_ptr<store::Store> st = std::move(opened).value();
+
+  RunningRegistry running(Options(), *st);
+  auto& registry = running.registry();
+
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string address = devices[0].address;
+  WaitForDevice(server_, address);
+  // What devsim says about itself, through adb's own client.
+  const std::string model = Trim(Shell(devices[0], "getprop ro.product.model").out);
+  const std::string sdk = Trim(Shell(devices[0], "getprop ro.build.version.sdk").out);
+  const std::string fingerprint = Trim(Shell(devices[0], "getprop ro.build.fingerprint").out);
+  const std::string manufacturer = Trim(Shell(devices[0], "getprop ro.product.manufacturer").out);
+  ASSERT_FALSE(model.empty());
+  ASSERT_FALSE(fingerprint.empty());
+
+  // Connected: listed with its properties and state `device`.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto list = st->Read([](store::Reader& r) { return r.ListDevices(); });
+        if (!list) return false;
+        for (const auto& d : *list) {
+          if (d.serial == address && d.state == "device" && d.fingerprint) return true;
+        }
+        return false;
+      },
+      seconds(20)))
+      << "the device was never stored with its properties";
+  const auto first = StoredDevice(*st, address);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->model, model);
+  EXPECT_EQ(first->manufacturer, manufacturer);
+  EXPECT_EQ(first->sdk, std::stoll(sdk));
+  EXPECT_EQ(first->fingerprint, fingerprint);
+  EXPECT_GT(first->first_seen, 0);
+  const auto snap = registry.Find(address);
+  ASSERT_TRUE(snap);
+  EXPECT_EQ(snap->state, "device");
+  ASSERT_TRUE(snap->properties);
+  EXPECT_EQ(snap->properties->serialno, devices[0].serial);
+  EXPECT_FALSE(snap->properties_error);
+  {
+    const auto changes = StoredChanges(*st, address);
+    ASSERT_FALSE(changes.empty());
+    EXPECT_EQ(changes.back().state, "device");
+  }
+
+  // Unplugged: `disconnected`, with its state-change row.
+  server_.Adb({"disconnect", address});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, address);
+        const auto changes = StoredChanges(*st, address);
+        return d && d->state == "disconnected" && !changes.empty() &&
+               changes.back().state == "disconnected";
+      },
+      seconds(20)))
+      << "the disconnect was never recorded";
+  EXPECT_EQ(registry.Find(address)->state, "disconnected");
+  // Properties are kept while it is away.
+  EXPECT_EQ(StoredDevice(*st, address)->fingerprint, fingerprint);
+
+  // Replugged: `device` again, first_seen unchanged.
+  const auto connect = server_.Adb({"connect", address});
+  EXPECT_NE(connect.out.find("connected to " + address), std::string::npos) << connect.out;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, address);
+        const auto changes = StoredChanges(*st, address);
+        return d && d->state == "device" && changes.size() >= 3 &&
+               changes.back().state == "device";
+      },
+      seconds(25)))
+      << "the reconnect was never recorded";
+  const auto again = StoredDevice(*st, address);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->first_seen, first->first_seen);
+  EXPECT_GE(again->last_seen, first->last_seen);
+  EXPECT_EQ(again->model, model);
+  const auto changes = StoredChanges(*st, address);
+  std::vector<std::string> states;
+  for (const auto& c : changes) states.push_back(c.state);
+  // Every change recorded, in order (adb may show transient states such as `offline` between).
+  ASSERT_GE(states.size(), 3u);
+  EXPECT_EQ(states.front() == "device" || states.front() == "offline" ||
+                states.front() == "connecting",
+            true);
+  EXPECT_NE(std::find(states.begin(), states.end(), "disconnected"), states.end());
+  EXPECT_EQ(states.back(), "device");
+  // The properties are read again after the reconnect (a replug may bring another build).
+  ASSERT_TRUE(WaitUntil([&] { return registry.Find(address)->property_reads >= 2; }, seconds(10)));
+}
+
+TEST_F(DeviceRegistryE2eTest, SnapshotFollowsTheStoreAndGetpropIsParsed) {
+  TempDir dir;
+  store::StoreOptions store_options;
+  store_options.path = dir.File("lab.db");
+  auto opened = store::Store::Open(store_options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  std::unique_ptr<store::Store> st = std::move(opened).value();
+  RunningRegistry running(Options(), *st);
+
+  const auto devices = StartDevsim({"--port", "0", "--fast"}, 1);
+  ASSERT_EQ(devices.size(), 1u);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, devices[0].address);
+        return d && d->state == "device" && d->model;
+      },
+      seconds(20)));
+  EXPECT_EQ(running.registry().Snapshot().size(), 1u);
+  EXPECT_GE(running.registry().updates_handled(), 1u);
+
+  auto props = orchestrator::DevicePropertiesFromGetprop(
+      "[ro.build.version.sdk]: [33]\n[ro.product.model]: [Pixel 7]\n[ro.serialno]: []\n");
+  ASSERT_TRUE(props.ok());
+  EXPECT_EQ(props->sdk, 33);
+  EXPECT_EQ(props->model, "Pixel 7");
+  EXPECT_FALSE(props->serialno);  // empty is absent
+  EXPECT_FALSE(orchestrator::DevicePropertiesFromGetprop("sh: getprop: not found\n").ok());
+}
+
+}  // namespace
+}  // namespace droidlab::testutil
