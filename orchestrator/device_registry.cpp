@@ -16,6 +16,7 @@
 #include <mutex>
 #include <utility>
 
+#include "orchestrator/store_await.h"
 #include "parsers/getprop.h"
 
 namespace droidlab::orchestrator {
@@ -122,20 +123,6 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     return d;
   }
 
-  // Runs a store call on the worker thread and awaits it from the io executor.
-  asio::awaitable<store::Status> OnWorker(std::function<store::Status()> call) {
-    auto self = shared_from_this();
-    // std::optional: co_spawn needs a default-constructible result.
-    std::optional<store::Status> status = co_await asio::co_spawn(
-        worker.get_executor(),
-        [call = std::move(call)]() -> asio::awaitable<std::optional<store::Status>> {
-          co_return call();
-        },
-        asio::use_awaitable);
-    if (!status) co_return store::MakeStoreError(store::StoreErrorCode::kInternal, "no status");
-    co_return std::move(*status);
-  }
-
   store::Completion LogCommitError(std::string what) {
     auto log = options.log;
     return [log, what = std::move(what)](const store::Status& s) {
@@ -143,25 +130,24 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     };
   }
 
+  // The store's device writes wait for room in its queue: on the worker thread, awaited. The
+  // calls are named locals, never temporaries in the co_await expression (g++ 12 destroys those
+  // twice: see store_await.h).
   asio::awaitable<void> Upsert(store::Device device) {
     std::string what = "device " + device.serial;
-    auto completion = LogCommitError(what);
-    auto status = co_await OnWorker(
-        [this, device = std::move(device), c = std::make_shared<store::Completion>(
-                                               std::move(completion))]() mutable {
-          return store.UpsertDevice(device, std::move(*c));
-        });
+    auto call = [this, device = std::move(device), done = LogCommitError(what)]() mutable {
+      return store.UpsertDevice(device, std::move(done));
+    };
+    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
     if (!status) options.log(what + ": store refused the upsert: " + status.error().message);
   }
 
   asio::awaitable<void> RecordState(store::DeviceStateChange change) {
     std::string what = "state " + change.state + " of " + change.serial;
-    auto completion = LogCommitError(what);
-    auto status = co_await OnWorker(
-        [this, change = std::move(change), c = std::make_shared<store::Completion>(
-                                               std::move(completion))]() mutable {
-          return store.RecordDeviceState(change, std::move(*c));
-        });
+    auto call = [this, change = std::move(change), done = LogCommitError(what)]() mutable {
+      return store.RecordDeviceState(change, std::move(done));
+    };
+    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
     if (!status) options.log(what + ": store refused it: " + status.error().message);
   }
 
@@ -217,7 +203,8 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       const std::string state = device.state;
       co_await Upsert(std::move(device));
       if (state_changed) {
-        co_await RecordState(store::DeviceStateChange{serial, state, now});
+        store::DeviceStateChange recorded{serial, state, now};  // named: see store_await.h
+        co_await RecordState(std::move(recorded));
       }
       if (want_read) StartRead(serial);
     }
@@ -323,11 +310,12 @@ asio::awaitable<adb::Result<void>> DeviceRegistry::Run() {
   std::shared_ptr<Impl> impl = impl_;
   impl->client_executor = co_await asio::this_coro::executor;
   co_await asio::this_coro::throw_if_cancelled(false);
-  adb::Result<void> result = co_await impl->client.TrackDevices(
-      [impl](const adb::DeviceListUpdate& update) -> asio::awaitable<bool> {
-        co_await impl->HandleUpdate(update);
-        co_return true;
-      });
+  // Named, not a temporary in the co_await (see store_await.h).
+  adb::DeviceListSink sink = [impl](const adb::DeviceListUpdate& update) -> asio::awaitable<bool> {
+    co_await impl->HandleUpdate(update);
+    co_return true;
+  };
+  adb::Result<void> result = co_await impl->client.TrackDevices(std::move(sink));
   co_await asio::this_coro::reset_cancellation_state();
   impl->stopping = true;
   std::vector<std::shared_ptr<asio::cancellation_signal>> reads;

@@ -2,7 +2,9 @@
 // were queued; devices run in parallel. A run is checked (ParseRunSpec's rules) and stored as
 // `queued` before Submit returns; ExecuteRun (run_executor.h) takes it from there.
 //
-//   RunQueue queue(client, store, {});
+//   RunQueue queue(store, [&](int64_t id, RunSpec spec, RunExecutorOptions o) {
+//     return ExecuteRun(client, store, id, std::move(spec), std::move(o));
+//   });
 //   asio::co_spawn(io, queue.Run(), ...);              // until cancelled
 //   auto run = co_await queue.Submit(spec, std::nullopt);   // store::Run, status queued
 //   auto cancelled = co_await queue.Cancel(run->id);
@@ -10,9 +12,10 @@
 // Start-up (Run): runs the store left `running` (the daemon died under them) become
 // `interrupted`; runs left `queued` are queued again, oldest first.
 //
-// Threading: every member but Subscribe/Progress must be called on the client's executor (the
-// daemon's io_context thread); Progress and the listeners' registration are thread-safe.
-// Listeners are called on that executor and must not block.
+// Threading: Run, Submit and Cancel must be called on one executor (the daemon's io_context
+// thread, where the adb client lives): runs are spawned there. Progress, Pending and the
+// listeners' registration are thread-safe. Listeners are called on that executor and must not
+// block.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -24,7 +27,6 @@
 #include <string_view>
 #include <vector>
 
-#include "adb/client.h"
 #include "base/result.h"
 #include "orchestrator/run_executor.h"
 #include "orchestrator/run_spec.h"
@@ -56,17 +58,20 @@ struct RunEvent {
   std::optional<std::string> error;
 };
 
+// Runs one run to its end and records its status (ExecuteRun's contract); the queue passes
+// `options.executor` with on_progress set to its own forwarder. Tests pass a fake.
+using RunExecuteFunction = std::function<boost::asio::awaitable<RunOutcome>(
+    int64_t run_id, RunSpec spec, RunExecutorOptions options)>;
+
 struct RunQueueOptions {
-  RunExecutorOptions executor;  // on_progress is set by the queue (it forwards to listeners)
-  std::function<int64_t()> now_ms;
-  std::function<void(std::string_view)> log;
-  // Replaces ExecuteRun (tests of the queue's ordering). Empty: ExecuteRun.
-  std::function<boost::asio::awaitable<RunOutcome>(int64_t run_id, RunSpec spec)> execute;
+  RunExecutorOptions executor;  // handed to each run; on_progress is the queue's
+  std::function<int64_t()> now_ms;                 // default: the wall clock, ms
+  std::function<void(std::string_view)> log;       // default: stderr
 };
 
 class RunQueue {
  public:
-  RunQueue(adb::Client& client, store::Store& store, RunQueueOptions options = {});
+  RunQueue(store::Store& store, RunExecuteFunction execute, RunQueueOptions options = {});
   ~RunQueue();
   RunQueue(const RunQueue&) = delete;
   RunQueue& operator=(const RunQueue&) = delete;

@@ -5,12 +5,20 @@
 //   store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
 //     store.UpdateRunStatusAsync(update, std::move(done));
 //   });
-//   auto runs = co_await AwaitRead(store, [q](store::Reader& r) { return r.ListRuns(q); });
+//   auto list_runs = [q](store::Reader& r) { return r.ListRuns(q); };
+//   auto runs = co_await AwaitRead(store, std::move(list_runs));
+//
+// g++ 12 (Debian 12's compiler) destroys TWICE a temporary with a non-trivial destructor that
+// is part of a co_await full-expression: a lambda capturing a string by value, a std::function
+// made from a lambda, a std::string built in the argument list, an initializer list. Name such
+// arguments first (a named local passed by value or moved is fine), as above. Lambdas that
+// capture only references, pointers and integers are trivially destructible and safe inline.
 //
 // Not cancellable: a store call finishes in milliseconds, and abandoning it would leave the
 // completion to post into a coroutine frame that is gone.
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/post.hpp>
@@ -28,15 +36,17 @@ namespace droidlab::orchestrator {
 template <class T, class Start>
 boost::asio::awaitable<T> AwaitStore(Start start) {
   auto executor = co_await boost::asio::this_coro::executor;
-  co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
-      [executor, start = std::move(start)](auto handler) mutable {
-        start([executor, handler = std::move(handler)](const T& value) mutable {
-          boost::asio::post(executor, [handler = std::move(handler), value]() mutable {
-            std::move(handler)(std::move(value));
-          });
-        });
-      },
-      boost::asio::use_awaitable);
+  auto initiation = [executor, start = std::move(start)](auto handler) mutable {
+    start([executor, handler = std::move(handler)](const T& value) mutable {
+      boost::asio::post(executor, [handler = std::move(handler), value]() mutable {
+        std::move(handler)(std::move(value));
+      });
+    });
+  };
+  // Named, then awaited: see the g++ 12 note above.
+  auto op = boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
+      std::move(initiation), boost::asio::use_awaitable);
+  co_return co_await std::move(op);
 }
 
 // Runs `query(reader)` on one of the store's reader threads and returns its result.
@@ -45,18 +55,41 @@ auto AwaitRead(store::Store& store, Query query)
     -> boost::asio::awaitable<std::invoke_result_t<Query&, store::Reader&>> {
   using T = std::invoke_result_t<Query&, store::Reader&>;
   auto executor = co_await boost::asio::this_coro::executor;
-  co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
-      [executor, &store, query = std::move(query)](auto handler) mutable {
-        store.PostRead([executor, handler = std::move(handler),
-                        query = std::move(query)](store::Reader& reader) mutable {
-          T value = query(reader);
-          boost::asio::post(executor, [handler = std::move(handler),
-                                       value = std::move(value)]() mutable {
-            std::move(handler)(std::move(value));
-          });
-        });
-      },
-      boost::asio::use_awaitable);
+  auto initiation = [executor, &store, query = std::move(query)](auto handler) mutable {
+    store.PostRead([executor, handler = std::move(handler),
+                    query = std::move(query)](store::Reader& reader) mutable {
+      T value = query(reader);
+      boost::asio::post(executor, [handler = std::move(handler),
+                                   value = std::move(value)]() mutable {
+        std::move(handler)(std::move(value));
+      });
+    });
+  };
+  auto op = boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
+      std::move(initiation), boost::asio::use_awaitable);
+  co_return co_await std::move(op);
+}
+
+// Runs a blocking call (the store's durable writes that have no async form, say) on `worker`,
+// a thread pool's executor, and resumes the caller on its own executor with the result.
+template <class F>
+auto AwaitOffThread(boost::asio::any_io_executor worker, F call)
+    -> boost::asio::awaitable<std::invoke_result_t<F&>> {
+  using T = std::invoke_result_t<F&>;
+  auto executor = co_await boost::asio::this_coro::executor;
+  auto initiation = [executor, worker, call = std::move(call)](auto handler) mutable {
+    boost::asio::post(worker, [executor, handler = std::move(handler),
+                               call = std::move(call)]() mutable {
+      T value = call();
+      boost::asio::post(executor, [handler = std::move(handler),
+                                   value = std::move(value)]() mutable {
+        std::move(handler)(std::move(value));
+      });
+    });
+  };
+  auto op = boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
+      std::move(initiation), boost::asio::use_awaitable);
+  co_return co_await std::move(op);
 }
 
 }  // namespace droidlab::orchestrator

@@ -1,0 +1,340 @@
+// RunQueue with a real SQLite store and a fake executor (the real one needs devices: see
+// tests/e2e): order per device, parallel devices, cancelling queued and running runs, start-up
+// recovery of the store's runs, and the events a dashboard is sent.
+#include "orchestrator/run_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/store_await.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::orchestrator {
+namespace {
+
+namespace asio = boost::asio;
+using std::chrono::milliseconds;
+
+RunSpec Spec(const std::string& serial, int64_t iterations = 3) {
+  RunSpec spec;
+  spec.serial = serial;
+  spec.package = "com.example.app";
+  spec.activity = ".MainActivity";
+  spec.mode = LaunchMode::kCold;
+  spec.iterations = iterations;
+  return spec;
+}
+
+// A stand-in for ExecuteRun that keeps its promise (records running and the end) and finishes
+// when the test releases it, or when cancelled.
+class FakeExecutor {
+ public:
+  explicit FakeExecutor(store::Store& st) : store_(st) {}
+
+  RunExecuteFunction Function() {
+    return [this](int64_t run_id, RunSpec spec, RunExecutorOptions options) {
+      return Execute(run_id, std::move(spec), std::move(options));
+    };
+  }
+
+  asio::awaitable<RunOutcome> Execute(int64_t run_id, RunSpec spec, RunExecutorOptions options) {
+    auto executor = co_await asio::this_coro::executor;
+    co_await asio::this_coro::throw_if_cancelled(false);
+    started.push_back(run_id);
+    ++running_[spec.serial];
+    max_running_per_device = std::max(max_running_per_device, running_[spec.serial]);
+    int total = 0;
+    for (auto& [s, n] : running_) total += n;
+    max_running_total = std::max(max_running_total, total);
+
+    store::RunStatusUpdate running;
+    running.run_id = run_id;
+    running.status = store::RunStatus::kRunning;
+    running.started_at = 1;
+    co_await AwaitStore<store::Status>(
+        [&](auto done) { store_.UpdateRunStatusAsync(running, std::move(done)); });
+    if (options.on_progress) options.on_progress(RunProgress{run_id, "launching", 1, spec.iterations, 1});
+
+    auto release = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
+    releases_[run_id] = release;
+    boost::system::error_code ec;
+    co_await release->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    const bool cancelled =
+        (co_await asio::this_coro::cancellation_state).cancelled() != asio::cancellation_type::none;
+
+    RunOutcome outcome;
+    outcome.status = cancelled ? store::RunStatus::kCancelled : store::RunStatus::kSucceeded;
+    store::RunStatusUpdate end;
+    end.run_id = run_id;
+    end.status = outcome.status;
+    end.finished_at = 2;
+    co_await asio::this_coro::reset_cancellation_state();
+    co_await AwaitStore<store::Status>(
+        [&](auto done) { store_.UpdateRunStatusAsync(end, std::move(done)); });
+    --running_[spec.serial];
+    finished.push_back(run_id);
+    co_return outcome;
+  }
+
+  // Lets a run end successfully.
+  void Release(int64_t run_id) {
+    auto it = releases_.find(run_id);
+    if (it != releases_.end()) it->second->cancel();
+  }
+  bool Waiting(int64_t run_id) const { return releases_.count(run_id) > 0; }
+
+  std::vector<int64_t> started;
+  std::vector<int64_t> finished;
+  int max_running_per_device = 0;
+  int max_running_total = 0;
+
+ private:
+  store::Store& store_;
+  std::map<std::string, int> running_;
+  std::map<int64_t, std::shared_ptr<asio::steady_timer>> releases_;
+};
+
+class RunQueueTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store::StoreOptions options;
+    options.path = dir_.File("droidlab.db");
+    auto st = store::Store::Open(options);
+    ASSERT_TRUE(st) << st.error().message;
+    store_ = std::move(*st);
+    executor_ = std::make_unique<FakeExecutor>(*store_);
+  }
+
+  void StartQueue() {
+    RunQueueOptions options;
+    options.now_ms = [this] { return ++clock_; };
+    queue_ = std::make_unique<RunQueue>(*store_, executor_->Function(), std::move(options));
+    queue_->Subscribe([this](const RunEvent& e) { events_.push_back(e); });
+    asio::co_spawn(io_, queue_->Run(),
+                   asio::bind_cancellation_slot(stop_.slot(), [this](std::exception_ptr e) {
+                     queue_ended_ = true;
+                     if (e) std::rethrow_exception(e);
+                   }));
+    RunUntil([] { return false; }, milliseconds(50));  // recovery
+  }
+
+  void TearDown() override {
+    if (queue_ && !queue_ended_) {
+      stop_.emit(asio::cancellation_type::terminal);
+      RunUntil([this] { return queue_ended_; });
+      EXPECT_TRUE(queue_ended_);
+    }
+  }
+
+  // Drives the io_context until `done` holds (or the limit passes).
+  bool RunUntil(const std::function<bool()>& done, milliseconds limit = milliseconds(5000)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      io_.restart();
+      io_.run_for(milliseconds(5));
+    }
+    return true;
+  }
+
+  // Runs one awaitable to completion on the io_context.
+  template <class T>
+  T Await(asio::awaitable<T> op) {
+    std::optional<T> result;
+    // co_spawn wants a default-constructible result: carry it in an optional.
+    auto wrapped = [](asio::awaitable<T> inner) -> asio::awaitable<std::optional<T>> {
+      co_return co_await std::move(inner);
+    };
+    asio::co_spawn(io_, wrapped(std::move(op)), [&](std::exception_ptr e, std::optional<T> value) {
+      if (e) std::rethrow_exception(e);
+      result = std::move(value);
+    });
+    EXPECT_TRUE(RunUntil([&] { return result.has_value(); }));
+    return std::move(*result);
+  }
+
+  int64_t Submit(const RunSpec& spec) {
+    auto run = Await(queue_->Submit(spec, std::string("Pixel 7"), std::nullopt));
+    EXPECT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->status, store::RunStatus::kQueued);
+    return run->id;
+  }
+
+  store::RunStatus StoredStatus(int64_t id) {
+    auto run = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
+    EXPECT_TRUE(run);
+    return run ? run->status : store::RunStatus::kFailed;
+  }
+
+  testutil::TempDir dir_;
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<FakeExecutor> executor_;
+  asio::io_context io_;
+  asio::cancellation_signal stop_;
+  std::unique_ptr<RunQueue> queue_;
+  bool queue_ended_ = false;
+  int64_t clock_ = 1'700'000'000'000;
+  std::vector<RunEvent> events_;
+};
+
+TEST_F(RunQueueTest, OneRunAtATimePerDeviceInOrderDevicesInParallel) {
+  StartQueue();
+  const int64_t a1 = Submit(Spec("A"));
+  const int64_t a2 = Submit(Spec("A"));
+  const int64_t b1 = Submit(Spec("B"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(a1) && executor_->Waiting(b1); }));
+  EXPECT_FALSE(executor_->Waiting(a2));  // behind a1
+  EXPECT_EQ(queue_->Pending("A"), 2u);
+  EXPECT_EQ(StoredStatus(a2), store::RunStatus::kQueued);
+
+  executor_->Release(a1);
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(a2); }));
+  executor_->Release(a2);
+  executor_->Release(b1);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 3; }));
+
+  EXPECT_EQ(executor_->started, (std::vector<int64_t>{a1, b1, a2}));
+  EXPECT_EQ(executor_->max_running_per_device, 1);
+  EXPECT_EQ(executor_->max_running_total, 2);
+  EXPECT_EQ(StoredStatus(a1), store::RunStatus::kSucceeded);
+  EXPECT_EQ(StoredStatus(a2), store::RunStatus::kSucceeded);
+  EXPECT_EQ(queue_->Pending("A"), 0u);
+}
+
+TEST_F(RunQueueTest, CancellingAQueuedRunNeverStartsIt) {
+  StartQueue();
+  const int64_t first = Submit(Spec("A"));
+  const int64_t second = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(first); }));
+
+  auto cancelled = Await(queue_->Cancel(second));
+  ASSERT_TRUE(cancelled) << cancelled.error().message;
+  EXPECT_EQ(cancelled->status, store::RunStatus::kCancelled);
+  EXPECT_EQ(queue_->Pending("A"), 1u);
+
+  executor_->Release(first);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 1; }));
+  EXPECT_EQ(executor_->started, (std::vector<int64_t>{first}));
+  EXPECT_EQ(StoredStatus(second), store::RunStatus::kCancelled);
+}
+
+TEST_F(RunQueueTest, CancellingARunningRunWaitsForItsEnd) {
+  StartQueue();
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  EXPECT_TRUE(queue_->Progress(id).has_value());
+
+  auto cancelled = Await(queue_->Cancel(id));
+  ASSERT_TRUE(cancelled) << cancelled.error().message;
+  EXPECT_EQ(cancelled->status, store::RunStatus::kCancelled);
+  EXPECT_FALSE(queue_->Progress(id).has_value());
+
+  auto again = Await(queue_->Cancel(id));
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().code, RunQueueError::Code::kConflict);
+  auto unknown = Await(queue_->Cancel(9999));
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, RunQueueError::Code::kNotFound);
+}
+
+TEST_F(RunQueueTest, InvalidSpecIsRefusedWithItsField) {
+  StartQueue();
+  RunSpec spec = Spec("A");
+  spec.package = "com.x;reboot";
+  auto run = Await(queue_->Submit(spec, std::nullopt, std::nullopt));
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().code, RunQueueError::Code::kInvalidArgument);
+  EXPECT_EQ(run.error().field, "package");
+
+  spec = Spec("A", 0);
+  run = Await(queue_->Submit(spec, std::nullopt, std::nullopt));
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().field, "iterations");
+  EXPECT_TRUE(executor_->started.empty());
+  auto page = store_->Read([](store::Reader& r) { return r.ListRuns({}); });
+  ASSERT_TRUE(page);
+  EXPECT_TRUE(page->runs.empty());  // nothing stored for a refused spec
+}
+
+TEST_F(RunQueueTest, StartUpInterruptsRunningRunsAndRequeuesQueuedOnes) {
+  // What a crashed daemon leaves: one run running, two queued (the older first).
+  auto make = [&](int64_t created_at) {
+    store::NewRun run;
+    run.spec_json = RunSpecToJson(Spec("A"));
+    run.serial = "A";
+    run.package = "com.example.app";
+    run.mode = "cold";
+    run.iterations = 3;
+    run.created_at = created_at;
+    auto id = store_->CreateRun(run);
+    EXPECT_TRUE(id);
+    return *id;
+  };
+  const int64_t was_running = make(10);
+  const int64_t older = make(20);
+  const int64_t newer = make(30);
+  store::RunStatusUpdate running;
+  running.run_id = was_running;
+  running.status = store::RunStatus::kRunning;
+  ASSERT_TRUE(store_->UpdateRunStatus(running));
+
+  StartQueue();
+  EXPECT_EQ(StoredStatus(was_running), store::RunStatus::kInterrupted);
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(older); }));
+  executor_->Release(older);
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(newer); }));
+  executor_->Release(newer);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 2; }));
+  EXPECT_EQ(executor_->started, (std::vector<int64_t>{older, newer}));
+}
+
+TEST_F(RunQueueTest, ListenersHearQueuedRunningProgressAndTheEnd) {
+  StartQueue();
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 1; }));
+  ASSERT_TRUE(RunUntil([&] {
+    return !events_.empty() && events_.back().status == store::RunStatus::kSucceeded;
+  }));
+  std::vector<store::RunStatus> statuses;
+  for (const auto& e : events_) {
+    EXPECT_EQ(e.run_id, id);
+    statuses.push_back(e.status);
+  }
+  ASSERT_GE(statuses.size(), 4u);
+  EXPECT_EQ(statuses.front(), store::RunStatus::kQueued);
+  EXPECT_EQ(statuses[1], store::RunStatus::kRunning);
+  EXPECT_TRUE(events_[2].progress.has_value());
+  EXPECT_EQ(events_[2].progress->phase, "launching");
+  EXPECT_EQ(statuses.back(), store::RunStatus::kSucceeded);
+}
+
+TEST_F(RunQueueTest, StoppingCancelsRunningRunsAndLeavesQueuedOnesQueued) {
+  StartQueue();
+  const int64_t running = Submit(Spec("A"));
+  const int64_t queued = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(running); }));
+  stop_.emit(asio::cancellation_type::terminal);
+  ASSERT_TRUE(RunUntil([&] { return queue_ended_; }));
+  EXPECT_EQ(StoredStatus(running), store::RunStatus::kCancelled);
+  EXPECT_EQ(StoredStatus(queued), store::RunStatus::kQueued);  // taken up at the next start
+}
+
+}  // namespace
+}  // namespace droidlab::orchestrator
