@@ -54,7 +54,7 @@ boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::RunCommand(
     if (err.size() > 200) err.resize(200);
     co_return CommandError{std::nullopt, "`" + what + "` exited with " +
                                              std::to_string(*r->exit_code) +
-                                             (err.empty() ? "" : ": " + err)};
+                                             IfAny(": ", err)};
   }
   co_return std::move(r).value();
 }

@@ -37,6 +37,12 @@ std::vector<std::string> Argv(const Args&... args) {
   return argv;
 }
 
+// "SEP TEXT" or "" for an empty text. g++ 12 miscompiles a conditional expression whose arms
+// are std::string temporaries inside a coroutine (double free): coroutines here call this instead.
+inline std::string IfAny(std::string_view separator, const std::string& text) {
+  return text.empty() ? std::string() : std::string(separator) + text;
+}
+
 class DeviceShell {
  public:
   DeviceShell(adb::Client& client, adb::Serial serial) : client_(client), serial_(serial) {}

@@ -51,6 +51,11 @@ std::optional<std::string> ApplyAmStart(const std::string& output, const std::st
   return std::nullopt;
 }
 
+bool HasTotalTime(const std::string& am_output) {
+  auto parsed = parsers::ParseAmStart(am_output);
+  return parsed && parsed->total_time_ms.has_value();
+}
+
 // A failed command: fatal when the device is gone or the run cancelled, else the launch's.
 bool IsFatal(const CommandError& e) { return e.device_lost() || e.cancelled(); }
 
@@ -81,10 +86,55 @@ const char* ExpectedLaunchState(LaunchMode mode) {
 }
 
 asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
-  auto r = co_await ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component),
-                                  adb::DeadlineAfter(std::chrono::milliseconds(
-                                      ctx.spec.launch_timeout_ms)));
+  const size_t first_event = ctx.feed.events.size();
+  const auto deadline = adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
+  auto r = co_await ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), deadline);
   if (!r) co_return r.error();
+  // Wait for its Displayed line too (on a phone `am start -W` already did): a launch still
+  // drawing when the next one starts would lend it its lines. An activity already on top is
+  // "delivered" without a launch (no TotalTime) and logs no Displayed line.
+  const LaunchTarget target{ctx.spec.package, ctx.target.activity_class};
+  MatchedLaunch matched;
+  if (!HasTotalTime(r->out)) {
+    // Still wait for its START line, so that it cannot come in the next launch's lines.
+    const std::function<bool()> started = [&] {
+      return MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target)
+          .start.has_value();
+    };
+    const WaitResult waited =
+        co_await WaitForLog(ctx.feed, started, adb::DeadlineAfter(ctx.command_timeout));
+    if (waited == WaitResult::kCancelled) {
+      co_return CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+    }
+    co_return true;
+  }
+  const std::function<bool()> displayed = [&] {
+    matched = MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target);
+    return matched.displayed.has_value();
+  };
+  const std::function<bool()> fully_drawn = [&] {
+    matched = MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target);
+    return matched.fully_drawn.has_value();
+  };
+  WaitResult waited = co_await WaitForLog(ctx.feed, displayed, deadline);
+  if (waited == WaitResult::kDone && ctx.spec.fully_drawn_timeout_ms > 0) {
+    // Its Fully drawn too, or it would come during the next launch (none is no error here).
+    waited = co_await WaitForLog(
+        ctx.feed, fully_drawn,
+        adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.fully_drawn_timeout_ms)));
+    if (waited == WaitResult::kTimeout) waited = WaitResult::kDone;
+  }
+  if (waited == WaitResult::kCancelled) {
+    co_return CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+  }
+  if (waited == WaitResult::kStreamEnded) {
+    co_return CommandError{adb::AdbErrc::kConnectionLost, ctx.feed.end_reason};
+  }
+  if (waited == WaitResult::kTimeout) {
+    co_return CommandError{std::nullopt, "no Displayed line for " + ctx.target.component +
+                                             " within " +
+                                             std::to_string(ctx.spec.launch_timeout_ms) + " ms"};
+  }
   co_return true;
 }
 
@@ -140,10 +190,12 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       result.fatal = am.error();
       co_return result;
     }
-    fail_launch(am.error().timed_out()
-                    ? "`" + StartArgvText(ctx) + "` did not answer within " +
-                          std::to_string(ctx.spec.launch_timeout_ms) + " ms"
-                    : am.error().message);
+    if (am.error().timed_out()) {
+      fail_launch("`" + StartArgvText(ctx) + "` did not answer within " +
+                  std::to_string(ctx.spec.launch_timeout_ms) + " ms");
+    } else {
+      fail_launch(am.error().message);
+    }
   } else if (auto failure = ApplyAmStart(am->out + am->err, StartArgvText(ctx), launch)) {
     fail_launch(*failure);
   }
@@ -188,7 +240,10 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
 
   // 4. Values and phases.
   if (matched.displayed) launch.displayed_ms = matched.displayed->duration_ms;
-  if (matched.fully_drawn) launch.fully_drawn_ms = matched.fully_drawn->duration_ms;
+  // Only when waited for: without the wait, a previous launch's late line could be taken.
+  if (matched.fully_drawn && ctx.spec.fully_drawn_timeout_ms > 0) {
+    launch.fully_drawn_ms = matched.fully_drawn->duration_ms;
+  }
   if (matched.start) {
     if (auto t = LogTimeToEpochMs(matched.start->time, ctx.year)) {
       launch.intent_at_ms = ctx.clock.ToBootMs(*t);

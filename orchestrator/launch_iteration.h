@@ -46,7 +46,8 @@ struct IterationResult {
   std::optional<CommandError> fatal;
 };
 
-// The launch the spec's mode needs a process for (warm, hot): started once, not measured.
+// An unmeasured launch: the process warm and hot launches come back to, and the looper-stats
+// probe's workload. Returns once its Displayed line is in (or it was delivered to the top).
 boost::asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx);
 
 boost::asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,

@@ -70,7 +70,8 @@ MatchedLaunch MatchLaunch(std::span<const LaunchEvent> events, const LaunchTarge
         if ((begun || !any_start) && !m.displayed && IsComponent(e, target)) m.displayed = e;
         break;
       case LaunchEventKind::kFullyDrawn:
-        if ((begun || !any_start) && !m.fully_drawn && IsComponent(e, target)) {
+        // After this launch's Displayed: an earlier one is the previous launch's, late.
+        if ((begun || !any_start) && m.displayed && !m.fully_drawn && IsComponent(e, target)) {
           m.fully_drawn = e;
         }
         break;

@@ -13,7 +13,8 @@
 // its START (a late Displayed of the previous iteration) are ignored. If no START line is seen
 // at all (some OEM builds log it elsewhere), the first Displayed of the component still counts
 // and `start` stays empty. Start proc counts only for the package's main process (not
-// "PKG:remote") and only before Displayed.
+// "PKG:remote") and only before Displayed; Fully drawn only after Displayed (reportFullyDrawn
+// is reported after the first frame; one before it is the previous launch's, logged late).
 #pragma once
 
 #include <cstdint>

@@ -41,9 +41,9 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
       feed->end_reason = "logcat stream: " + std::string(adb::ErrcName(end.error().code)) + ": " +
                          end.error().message;
     } else {
-      feed->end_reason = "logcat stream ended (exit " +
-                         (end->exit_code ? std::to_string(*end->exit_code) : std::string("?")) +
-                         (end->err.empty() ? "" : ": " + end->err) + ")";
+      std::string exit = "?";
+      if (end->exit_code) exit = std::to_string(*end->exit_code);
+      feed->end_reason = "logcat stream ended (exit " + exit + IfAny(": ", end->err) + ")";
     }
   }
   feed->Wake();

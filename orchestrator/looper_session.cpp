@@ -100,10 +100,10 @@ asio::awaitable<CommandResult<bool>> RestoreLooperSession(DeviceShell& shell,
                                                           adb::Deadline deadline) {
   std::optional<CommandError> first_error;
   if (session.previous_read) {
-    std::vector<std::string> argv = session.previous.unset()
-                                        ? Argv("settings", "delete", "global", kSetting)
-                                        : Argv("settings", "put", "global", kSetting,
-                                               *session.previous.value);
+    std::vector<std::string> argv = Argv("settings", "delete", "global", kSetting);
+    if (!session.previous.unset()) {
+      argv = Argv("settings", "put", "global", kSetting, *session.previous.value);
+    }
     auto r = co_await shell.Run(std::move(argv), deadline);
     if (!r) first_error = r.error();
   }

@@ -58,8 +58,9 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   // Device text too goes through the grammar before it reaches `am start -n`.
   auto component = adb::ComponentName::Parse(component_text);
   if (!component || component->package().str() != spec.package) {
-    co_return CommandError{std::nullopt, "component '" + component_text + "' is not valid" +
-                                             (component ? "" : ": " + component.error().message)};
+    const std::string why = component ? std::string() : component.error().message;
+    co_return CommandError{std::nullopt,
+                           "component '" + component_text + "' is not valid" + IfAny(": ", why)};
   }
   report.component = component->str();
   report.activity_class = component->FullClassName();

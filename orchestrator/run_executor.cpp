@@ -139,7 +139,7 @@ asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
   store::Status s = co_await UpdateStatus(std::move(update));
   if (!s) Log("final status not stored: " + s.error().message);
   Log(std::string("finished ") + store::RunStatusName(status) +
-      (error ? ": " + *error : std::string()));
+      IfAny(": ", error.value_or("")));
   co_return outcome_;
 }
 
@@ -193,10 +193,10 @@ asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(Device
   });
   if (!s) co_return "looper stats not stored: " + s.error().message;
   outcome_.looper_rows = n;
+  std::string skipped;
+  if (dump->skipped_lines) skipped = std::to_string(dump->skipped_lines) + " unreadable lines skipped";
   Log("looper stats: " + std::to_string(n) + " rows, " + std::to_string(app_rows) + " of " +
-      spec_.package + (dump->skipped_lines ? ", " + std::to_string(dump->skipped_lines) +
-                                                  " unreadable lines skipped"
-                                            : std::string()));
+      spec_.package + IfAny(", ", skipped));
   co_return std::nullopt;
 }
 
@@ -245,12 +245,35 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     co_return;
   }
   if (ready != WaitResult::kDone) {
-    state->error = ready == WaitResult::kTimeout ? "the logcat stream printed nothing within " +
-                                                       std::to_string(
-                                                           options_.command_timeout.count()) +
-                                                       " ms"
-                                                 : feed->end_reason;
+    if (ready == WaitResult::kTimeout) {
+      state->error = "the logcat stream printed nothing within " +
+                     std::to_string(options_.command_timeout.count()) + " ms";
+    } else {
+      state->error = feed->end_reason;
+    }
     co_return;
+  }
+  if (spec_.looper_sampling_interval) {
+    // From here on the device must be restored whatever happens.
+    looper_started_ = true;
+    const LooperWorkload workload = [&ctx]() -> asio::awaitable<CommandResult<bool>> {
+      // HOME first, so the launch is a real one (not "delivered to the top-most instance").
+      auto home = co_await ctx.shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
+                                         adb::DeadlineAfter(ctx.command_timeout));
+      if (!home) co_return home.error();
+      co_return co_await PrimingLaunch(ctx);
+    };
+    auto started = co_await StartLooperSession(shell, *spec_.looper_sampling_interval, workload,
+                                               CommandDeadline(), looper_);
+    if (!started) {
+      if (started.error().cancelled() || co_await Cancelled()) {
+        state->cancelled = true;
+      } else {
+        state->error = "looper stats: " + started.error().message;
+      }
+      co_return;
+    }
+    Log("looper stats on (" + looper_.gate + ")");
   }
   if (spec_.mode != LaunchMode::kCold) {
     // Warm and hot launches need a process (and for hot a created activity) to come back to.
@@ -350,42 +373,14 @@ asio::awaitable<RunOutcome> Execution::Run() {
   }
   for (const auto& w : preflight_->warnings) Log("preflight warning: " + w);
 
-  // 4. Looper stats: from here on the device must be restored whatever happens.
   std::optional<std::string> error;
   bool cancelled = false;
-  if (spec_.looper_sampling_interval) {
-    looper_started_ = true;
-    const std::string component = preflight_->component;
-    const auto launch_timeout = std::chrono::milliseconds(spec_.launch_timeout_ms);
-    const LooperWorkload workload = [&shell, component,
-                                     launch_timeout]() -> asio::awaitable<CommandResult<bool>> {
-      // HOME first, so the launch is a real one (not "delivered to the top-most instance").
-      auto home = co_await shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
-                                     adb::DeadlineAfter(launch_timeout));
-      if (!home) co_return home.error();
-      auto r = co_await shell.Run(Argv("am", "start", "-W", "-n", component),
-                                  adb::DeadlineAfter(launch_timeout));
-      if (!r) co_return r.error();
-      co_return true;
-    };
-    auto started = co_await StartLooperSession(shell, *spec_.looper_sampling_interval, workload,
-                                               CommandDeadline(), looper_);
-    if (!started) {
-      if (started.error().cancelled() || co_await Cancelled()) {
-        cancelled = true;
-      } else {
-        error = "looper stats: " + started.error().message;
-      }
-    } else {
-      Log("looper stats on (" + looper_.gate + ")");
-    }
-  }
 
-  // 5-6. One logcat stream, the sampler, the launches — raced so that the end of the launches
-  // (or a cancel) ends the other two.
+  // 4-6. One logcat stream, the sampler, and the looper session and launches — raced so that
+  // the end of the launches (or a cancel) ends the other two.
   auto loop = std::make_shared<LoopState>();
   auto sampler = std::make_shared<ProcSamplerState>();
-  if (!error && !cancelled) {
+  {
     auto feed = std::make_shared<LogcatFeed>();
     try {
       co_await (FollowLogcat(shell, feed) || SampleOrIdle(shell, sampler) ||
@@ -428,9 +423,8 @@ asio::awaitable<RunOutcome> Execution::Run() {
   co_await asio::this_coro::reset_cancellation_state();
   auto restore_error = co_await Restore(shell);
   if (cancelled) {
-    co_return co_await Finish(store::RunStatus::kCancelled,
-                              "cancelled" + (restore_error ? "; restore failed: " + *restore_error
-                                                           : std::string()));
+    std::string why = "cancelled" + IfAny("; restore failed: ", restore_error.value_or(""));
+    co_return co_await Finish(store::RunStatus::kCancelled, std::move(why));
   }
   if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
   if (error) co_return co_await Finish(store::RunStatus::kFailed, error);
@@ -441,8 +435,23 @@ asio::awaitable<RunOutcome> Execution::Run() {
 
 asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store, int64_t run_id,
                                        RunSpec spec, RunExecutorOptions options) {
+  auto log = options.log;
   Execution execution(client, store, run_id, std::move(spec), std::move(options));
-  co_return co_await execution.Run();
+  try {
+    co_return co_await execution.Run();
+  } catch (const std::exception& e) {
+    // Errors never throw out of here (run_executor.h); a bug must still end as a failed run.
+    const std::string what = std::string("run ") + std::to_string(run_id) +
+                             ": internal error: " + e.what();
+    if (log) {
+      log(what);
+    } else {
+      std::cerr << "run_executor: " << what << '\n';
+    }
+    RunOutcome outcome;
+    outcome.error = what;
+    co_return outcome;
+  }
 }
 
 }  // namespace droidlab::orchestrator
