@@ -7,13 +7,6 @@
 #include "parsers/am_start.h"
 #include "parsers/proc_stat.h"
 
-// g++ 12 reports the delete of an Asio awaitable frame as mismatched with its allocation when it
-// inlines MeasureLaunch's callees (a false positive: both are awaitable_frame_base's own
-// operator new/delete, which pair through Asio's thread-local recycling allocator).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-
 namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
@@ -30,8 +23,9 @@ std::optional<int64_t> FirstPid(std::string_view out) {
   return pid;
 }
 
-// Outside the coroutine: a ProcPidStat (~900 bytes) in a coroutine frame makes g++ 12 warn
-// falsely about the frame's operator delete (-Wmismatched-new-delete).
+// Outside the coroutine: with the parse result in the coroutine frame g++ 12 warned
+// -Wmismatched-new-delete on the frame, the same warning that flagged its miscompiled string
+// conditionals (see IfAny in device_shell.h), so it is not trusted to be harmless.
 std::optional<uint64_t> StartTimeTicks(std::string_view stat_line) {
   auto parsed = parsers::ParseProcPidStat(stat_line);
   if (!parsed) return std::nullopt;

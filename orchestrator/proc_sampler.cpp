@@ -31,8 +31,9 @@ std::optional<int64_t> FirstPid(std::string_view out) {
   return pid;
 }
 
-// Outside the coroutine: a ProcPidStat (~900 bytes) in a coroutine frame makes g++ 12 warn
-// falsely about the frame's operator delete (-Wmismatched-new-delete).
+// Outside the coroutine: with the parse result in the coroutine frame g++ 12 warned
+// -Wmismatched-new-delete on the frame, the same warning that flagged its miscompiled string
+// conditionals (see IfAny in device_shell.h), so it is not trusted to be harmless.
 BasicResult<ProcReading, std::string> ReadingFromStat(int64_t pid, std::string_view text) {
   auto stat = parsers::ParseProcPidStat(text);
   if (!stat) return stat.error().message;
