@@ -71,9 +71,9 @@ boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& 
   if (!both) co_return both.error();
   auto offset = ParseRealtimeAtBootMs(both->out);
   if (!offset) {
-    co_return CommandError{std::nullopt,
-                           "`cat /proc/uptime; date +%s.%N` printed no uptime and date: " +
-                               both->out.substr(0, 120)};
+    co_return CommandError{
+        std::nullopt,
+        "`cat /proc/uptime; date +%s.%N` printed no uptime and date: " + both->out.substr(0, 120)};
   }
   clock.realtime_at_boot_ms = *offset;
   co_return clock;

@@ -18,9 +18,9 @@ namespace droidlab::orchestrator {
 
 struct DeviceClock {
   int64_t clk_tck = 100;
-  bool clk_tck_read = false;    // false: getconf missing, 100 assumed
+  bool clk_tck_read = false;        // false: getconf missing, 100 assumed
   int64_t realtime_at_boot_ms = 0;  // realtime − boot time
-  int64_t page_size = 4096;  // `getconf PAGESIZE`; 4 KiB (arm64 and x86 Android) when absent
+  int64_t page_size = 4096;         // `getconf PAGESIZE`; 4 KiB (arm64 and x86 Android) when absent
 
   // A logcat epoch time (ms) on the boot clock (ms since boot).
   int64_t ToBootMs(int64_t realtime_ms) const { return realtime_ms - realtime_at_boot_ms; }

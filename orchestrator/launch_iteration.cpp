@@ -92,8 +92,7 @@ asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
   if (!HasTotalTime(r->out)) {
     // Still wait for its START line, so that it cannot come in the next launch's lines.
     const std::function<bool()> started = [&] {
-      return MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target)
-          .start.has_value();
+      return MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target).start.has_value();
     };
     const WaitResult waited =
         co_await WaitForLog(ctx.feed, started, adb::DeadlineAfter(ctx.command_timeout));
@@ -217,9 +216,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
                   std::to_string(ctx.spec.launch_timeout_ms) + " ms");
     }
     if (matched.displayed && ctx.spec.fully_drawn_timeout_ms > 0) {
-      const std::function<bool()> fully_drawn = [&] {
-        return match().fully_drawn.has_value();
-      };
+      const std::function<bool()> fully_drawn = [&] { return match().fully_drawn.has_value(); };
       const WaitResult drawn = co_await WaitForLog(
           ctx.feed, fully_drawn,
           adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.fully_drawn_timeout_ms)));

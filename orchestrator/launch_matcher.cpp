@@ -1,7 +1,7 @@
 #include "orchestrator/launch_matcher.h"
 
-#include <chrono>
 #include <charconv>
+#include <chrono>
 
 namespace droidlab::orchestrator {
 
@@ -97,8 +97,7 @@ std::optional<int64_t> LogTimeToEpochMs(std::string_view time, int year) {
   const auto hour = Digits(whole.substr(6, 2));
   const auto minute = Digits(whole.substr(9, 2));
   const auto second = Digits(whole.substr(12, 2));
-  if (!month || !day || !hour || !minute || !second || *hour > 23 || *minute > 59 ||
-      *second > 60) {
+  if (!month || !day || !hour || !minute || !second || *hour > 23 || *minute > 59 || *second > 60) {
     return std::nullopt;
   }
   const std::chrono::year_month_day date{std::chrono::year{year},

@@ -42,8 +42,7 @@ struct MatchedLaunch {
   bool next_launch_seen = false;
 };
 
-MatchedLaunch MatchLaunch(std::span<const parsers::LaunchEvent> events,
-                          const LaunchTarget& target);
+MatchedLaunch MatchLaunch(std::span<const parsers::LaunchEvent> events, const LaunchTarget& target);
 
 // A logcat time as LaunchEvent::time holds it → ms since the Unix epoch (UTC).
 //  - `-v epoch`: "1763891234.567" (seconds.millis; usec/nsec fractions are cut to ms);

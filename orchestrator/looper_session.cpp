@@ -54,15 +54,15 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
   session.previous = *previous;
   session.previous_read = true;
   session.value = LooperSettingValue(session.previous, sampling_interval);
-  if (auto r = co_await shell.Run(Argv("settings", "put", "global", kSetting, session.value),
-                                  deadline);
+  if (auto r =
+          co_await shell.Run(Argv("settings", "put", "global", kSetting, session.value), deadline);
       !r) {
     co_return r.error();
   }
   // Also the first sign of a device without the service (Android 9: "Can't find service").
   if (auto r = co_await shell.Run(Argv("cmd", "looper_stats", "reset"), deadline); !r) {
-    co_return CommandError{r.error().adb, "looper stats unavailable on this device: " +
-                                              r.error().message};
+    co_return CommandError{r.error().adb,
+                           "looper stats unavailable on this device: " + r.error().message};
   }
   if (auto w = co_await workload(); !w) co_return w.error();
   auto rows = co_await DumpRows(shell, deadline);

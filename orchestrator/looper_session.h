@@ -20,11 +20,11 @@
 namespace droidlab::orchestrator {
 
 struct LooperSession {
-  bool previous_read = false;            // restore only what was read
-  parsers::SettingsValue previous;       // the setting before the run (unset: "null")
-  std::string value;                     // what the session put
-  std::string gate;                      // "ignore_battery_status" or "battery_unplug"
-  bool unplugged = false;                // `dumpsys battery reset` owed
+  bool previous_read = false;       // restore only what was read
+  parsers::SettingsValue previous;  // the setting before the run (unset: "null")
+  std::string value;                // what the session put
+  std::string gate;                 // "ignore_battery_status" or "battery_unplug"
+  bool unplugged = false;           // `dumpsys battery reset` owed
 };
 
 // The value to put: `previous`'s keys in their order, with enabled=true, sampling_interval=N and

@@ -37,8 +37,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   if (!path) co_return path.error();
   auto pm = parsers::ParsePmPath(path->out);
   if (!pm || !pm->installed()) {
-    co_return CommandError{std::nullopt, "package " + spec.package + " is not installed on " +
-                                             shell.serial().str()};
+    co_return CommandError{
+        std::nullopt, "package " + spec.package + " is not installed on " + shell.serial().str()};
   }
   std::string component_text;
   if (spec.activity) {
@@ -99,8 +99,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   }
 
   if (report.battery_level && *report.battery_level < kMinBatteryLevel) {
-    report.warnings.push_back("battery at " + std::to_string(*report.battery_level) +
-                              " % (below " + std::to_string(kMinBatteryLevel) + " %)");
+    report.warnings.push_back("battery at " + std::to_string(*report.battery_level) + " % (below " +
+                              std::to_string(kMinBatteryLevel) + " %)");
   }
   if (report.thermal_status && *report.thermal_status > kMaxThermalStatus) {
     report.warnings.push_back("thermal status " + std::to_string(*report.thermal_status) + " (" +

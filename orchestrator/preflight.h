@@ -25,7 +25,7 @@ inline constexpr int kMinBatteryLevel = 25;
 inline constexpr int kMaxThermalStatus = 2;  // moderate; severe (3) and worse are flagged
 
 struct PreflightReport {
-  std::string component;  // "com.pkg/.Main", checked against adb::ComponentName
+  std::string component;       // "com.pkg/.Main", checked against adb::ComponentName
   std::string activity_class;  // full class name
   std::optional<std::string> fingerprint;
   std::optional<std::string> model;

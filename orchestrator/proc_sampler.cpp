@@ -37,8 +37,7 @@ std::optional<int64_t> FirstPid(std::string_view out) {
 BasicResult<ProcReading, std::string> ReadingFromStat(int64_t pid, std::string_view text) {
   auto stat = parsers::ParseProcPidStat(text);
   if (!stat) return stat.error().message;
-  return ProcReading{pid,       HostMs(),          stat->utime, stat->stime,
-                     stat->rss, stat->num_threads};
+  return ProcReading{pid, HostMs(), stat->utime, stat->stime, stat->rss, stat->num_threads};
 }
 
 asio::awaitable<bool> Cancelled() {

@@ -64,7 +64,10 @@ class Execution {
  public:
   Execution(adb::Client& client, store::Store& store, int64_t run_id, RunSpec spec,
             RunExecutorOptions options)
-      : client_(client), store_(store), run_id_(run_id), spec_(std::move(spec)),
+      : client_(client),
+        store_(store),
+        run_id_(run_id),
+        spec_(std::move(spec)),
         options_(std::move(options)) {
     if (!options_.now_ms) options_.now_ms = WallNowMs;
     if (!options_.log) {
@@ -97,7 +100,8 @@ class Execution {
   }
   store::Completion LogIfLost(std::string what) {
     return [log = options_.log, what = std::move(what), id = run_id_](const store::Status& s) {
-      if (!s) log("run " + std::to_string(id) + ": " + what + " not committed: " + s.error().message);
+      if (!s)
+        log("run " + std::to_string(id) + ": " + what + " not committed: " + s.error().message);
     };
   }
 
@@ -124,7 +128,7 @@ class Execution {
 };
 
 asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
-                                             std::optional<std::string> error) {
+                                              std::optional<std::string> error) {
   Phase("restoring");
   outcome_.status = status;
   outcome_.error = error;
@@ -138,8 +142,7 @@ asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
   }
   store::Status s = co_await UpdateStatus(std::move(update));
   if (!s) Log("final status not stored: " + s.error().message);
-  Log(std::string("finished ") + store::RunStatusName(status) +
-      IfAny(": ", error.value_or("")));
+  Log(std::string("finished ") + store::RunStatusName(status) + IfAny(": ", error.value_or("")));
   co_return outcome_;
 }
 
@@ -148,9 +151,9 @@ asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
 asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shell) {
   if (!looper_started_) co_return std::nullopt;
   const adb::Deadline deadline = adb::DeadlineAfter(options_.restore_timeout);
-  auto body = [](DeviceShell& device, const LooperSession& session, adb::Deadline until,
-                 std::function<void(std::string_view)> log)
-      -> asio::awaitable<std::optional<std::string>> {
+  auto body =
+      [](DeviceShell& device, const LooperSession& session, adb::Deadline until,
+         std::function<void(std::string_view)> log) -> asio::awaitable<std::optional<std::string>> {
     try {
       auto r = co_await RestoreLooperSession(device, session, until);
       if (!r) co_return r.error().message;
@@ -166,8 +169,7 @@ asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shel
   if (error) {
     Log("looper_stats setting NOT restored: " + *error);
   } else {
-    Log("looper_stats setting restored" +
-        std::string(looper_.unplugged ? ", battery reset" : ""));
+    Log("looper_stats setting restored" + std::string(looper_.unplugged ? ", battery reset" : ""));
   }
   co_return error;
 }
@@ -194,7 +196,8 @@ asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(Device
   if (!s) co_return "looper stats not stored: " + s.error().message;
   outcome_.looper_rows = n;
   std::string skipped;
-  if (dump->skipped_lines) skipped = std::to_string(dump->skipped_lines) + " unreadable lines skipped";
+  if (dump->skipped_lines)
+    skipped = std::to_string(dump->skipped_lines) + " unreadable lines skipped";
   Log("looper stats: " + std::to_string(n) + " rows, " + std::to_string(app_rows) + " of " +
       spec_.package + IfAny(", ", skipped));
   co_return std::nullopt;
@@ -441,8 +444,8 @@ asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store,
     co_return co_await execution.Run();
   } catch (const std::exception& e) {
     // Errors never throw out of here (run_executor.h); a bug must still end as a failed run.
-    const std::string what = std::string("run ") + std::to_string(run_id) +
-                             ": internal error: " + e.what();
+    const std::string what =
+        std::string("run ") + std::to_string(run_id) + ": internal error: " + e.what();
     if (log) {
       log(what);
     } else {

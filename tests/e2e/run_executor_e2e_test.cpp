@@ -70,12 +70,12 @@ class RunningExecution {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
     };
     asio::co_spawn(io_, orchestrator::ExecuteRun(client_, st, run_id, std::move(spec), options),
-                   asio::bind_cancellation_slot(
-                       cancel_.slot(), [this](std::exception_ptr e, RunOutcome outcome) {
-                         EXPECT_FALSE(e) << "ExecuteRun threw";
-                         outcome_ = std::move(outcome);
-                         finished_ = true;
-                       }));
+                   asio::bind_cancellation_slot(cancel_.slot(),
+                                                [this](std::exception_ptr e, RunOutcome outcome) {
+                                                  EXPECT_FALSE(e) << "ExecuteRun threw";
+                                                  outcome_ = std::move(outcome);
+                                                  finished_ = true;
+                                                }));
     thread_ = std::thread([this] { io_.run(); });
   }
   ~RunningExecution() {
@@ -323,7 +323,10 @@ TEST_F(RunExecutorE2eTest, Sdk29WarmLaunchesAreWarm) {
 // A previous setting with a key of its own is put back verbatim.
 TEST_F(RunExecutorE2eTest, Sdk33ColdWithLooperStatsRestoresSettingAndBattery) {
   const DevsimDevice device = StartPhone(33);
-  ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7,track_screen_state=false").exit_code, 0);
+  ASSERT_EQ(
+      Shell(device, "settings put global looper_stats sampling_interval=7,track_screen_state=false")
+          .exit_code,
+      0);
   const std::string before = LooperSetting(device);
   RunSpec spec = Spec(device, LaunchMode::kCold, 2);
   spec.looper_sampling_interval = 1;
@@ -347,8 +350,7 @@ TEST_F(RunExecutorE2eTest, Sdk33ColdWithLooperStatsRestoresSettingAndBattery) {
   }));
   const auto stored = StoredRun(id);
   ASSERT_TRUE(stored && stored->preflight_json);
-  EXPECT_NE(stored->preflight_json->find("\"charging_gate\":\"battery_unplug\""),
-            std::string::npos)
+  EXPECT_NE(stored->preflight_json->find("\"charging_gate\":\"battery_unplug\""), std::string::npos)
       << *stored->preflight_json;
 }
 

@@ -14,7 +14,7 @@ TEST(DeviceClockTest, RealtimeAtBootFromUptimeAndDate) {
   // Up 3604.39 s at realtime 1763891234.123456789 s.
   EXPECT_EQ(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.123456789\n"),
             1763891234123 - 3604390);
-  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n"));             // no date
+  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n"));              // no date
   EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234\n"));  // a date without %N
   EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.%N\n"));
   EXPECT_FALSE(ParseRealtimeAtBootMs("nonsense\n1763891234.123\n"));

@@ -107,8 +107,8 @@ TEST(LaunchMatcherTest, NoDisplayedYet) {
 // Android 9 threadtime (ActivityManager tag, no "for user"), from tests/data/logcat.
 TEST(LaunchMatcherTest, Android9SampleWithoutStartLine) {
   const auto events = Events(testutil::ReadTestData("logcat/android9_threadtime.txt"));
-  const MatchedLaunch m =
-      MatchLaunch(events, {"org.androworks.meteorgram", "org.androworks.meteorgram.MeteorgramActivity"});
+  const MatchedLaunch m = MatchLaunch(
+      events, {"org.androworks.meteorgram", "org.androworks.meteorgram.MeteorgramActivity"});
   EXPECT_FALSE(m.start);
   ASSERT_TRUE(m.displayed);
   EXPECT_EQ(m.displayed->duration_ms, 580);
@@ -118,8 +118,8 @@ TEST(LaunchMatcherTest, Android9SampleWithoutStartLine) {
 // Android 10+ threadtime sample: Start proc (pre-top-activity) of one app among many.
 TEST(LaunchMatcherTest, Android10PlusSampleStartProc) {
   const auto events = Events(testutil::ReadTestData("logcat/android10plus_threadtime.txt"));
-  const MatchedLaunch vending = MatchLaunch(
-      events, {"com.android.vending", "com.android.vending.AssetBrowserActivity"});
+  const MatchedLaunch vending =
+      MatchLaunch(events, {"com.android.vending", "com.android.vending.AssetBrowserActivity"});
   ASSERT_TRUE(vending.process_start);
   EXPECT_EQ(vending.process_start->process_pid, 4567);
   const MatchedLaunch minimal =

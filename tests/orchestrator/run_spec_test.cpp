@@ -38,8 +38,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"NotJson", "{", "", "not valid JSON"},
         BadCase{"NotAnObject", "[1]", "", "must be a JSON object"},
         BadCase{"UnknownField", Body(R"(,"iteration":3)"), "iteration", "is not a field"},
-        BadCase{"MissingSerial", R"({"package":"com.x.y","mode":"cold","iterations":1})",
-                "serial", "is required"},
+        BadCase{"MissingSerial", R"({"package":"com.x.y","mode":"cold","iterations":1})", "serial",
+                "is required"},
         BadCase{"MissingPackage", R"({"serial":"S1","mode":"cold","iterations":1})", "package",
                 "is required"},
         BadCase{"MissingMode", R"({"serial":"S1","package":"com.x.y","iterations":1})", "mode",
@@ -75,8 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ActivityUnicode", Body(R"(,"activity":".Mäin")"), "activity", "bad byte 0xc3"},
         BadCase{"ActivityDotDotSlash", Body(R"(,"activity":"../Main")"), "activity",
                 "empty segment"},
-        BadCase{"ActivitySlash", Body(R"(,"activity":"com.x/.Main")"), "activity",
-                "bad byte 0x2f"},
+        BadCase{"ActivitySlash", Body(R"(,"activity":"com.x/.Main")"), "activity", "bad byte 0x2f"},
         BadCase{"ActivityDollarNested", Body(R"(,"activity":".Outer$Inner")"), "activity",
                 "bad byte 0x24"},
         BadCase{"ActivityTrailingDot", Body(R"(,"activity":"com.x.")"), "activity", "end with"},
@@ -87,14 +86,15 @@ INSTANTIATE_TEST_SUITE_P(
                 R"({"serial":"S1","package":"com.x.y","mode":"lukewarm","iterations":1})", "mode",
                 "must be \"cold\", \"warm\" or \"hot\""},
         BadCase{"IterationsZero",
-                R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":0})",
-                "iterations", "must be between 1 and 1000, got 0"},
+                R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":0})", "iterations",
+                "must be between 1 and 1000, got 0"},
         BadCase{"IterationsBillion",
                 R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":1000000000})",
                 "iterations", "got 1000000000"},
-        BadCase{"IterationsBeyondInt64",
-                R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":18446744073709551615})",
-                "iterations", "must be between"},
+        BadCase{
+            "IterationsBeyondInt64",
+            R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":18446744073709551615})",
+            "iterations", "must be between"},
         BadCase{"IterationsFloat",
                 R"({"serial":"S1","package":"com.x.y","mode":"cold","iterations":2.5})",
                 "iterations", "must be an integer"},
@@ -139,10 +139,10 @@ TEST(RunSpecTest, ParsesTheApiExample) {
 }
 
 TEST(RunSpecTest, FullClassNameActivityAndBounds) {
-  auto parsed = ParseRunSpec(
-      R"({"serial":"emulator-5554","package":"com.example.app","mode":"cold",)"
-      R"("activity":"com.other.ui.Main_2","iterations":1000,)"
-      R"("preflight":"enforce","on_launch_failure":"fail"})");
+  auto parsed =
+      ParseRunSpec(R"({"serial":"emulator-5554","package":"com.example.app","mode":"cold",)"
+                   R"("activity":"com.other.ui.Main_2","iterations":1000,)"
+                   R"("preflight":"enforce","on_launch_failure":"fail"})");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   EXPECT_EQ(parsed->activity, "com.other.ui.Main_2");
   EXPECT_EQ(parsed->iterations, 1000);

@@ -271,17 +271,38 @@ CommandOutput SimulatedAndroid::Date(const Argv& argv) {
                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
       int n = -1;
       switch (c) {
-        case 'Y': n = std::snprintf(piece, sizeof piece, "%d", tm.tm_year + 1900); break;
-        case 'm': n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mon + 1); break;
-        case 'd': n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mday); break;
-        case 'e': n = std::snprintf(piece, sizeof piece, "%2d", tm.tm_mday); break;
-        case 'H': n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_hour); break;
-        case 'M': n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_min); break;
-        case 'S': n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_sec); break;
-        case 'a': n = std::snprintf(piece, sizeof piece, "%s", kDays[tm.tm_wday]); break;
-        case 'b': n = std::snprintf(piece, sizeof piece, "%s", kMonths[tm.tm_mon]); break;
-        case 'Z': n = std::snprintf(piece, sizeof piece, "UTC"); break;
-        default: break;
+        case 'Y':
+          n = std::snprintf(piece, sizeof piece, "%d", tm.tm_year + 1900);
+          break;
+        case 'm':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mon + 1);
+          break;
+        case 'd':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mday);
+          break;
+        case 'e':
+          n = std::snprintf(piece, sizeof piece, "%2d", tm.tm_mday);
+          break;
+        case 'H':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_hour);
+          break;
+        case 'M':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_min);
+          break;
+        case 'S':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_sec);
+          break;
+        case 'a':
+          n = std::snprintf(piece, sizeof piece, "%s", kDays[tm.tm_wday]);
+          break;
+        case 'b':
+          n = std::snprintf(piece, sizeof piece, "%s", kMonths[tm.tm_mon]);
+          break;
+        case 'Z':
+          n = std::snprintf(piece, sizeof piece, "UTC");
+          break;
+        default:
+          break;
       }
       if (n < 0) return Error(std::string("date: bad format '%") + c + "'\n", 1);
       out += piece;
