@@ -421,6 +421,42 @@ TEST_F(RunExecutorE2eTest, HungAmStartTimesOutThatIterationOnly) {
   EXPECT_EQ(outcome->valid_launches, 2);
 }
 
+// The same with "on_launch_failure": "fail": the run stops there, naming the iteration.
+TEST_F(RunExecutorE2eTest, HungAmStartFailsTheRunWhenAskedTo) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(Shell(device, "devsim-fault hang 'am start' 1").exit_code, 0);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  spec.launch_timeout_ms = 1000;
+  spec.on_launch_failure = orchestrator::OnLaunchFailure::kFail;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_EQ(outcome->error.value_or("").rfind("iteration 1 of 3: ", 0), 0u)
+      << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_FALSE(launches[0].valid);
+}
+
+// Android 9 has no LooperStatsService: a run asking for looper stats fails saying so, and the
+// setting it had already put is deleted again.
+TEST_F(RunExecutorE2eTest, Sdk28LooperStatsUnavailableFailsAndRestores) {
+  const DevsimDevice device = StartPhone(28);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_NE(outcome->error.value_or("").find("looper stats unavailable"), std::string::npos)
+      << outcome->error.value_or("");
+  EXPECT_EQ(LooperSetting(device), "null\n");
+  EXPECT_TRUE(Launches(id).empty());
+}
+
 // Random bytes in the log while the run reads it: every launch is still matched.
 TEST_F(RunExecutorE2eTest, GarbageInLogcatStillMatchesLaunches) {
   const DevsimDevice device = StartPhone(33);
