@@ -15,11 +15,17 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 11> kKnownFields = {
-    "serial",           "package",           "activity",
-    "mode",             "iterations",        "looper_stats",
-    "proc_sample_interval_ms", "launch_timeout_ms", "fully_drawn_timeout_ms",
-    "on_launch_failure", "preflight"};
+constexpr std::array<std::string_view, 11> kKnownFields = {"serial",
+                                                           "package",
+                                                           "activity",
+                                                           "mode",
+                                                           "iterations",
+                                                           "looper_stats",
+                                                           "proc_sample_interval_ms",
+                                                           "launch_timeout_ms",
+                                                           "fully_drawn_timeout_ms",
+                                                           "on_launch_failure",
+                                                           "preflight"};
 
 FieldError Error(std::string field, std::string message) {
   return FieldError{std::move(field), std::move(message)};
@@ -79,8 +85,7 @@ std::optional<std::string> ActivityProblem(std::string_view text) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", u);
       if (c == '.') return "has an empty segment at " + std::to_string(at);
-      return std::string("is not a Java class name: bad byte ") + hex + " at " +
-             std::to_string(at);
+      return std::string("is not a Java class name: bad byte ") + hex + " at " + std::to_string(at);
     }
     segment_start = c == '.';
     ++at;
@@ -126,27 +131,25 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
     return Error("iterations",
                  Range(1, kMaxIterations) + ", got " + std::to_string(spec.iterations));
   }
-  if (spec.looper_sampling_interval &&
-      (*spec.looper_sampling_interval < 1 ||
-       *spec.looper_sampling_interval > kMaxSamplingInterval)) {
-    return Error("looper_stats.sampling_interval",
-                 Range(1, kMaxSamplingInterval) + ", got " +
-                     std::to_string(*spec.looper_sampling_interval));
+  if (spec.looper_sampling_interval && (*spec.looper_sampling_interval < 1 ||
+                                        *spec.looper_sampling_interval > kMaxSamplingInterval)) {
+    return Error(
+        "looper_stats.sampling_interval",
+        Range(1, kMaxSamplingInterval) + ", got " + std::to_string(*spec.looper_sampling_interval));
   }
-  if (spec.proc_sample_interval_ms &&
-      (*spec.proc_sample_interval_ms < kMinProcSampleIntervalMs ||
-       *spec.proc_sample_interval_ms > kMaxProcSampleIntervalMs)) {
+  if (spec.proc_sample_interval_ms && (*spec.proc_sample_interval_ms < kMinProcSampleIntervalMs ||
+                                       *spec.proc_sample_interval_ms > kMaxProcSampleIntervalMs)) {
     return Error("proc_sample_interval_ms",
                  Range(kMinProcSampleIntervalMs, kMaxProcSampleIntervalMs) + ", got " +
                      std::to_string(*spec.proc_sample_interval_ms));
   }
   if (spec.launch_timeout_ms < 1 || spec.launch_timeout_ms > kMaxTimeoutMs) {
-    return Error("launch_timeout_ms", Range(1, kMaxTimeoutMs) + ", got " +
-                                          std::to_string(spec.launch_timeout_ms));
+    return Error("launch_timeout_ms",
+                 Range(1, kMaxTimeoutMs) + ", got " + std::to_string(spec.launch_timeout_ms));
   }
   if (spec.fully_drawn_timeout_ms < 0 || spec.fully_drawn_timeout_ms > kMaxTimeoutMs) {
-    return Error("fully_drawn_timeout_ms", Range(0, kMaxTimeoutMs) + ", got " +
-                                               std::to_string(spec.fully_drawn_timeout_ms));
+    return Error("fully_drawn_timeout_ms",
+                 Range(0, kMaxTimeoutMs) + ", got " + std::to_string(spec.fully_drawn_timeout_ms));
   }
   return std::nullopt;
 }
@@ -217,8 +220,8 @@ BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view text) {
     auto it = v->find("sampling_interval");
     if (it == v->end()) return missing("looper_stats.sampling_interval");
     int64_t interval = 0;
-    if (auto e = ReadInt(*it, "looper_stats.sampling_interval", 1, kMaxSamplingInterval,
-                         interval)) {
+    if (auto e =
+            ReadInt(*it, "looper_stats.sampling_interval", 1, kMaxSamplingInterval, interval)) {
       return *e;
     }
     spec.looper_sampling_interval = interval;
@@ -240,8 +243,8 @@ BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view text) {
     }
   }
   if ((v = field("fully_drawn_timeout_ms"))) {
-    if (auto e = ReadInt(*v, "fully_drawn_timeout_ms", 0, kMaxTimeoutMs,
-                         spec.fully_drawn_timeout_ms)) {
+    if (auto e =
+            ReadInt(*v, "fully_drawn_timeout_ms", 0, kMaxTimeoutMs, spec.fully_drawn_timeout_ms)) {
       return *e;
     }
   }
@@ -285,8 +288,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
       spec.proc_sample_interval_ms ? json(*spec.proc_sample_interval_ms) : json(nullptr);
   j["launch_timeout_ms"] = spec.launch_timeout_ms;
   j["fully_drawn_timeout_ms"] = spec.fully_drawn_timeout_ms;
-  j["on_launch_failure"] =
-      spec.on_launch_failure == OnLaunchFailure::kFail ? "fail" : "continue";
+  j["on_launch_failure"] = spec.on_launch_failure == OnLaunchFailure::kFail ? "fail" : "continue";
   j["preflight"] = spec.preflight_enforce ? "enforce" : "warn";
   return j.dump();
 }
@@ -298,8 +300,7 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.proc_sample_interval_ms == b.proc_sample_interval_ms &&
          a.launch_timeout_ms == b.launch_timeout_ms &&
          a.fully_drawn_timeout_ms == b.fully_drawn_timeout_ms &&
-         a.on_launch_failure == b.on_launch_failure &&
-         a.preflight_enforce == b.preflight_enforce;
+         a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce;
 }
 
 }  // namespace droidlab::orchestrator

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <sstream>
 
@@ -95,6 +96,47 @@ TEST_F(SimulatedAndroidTest, ColdThenForegroundThenHotLaunch) {
             std::string::npos);
   Sh("am force-stop com.example.app");
   EXPECT_EQ(Sh("pidof com.example.app").exit_code, 1);
+}
+
+// toybox date and getconf (what run_executor reads for its clock): date's realtime is the clock
+// of the log lines, /proc/uptime the boot clock of /proc/PID/stat's starttime, so the START line
+// mapped to the boot clock comes 11..21 ms (devsim's fork delay) before the process's starttime,
+// give or take one 10 ms tick and /proc/uptime's centiseconds.
+TEST_F(SimulatedAndroidTest, DateAndGetconfAgreeWithUptimeLogAndStarttime) {
+  Make(33);
+  *now_ += milliseconds(1234567);
+  EXPECT_EQ(Sh("getconf CLK_TCK").Stdout(), "100\n");
+  EXPECT_EQ(Sh("getconf PAGESIZE").Stdout(), "4096\n");
+  EXPECT_EQ(Sh("getconf NOPE").exit_code, 1);
+  EXPECT_EQ(Sh("date -u").Stdout(), "Sat Mar 14 00:20:34 UTC 2026\n");
+  const std::string clocks = Sh("cat /proc/uptime; date +%s.%N").Stdout();
+  double uptime = 0, idle = 0, real = 0;
+  ASSERT_EQ(std::sscanf(clocks.c_str(), "%lf %lf\n%lf", &uptime, &idle, &real), 3) << clocks;
+  const std::string nanos = clocks.substr(clocks.find('.', clocks.find('\n')) + 1);
+  EXPECT_EQ(nanos, "567000000\n");
+  const double offset_s = real - uptime;  // realtime at boot
+
+  Sh("logcat -c");
+  *now_ += milliseconds(5);
+  ASSERT_NE(Sh("am start -W -n com.example.app/.MainActivity").Stdout().find("COLD"),
+            std::string::npos);
+  const std::string log = Sh("logcat -d -v epoch").Stdout();
+  const size_t start = log.find("START u0");
+  ASSERT_NE(start, std::string::npos) << log;
+  const size_t line_begin = log.rfind('\n', start) + 1;
+  const double start_real = std::stod(log.substr(line_begin, start - line_begin));
+  const std::string pid = Sh("pidof com.example.app").Stdout();
+  const std::string stat = Sh("cat /proc/" + pid.substr(0, pid.size() - 1) + "/stat").Stdout();
+  const std::string after_comm = stat.substr(stat.rfind(')') + 2);
+  std::istringstream fields(after_comm);
+  std::string field;
+  long starttime = 0;
+  for (int i = 3; i <= 22 && fields >> field; ++i) {
+    if (i == 22) starttime = std::stol(field);
+  }
+  const double intent_to_fork_ms = starttime * 10.0 - (start_real - offset_s) * 1000.0;
+  EXPECT_GE(intent_to_fork_ms, 11 - 20);
+  EXPECT_LE(intent_to_fork_ms, 21 + 20);
 }
 
 TEST_F(SimulatedAndroidTest, DisplayedEqualsTotalTimeAndLinesAreThreadtime) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 
 namespace droidlab::devsim {
@@ -176,6 +177,8 @@ CommandOutput SimulatedAndroid::RunUnfaulted(const Argv& argv) {
   if (name == "dumpsys") return Dumpsys(argv);
   if (name == "cmd") return Cmd(argv);
   if (name == "ps") return Ps(argv);
+  if (name == "date") return Date(argv);
+  if (name == "getconf") return Getconf(argv);
   if (name == "devsim-fault") return Fault(argv);
   return Error("/system/bin/sh: " + argv[0] + ": inaccessible or not found\n", 127);
 }
@@ -221,6 +224,105 @@ CommandOutput SimulatedAndroid::Settings(const Argv& argv) {
     for (const auto& [key, value] : table) output.Out(key + "=" + value + "\n");
   } else {
     return Error("Invalid command: " + verb + "\n", 1);
+  }
+  return output;
+}
+
+// toybox date: "+FORMAT" with the strftime conversions a host script needs (%s, %N, %Y-%m-%d
+// %H:%M:%S, %%); without one, date(1)'s default "Sat Mar 14 00:00:00 UTC 2026". The device's
+// realtime clock is the clock its log lines are dated by, so `cat /proc/uptime; date +%s.%N`
+// gives the offset between the log clock and the boot clock, as on a phone.
+CommandOutput SimulatedAndroid::Date(const Argv& argv) {
+  using namespace std::chrono;
+  const auto now = clock_();
+  const auto since_epoch = duration_cast<nanoseconds>(now.time_since_epoch());
+  const long long secs = duration_cast<seconds>(since_epoch).count();
+  const long long nanos = since_epoch.count() - secs * 1'000'000'000LL;
+  const std::time_t t = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::string format = "%a %b %e %H:%M:%S %Z %Y";
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i].starts_with("+")) {
+      format = argv[i].substr(1);
+    } else if (argv[i] != "-u") {
+      return Error("date: bad date '" + argv[i] + "'\n", 1);
+    }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%' || i + 1 == format.size()) {
+      out.push_back(format[i]);
+      continue;
+    }
+    const char c = format[++i];
+    char piece[64];
+    if (c == 's') {
+      std::snprintf(piece, sizeof piece, "%lld", secs);
+      out += piece;
+    } else if (c == 'N') {
+      std::snprintf(piece, sizeof piece, "%09lld", nanos);
+      out += piece;
+    } else if (c == '%') {
+      out.push_back('%');
+    } else {
+      static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+      static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+      int n = -1;
+      switch (c) {
+        case 'Y':
+          n = std::snprintf(piece, sizeof piece, "%d", tm.tm_year + 1900);
+          break;
+        case 'm':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mon + 1);
+          break;
+        case 'd':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mday);
+          break;
+        case 'e':
+          n = std::snprintf(piece, sizeof piece, "%2d", tm.tm_mday);
+          break;
+        case 'H':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_hour);
+          break;
+        case 'M':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_min);
+          break;
+        case 'S':
+          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_sec);
+          break;
+        case 'a':
+          n = std::snprintf(piece, sizeof piece, "%s", kDays[tm.tm_wday]);
+          break;
+        case 'b':
+          n = std::snprintf(piece, sizeof piece, "%s", kMonths[tm.tm_mon]);
+          break;
+        case 'Z':
+          n = std::snprintf(piece, sizeof piece, "UTC");
+          break;
+        default:
+          break;
+      }
+      if (n < 0) return Error(std::string("date: bad format '%") + c + "'\n", 1);
+      out += piece;
+    }
+  }
+  CommandOutput output;
+  output.Out(out + "\n");
+  return output;
+}
+
+// toybox getconf: CLK_TCK is USER_HZ (100), PAGESIZE the kernel's 4 KiB pages.
+CommandOutput SimulatedAndroid::Getconf(const Argv& argv) {
+  if (argv.size() != 2) return Error("getconf: needs 1 argument\n", 1);
+  CommandOutput output;
+  if (argv[1] == "CLK_TCK") {
+    output.Out(std::to_string(kTicksPerSecond) + "\n");
+  } else if (argv[1] == "PAGESIZE" || argv[1] == "PAGE_SIZE") {
+    output.Out("4096\n");
+  } else {
+    return Error("getconf: bad '" + argv[1] + "'\n", 1);
   }
   return output;
 }

@@ -72,6 +72,8 @@ class SimulatedAndroid : public CommandRunner {
   CommandOutput Getprop(const std::vector<std::string>& argv);
   CommandOutput Settings(const std::vector<std::string>& argv);
   CommandOutput Pidof(const std::vector<std::string>& argv);
+  CommandOutput Date(const std::vector<std::string>& argv);
+  CommandOutput Getconf(const std::vector<std::string>& argv);
   CommandOutput Cat(const std::vector<std::string>& argv);
   CommandOutput Am(const std::vector<std::string>& argv);
   CommandOutput AmStart(const std::vector<std::string>& argv);

@@ -1,0 +1,519 @@
+// ExecuteRun against the real adb server (private port) and droidlab-devsim --fast, with a real
+// SQLite file: what is stored for each launch is what the device printed (its logcat's Displayed
+// lines and am start's TotalTime, read back with `adb logcat -d` after the run), per Android
+// version (devsim's SDK 28/29/33/34 formats: ActivityManager vs ActivityTaskManager tags, no
+// LaunchState on 28, ignore_battery_status read from 34 only); the looper_stats setting is the
+// same before and after a run and after a cancel; faults (hung am start, log garbage, a cut
+// looper dump, an unplug) end as the executor's header promises.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adb/client.h"
+#include "orchestrator/launch_matcher.h"
+#include "orchestrator/run_executor.h"
+#include "orchestrator/run_spec.h"
+#include "parsers/logcat.h"
+#include "store/store.h"
+#include "tests/common/adb_lab.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::testutil {
+namespace {
+
+namespace asio = boost::asio;
+using orchestrator::LaunchMode;
+using orchestrator::RunOutcome;
+using orchestrator::RunSpec;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr char kPackage[] = "com.example.app";
+constexpr char kComponent[] = "com.example.app/.MainActivity";
+
+bool WaitUntil(const std::function<bool()>& done, seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+}
+
+// ExecuteRun on its own io thread; the test thread may act on the device while it runs.
+class RunningExecution {
+ public:
+  RunningExecution(adb::ClientOptions client_options, store::Store& st, int64_t run_id,
+                   RunSpec spec)
+      : work_(asio::make_work_guard(io_)), client_(io_.get_executor(), std::move(client_options)) {
+    orchestrator::RunExecutorOptions options;
+    options.on_progress = [this](const orchestrator::RunProgress& p) {
+      iterations_done_ = p.iterations_done;
+    };
+    options.log = [](std::string_view line) {
+      std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+    };
+    asio::co_spawn(io_, orchestrator::ExecuteRun(client_, st, run_id, std::move(spec), options),
+                   asio::bind_cancellation_slot(cancel_.slot(),
+                                                [this](std::exception_ptr e, RunOutcome outcome) {
+                                                  EXPECT_FALSE(e) << "ExecuteRun threw";
+                                                  outcome_ = std::move(outcome);
+                                                  finished_ = true;
+                                                }));
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~RunningExecution() {
+    if (!finished_) Cancel();
+    WaitUntil([this] { return finished_.load(); }, seconds(20));
+    work_.reset();
+    if (!finished_) io_.stop();
+    thread_.join();
+  }
+  void Cancel() {
+    asio::post(io_, [this] { cancel_.emit(asio::cancellation_type::terminal); });
+  }
+  int64_t iterations_done() const { return iterations_done_; }
+  // Waits for the end (bounded); the outcome, or nullopt when it never came.
+  std::optional<RunOutcome> Wait(seconds limit = seconds(40)) {
+    if (!WaitUntil([this] { return finished_.load(); }, limit)) return std::nullopt;
+    return outcome_;
+  }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  adb::Client client_;
+  asio::cancellation_signal cancel_;
+  std::atomic<int64_t> iterations_done_{0};
+  std::atomic<bool> finished_{false};
+  RunOutcome outcome_;
+  std::thread thread_;
+};
+
+class RunExecutorE2eTest : public AdbLabTest {
+ protected:
+  void SetUp() override {
+    AdbLabTest::SetUp();
+    if (IsSkipped()) return;
+    store::StoreOptions options;
+    options.path = dir_.File("lab.db");
+    auto opened = store::Store::Open(options);
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    store_ = std::move(opened).value();
+  }
+
+  // A devsim phone of `sdk` with quick launches (so a run takes ~a second) and `extra` JSON
+  // members of the scenario.
+  DevsimDevice StartPhone(int sdk, const std::string& extra = "") {
+    const std::string path = dir_.File("scenario" + std::to_string(sdk) + ".json");
+    std::ofstream(path) << R"({"seed": )" << sdk << R"(, "device": {"sdk": )" << sdk
+                        << R"(, "serial": "EXEC)" << sdk << R"("},
+        "noise_lines_per_s": 30,
+        "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
+          "cold": {"mean": 180, "stddev": 20}, "warm": {"mean": 90, "stddev": 10},
+          "hot": {"mean": 50, "stddev": 5}, "reports_fully_drawn": true,
+          "fully_drawn": {"mean": 260, "stddev": 20}}])"
+                        << extra << "}";
+    auto devices = StartDevsim({"--port", "0", "--scenario", path, "--fast"});
+    EXPECT_EQ(devices.size(), 1u);
+    if (devices.empty()) return {};
+    WaitForDevice(server_, devices[0].address);
+    return devices[0];
+  }
+
+  adb::ClientOptions ClientOptions() const {
+    adb::ClientOptions options;
+    options.server.port = static_cast<uint16_t>(server_.port());
+    options.adb_path = AdbPath();
+    return options;
+  }
+
+  RunSpec Spec(const DevsimDevice& device, LaunchMode mode, int64_t iterations) {
+    RunSpec spec;
+    spec.serial = device.address;
+    spec.package = kPackage;
+    spec.mode = mode;
+    spec.iterations = iterations;
+    spec.launch_timeout_ms = 5000;
+    return spec;
+  }
+
+  int64_t CreateRun(const RunSpec& spec) {
+    store::NewRun run;
+    run.spec_json = orchestrator::RunSpecToJson(spec);
+    run.serial = spec.serial;
+    run.package = spec.package;
+    run.mode = orchestrator::LaunchModeName(spec.mode);
+    run.iterations = spec.iterations;
+    run.created_at = 1;
+    auto id = store_->CreateRun(run);
+    EXPECT_TRUE(id.ok());
+    return id.ok() ? *id : 0;
+  }
+
+  std::vector<store::Launch> Launches(int64_t run_id) {
+    EXPECT_TRUE(store_->Flush().ok());
+    auto l = store_->Read([&](store::Reader& r) { return r.ListLaunches(run_id); });
+    return l ? *l : std::vector<store::Launch>{};
+  }
+  std::optional<store::Run> StoredRun(int64_t run_id) {
+    auto r = store_->Read([&](store::Reader& reader) { return reader.GetRun(run_id); });
+    if (!r) return std::nullopt;
+    return *r;
+  }
+
+  // The device's own launch lines, as `adb logcat -d -v epoch` prints them after the run.
+  std::vector<parsers::LaunchEvent> DeviceLaunchLines(const DevsimDevice& device) {
+    const auto log = server_.Adb({"-s", device.address, "logcat", "-d", "-v", "epoch"});
+    parsers::LogcatReader reader;
+    std::vector<parsers::LaunchEvent> events;
+    size_t at = 0;
+    while (at < log.out.size()) {
+      size_t nl = log.out.find('\n', at);
+      if (nl == std::string::npos) nl = log.out.size();
+      std::string_view line(log.out.data() + at, nl - at);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      reader.AddLine(line, events);
+      at = nl + 1;
+    }
+    std::vector<parsers::LaunchEvent> ours;
+    for (auto& e : events) {
+      if (e.package == kPackage) ours.push_back(std::move(e));
+    }
+    return ours;
+  }
+  static std::vector<int64_t> Values(const std::vector<parsers::LaunchEvent>& events,
+                                     parsers::LaunchEventKind kind) {
+    std::vector<int64_t> out;
+    for (const auto& e : events) {
+      if (e.kind == kind && e.duration_ms) out.push_back(*e.duration_ms);
+    }
+    return out;
+  }
+
+  // Stored launches against the device's log: the run's Displayed (and Fully drawn) values are
+  // the log's last ones, in order, and am's TotalTime equals Displayed (devsim prints both from
+  // one number, as ActivityMetricsLogger does for a single-window launch).
+  void ExpectStoredEqualsDevice(const DevsimDevice& device, const std::vector<store::Launch>& ls,
+                                bool fully_drawn) {
+    const auto events = DeviceLaunchLines(device);
+    const auto displayed = Values(events, parsers::LaunchEventKind::kDisplayed);
+    ASSERT_GE(displayed.size(), ls.size());
+    for (size_t i = 0; i < ls.size(); ++i) {
+      const int64_t device_value = displayed[displayed.size() - ls.size() + i];
+      EXPECT_EQ(ls[i].displayed_ms, device_value) << "iteration " << ls[i].iteration;
+      EXPECT_EQ(ls[i].total_time_ms, device_value) << "iteration " << ls[i].iteration;
+      ASSERT_TRUE(ls[i].wait_time_ms);
+      EXPECT_GE(*ls[i].wait_time_ms, device_value);
+      if (fully_drawn) {
+        const auto drawn = Values(events, parsers::LaunchEventKind::kFullyDrawn);
+        ASSERT_GE(drawn.size(), ls.size());
+        EXPECT_EQ(ls[i].fully_drawn_ms, drawn[drawn.size() - ls.size() + i]) << [&] {
+          std::string seq;
+          for (const auto& e : events) {
+            seq += e.time + " " + std::string(parsers::LaunchEventKindName(e.kind)) + " " +
+                   std::to_string(e.duration_ms.value_or(-1)) + "\n";
+          }
+          return seq;
+        }();
+      }
+    }
+  }
+
+  std::string LooperSetting(const DevsimDevice& device) {
+    return Shell(device, "settings get global looper_stats").out;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<store::Store> store_;
+};
+
+// Android 9 (SDK 28): ActivityManager tag, no LaunchState: a cold launch is judged by its
+// Start proc line. Phases: intent→fork equals the log's START→Start proc gap (10 ms ticks).
+TEST_F(RunExecutorE2eTest, Sdk28ColdLaunchesEqualTheDeviceLog) {
+  const DevsimDevice device = StartPhone(28);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_EQ(outcome->valid_launches, 3);
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  ExpectStoredEqualsDevice(device, launches, false);
+  const auto events = DeviceLaunchLines(device);
+  std::vector<int64_t> gaps;  // START → Start proc on the log clock, per cold launch
+  std::optional<int64_t> start_ms;
+  for (const auto& e : events) {
+    const auto t = orchestrator::LogTimeToEpochMs(e.time, 2026);
+    if (e.kind == parsers::LaunchEventKind::kActivityStart) start_ms = t;
+    if (e.kind == parsers::LaunchEventKind::kProcessStart && start_ms && t) {
+      EXPECT_EQ(e.tag, "ActivityManager");
+      gaps.push_back(*t - *start_ms);
+    }
+  }
+  ASSERT_GE(gaps.size(), 3u);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const auto& l = launches[i];
+    EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
+    EXPECT_FALSE(l.launch_state);  // Android 9 prints ThisTime, not LaunchState
+    ASSERT_TRUE(l.intent_to_fork_ms()) << "iteration " << l.iteration;
+    // /proc/uptime has centiseconds and starttime 10 ms ticks: within 20 ms of the log's gap.
+    EXPECT_NEAR(static_cast<double>(*l.intent_to_fork_ms()),
+                static_cast<double>(gaps[gaps.size() - launches.size() + i]), 20.0);
+    ASSERT_TRUE(l.fork_to_displayed_ms());
+    EXPECT_GT(*l.fork_to_displayed_ms(), 0);
+    EXPECT_TRUE(l.pid);
+  }
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status, store::RunStatus::kSucceeded);
+  EXPECT_TRUE(stored->started_at && stored->finished_at);
+  EXPECT_TRUE(stored->fingerprint && stored->fingerprint->find(":9/") != std::string::npos)
+      << stored->fingerprint.value_or("");
+}
+
+// Android 10 (SDK 29): warm launches after one priming launch, LaunchState WARM, no new process.
+TEST_F(RunExecutorE2eTest, Sdk29WarmLaunchesAreWarm) {
+  const DevsimDevice device = StartPhone(29);
+  RunSpec spec = Spec(device, LaunchMode::kWarm, 3);
+  spec.proc_sample_interval_ms = 50;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  ExpectStoredEqualsDevice(device, launches, false);
+  for (const auto& l : launches) {
+    EXPECT_EQ(l.launch_state, "WARM");
+    EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
+    EXPECT_FALSE(l.fork_at_ms);  // the process is older than the launch
+    EXPECT_EQ(l.pid, launches[0].pid);
+  }
+  EXPECT_GT(outcome->proc_samples, 0);
+  auto samples = store_->Read([&](store::Reader& r) { return r.ListProcSamples(id); });
+  ASSERT_TRUE(samples);
+  ASSERT_FALSE(samples->empty());
+  EXPECT_EQ(samples->back().pid, launches[0].pid);
+  EXPECT_GT(samples->back().rss_kb, 0);
+  EXPECT_GT(samples->back().num_threads, 0);
+}
+
+// Android 13 (SDK 33): cold launches with Fully drawn and looper stats; devsim's 13 does not
+// read ignore_battery_status, so the gate is opened with `dumpsys battery unplug` — and reset.
+// A previous setting with a key of its own is put back verbatim.
+TEST_F(RunExecutorE2eTest, Sdk33ColdWithLooperStatsRestoresSettingAndBattery) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(
+      Shell(device, "settings put global looper_stats sampling_interval=7,track_screen_state=false")
+          .exit_code,
+      0);
+  const std::string before = LooperSetting(device);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.looper_sampling_interval = 1;
+  spec.fully_drawn_timeout_ms = 3000;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 2u);
+  ExpectStoredEqualsDevice(device, launches, true);
+  for (const auto& l : launches) EXPECT_EQ(l.launch_state, "COLD");
+  EXPECT_EQ(LooperSetting(device), before);
+  EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+  auto rows = store_->Read([&](store::Reader& r) { return r.ListLooperStats(id); });
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(static_cast<int64_t>(rows->size()), outcome->looper_rows);
+  EXPECT_TRUE(std::any_of(rows->begin(), rows->end(), [](const store::LooperStatsRow& r) {
+    return r.is_app && r.package == std::string(kPackage);
+  }));
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored && stored->preflight_json);
+  EXPECT_NE(stored->preflight_json->find("\"charging_gate\":\"battery_unplug\""), std::string::npos)
+      << *stored->preflight_json;
+}
+
+// Android 14 (SDK 34): hot launches; ignore_battery_status opens the gate; an unset setting is
+// deleted again at the end ("null" before and after).
+TEST_F(RunExecutorE2eTest, Sdk34HotWithLooperStatsUsesIgnoreBatteryStatus) {
+  const DevsimDevice device = StartPhone(34);
+  ASSERT_EQ(LooperSetting(device), "null\n");
+  RunSpec spec = Spec(device, LaunchMode::kHot, 3);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  ExpectStoredEqualsDevice(device, launches, false);
+  for (const auto& l : launches) EXPECT_EQ(l.launch_state, "HOT");
+  EXPECT_EQ(LooperSetting(device), "null\n");
+  EXPECT_GT(outcome->looper_rows, 0);
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored && stored->preflight_json);
+  EXPECT_NE(stored->preflight_json->find("\"charging_gate\":\"ignore_battery_status\""),
+            std::string::npos);
+}
+
+// A cancel mid-run stops within a second, restores the setting, and says cancelled.
+TEST_F(RunExecutorE2eTest, CancelStopsRestoresAndIsCancelled) {
+  const DevsimDevice device = StartPhone(34);
+  const std::string before = LooperSetting(device);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 200);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 1; }, seconds(20)));
+  const auto cancelled_at = std::chrono::steady_clock::now();
+  run.Cancel();
+  const auto outcome = run.Wait(seconds(10));
+  ASSERT_TRUE(outcome);
+  EXPECT_LT(std::chrono::steady_clock::now() - cancelled_at, milliseconds(1500));
+  EXPECT_EQ(outcome->status, store::RunStatus::kCancelled);
+  EXPECT_EQ(LooperSetting(device), before);
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status, store::RunStatus::kCancelled);
+  EXPECT_GE(Launches(id).size(), 1u);
+}
+
+// `am start` hangs once: that iteration times out with the reason; the others are measured.
+TEST_F(RunExecutorE2eTest, HungAmStartTimesOutThatIterationOnly) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(Shell(device, "devsim-fault hang 'am start' 1").exit_code, 0);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  spec.launch_timeout_ms = 1500;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_FALSE(launches[0].valid);
+  EXPECT_NE(launches[0].invalid_reason.value_or("").find("did not answer within 1500 ms"),
+            std::string::npos)
+      << launches[0].invalid_reason.value_or("");
+  EXPECT_TRUE(launches[1].valid && launches[2].valid);
+  EXPECT_EQ(outcome->valid_launches, 2);
+}
+
+// The same with "on_launch_failure": "fail": the run stops there, naming the iteration.
+TEST_F(RunExecutorE2eTest, HungAmStartFailsTheRunWhenAskedTo) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(Shell(device, "devsim-fault hang 'am start' 1").exit_code, 0);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  spec.launch_timeout_ms = 1000;
+  spec.on_launch_failure = orchestrator::OnLaunchFailure::kFail;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_EQ(outcome->error.value_or("").rfind("iteration 1 of 3: ", 0), 0u)
+      << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_FALSE(launches[0].valid);
+}
+
+// Android 9 has no LooperStatsService: a run asking for looper stats fails saying so, and the
+// setting it had already put is deleted again.
+TEST_F(RunExecutorE2eTest, Sdk28LooperStatsUnavailableFailsAndRestores) {
+  const DevsimDevice device = StartPhone(28);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_NE(outcome->error.value_or("").find("looper stats unavailable"), std::string::npos)
+      << outcome->error.value_or("");
+  EXPECT_EQ(LooperSetting(device), "null\n");
+  EXPECT_TRUE(Launches(id).empty());
+}
+
+// Random bytes in the log while the run reads it: every launch is still matched.
+TEST_F(RunExecutorE2eTest, GarbageInLogcatStillMatchesLaunches) {
+  const DevsimDevice device = StartPhone(33);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 4);
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 1; }, seconds(20)));
+  EXPECT_EQ(Shell(device, "devsim-fault garbage 200").exit_code, 0);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 4u);
+  for (const auto& l : launches) EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
+  ExpectStoredEqualsDevice(device, launches, false);
+}
+
+// A looper dump cut off by the device: the run fails saying which command, and the setting is
+// restored all the same.
+TEST_F(RunExecutorE2eTest, TruncatedLooperDumpFailsClearlyAndRestores) {
+  const DevsimDevice device = StartPhone(34);
+  ASSERT_EQ(Shell(device, "devsim-fault truncate 'dumpsys looper_stats' 200 10").exit_code, 0);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_NE(outcome->error.value_or("").find("dumpsys looper_stats"), std::string::npos)
+      << outcome->error.value_or("");
+  EXPECT_EQ(LooperSetting(device), "null\n");
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status, store::RunStatus::kFailed);
+  EXPECT_EQ(stored->error, outcome->error);
+}
+
+// Unplugged mid-run: the run fails naming the iteration; launches measured before stay stored.
+TEST_F(RunExecutorE2eTest, UnplugMidRunFailsNamingTheIterationAndKeepsLaunches) {
+  const DevsimDevice device = StartPhone(33);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 40);
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 2; }, seconds(20)));
+  Shell(device, "devsim-fault unplug 3000");
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_NE(outcome->error.value_or("").find("iteration "), std::string::npos)
+      << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  EXPECT_GE(launches.size(), 2u);
+  EXPECT_LT(launches.size(), 40u);
+  EXPECT_EQ(static_cast<int64_t>(launches.size()), outcome->launches_recorded);
+  for (const auto& l : launches) EXPECT_TRUE(l.displayed_ms);
+}
+
+}  // namespace
+}  // namespace droidlab::testutil

@@ -1,0 +1,69 @@
+// The executor's pure pieces: the clock offset from `cat /proc/uptime; date +%s.%N` (toybox),
+// CPU % / rss from two /proc/PID/stat reads (proc(5)), and the looper_stats value to put
+// (KeyValueListParser format, LooperStatsService's keys).
+#include <gtest/gtest.h>
+
+#include "orchestrator/device_clock.h"
+#include "orchestrator/looper_session.h"
+#include "orchestrator/proc_sampler.h"
+
+namespace droidlab::orchestrator {
+namespace {
+
+TEST(DeviceClockTest, RealtimeAtBootFromUptimeAndDate) {
+  // Up 3604.39 s at realtime 1763891234.123456789 s.
+  EXPECT_EQ(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.123456789\n"),
+            1763891234123 - 3604390);
+  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n"));              // no date
+  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234\n"));  // a date without %N
+  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.%N\n"));
+  EXPECT_FALSE(ParseRealtimeAtBootMs("nonsense\n1763891234.123\n"));
+}
+
+TEST(DeviceClockTest, ClkTckAndBootClock) {
+  EXPECT_EQ(ParseClkTck("100\n"), 100);
+  EXPECT_FALSE(ParseClkTck("/system/bin/sh: getconf: inaccessible or not found\n"));
+  EXPECT_FALSE(ParseClkTck("0\n"));
+  DeviceClock clock;
+  clock.realtime_at_boot_ms = 1'000'000;
+  EXPECT_EQ(clock.ToBootMs(1'003'500), 3500);
+  EXPECT_EQ(clock.TicksToMs(360'412), 3'604'120);  // 100 Hz
+  clock.clk_tck = 250;
+  EXPECT_EQ(clock.TicksToMs(1000), 4000);
+}
+
+TEST(ProcSampleTest, CpuPercentFromTickDeltasOverWallTime) {
+  DeviceClock clock;  // 100 Hz, 4 KiB pages
+  ProcReading first{4300, 10'000, 150, 40, 38'000, 31};
+  ProcReading second{4300, 10'500, 170, 45, 38'100, 33};
+  const store::ProcSample s0 = MakeProcSample(7, 0, first, std::nullopt, clock);
+  EXPECT_FALSE(s0.cpu_pct);
+  EXPECT_EQ(s0.rss_kb, 152'000);
+  const store::ProcSample s1 = MakeProcSample(7, 500, second, first, clock);
+  ASSERT_TRUE(s1.cpu_pct);
+  // 25 ticks = 0.25 s of CPU over 0.5 s of wall time.
+  EXPECT_DOUBLE_EQ(*s1.cpu_pct, 50.0);
+  EXPECT_EQ(s1.utime, 170);
+  EXPECT_EQ(s1.stime, 45);
+  EXPECT_EQ(s1.num_threads, 33);
+  EXPECT_EQ(s1.run_id, 7);
+  EXPECT_EQ(s1.t_ms, 500);
+  // Another pid (a new cold process): no delta across processes.
+  ProcReading other{4400, 11'000, 10, 5, 30'000, 20};
+  EXPECT_FALSE(MakeProcSample(7, 1000, other, second, clock).cpu_pct);
+}
+
+TEST(LooperSettingTest, KeepsOtherKeysAndSetsOurs) {
+  parsers::SettingsValue unset;
+  EXPECT_EQ(LooperSettingValue(unset, 10),
+            "enabled=true,sampling_interval=10,ignore_battery_status=true");
+  parsers::SettingsValue previous{"sampling_interval=7,track_screen_state=false,enabled=false"};
+  EXPECT_EQ(LooperSettingValue(previous, 1),
+            "sampling_interval=1,track_screen_state=false,enabled=true,ignore_battery_status=true");
+  parsers::SettingsValue malformed{"junk,sampling_interval=3"};
+  EXPECT_EQ(LooperSettingValue(malformed, 5),
+            "sampling_interval=5,enabled=true,ignore_battery_status=true");
+}
+
+}  // namespace
+}  // namespace droidlab::orchestrator
