@@ -7,6 +7,8 @@
 
 #include "daemon/migrate_command.h"
 #include "daemon/parse_command.h"
+#include "daemon/serve_command.h"
+#include "daemon/serve_config.h"
 
 #ifndef DROIDLAB_VERSION
 #define DROIDLAB_VERSION "0.0.0"
@@ -23,10 +25,12 @@ void PrintUsage(std::FILE* to) {
                "      read device output, print one JSON document (see README)\n"
                "  %s\n"
                "      create or upgrade the history database; refuse one that is not droidlab's\n"
+               "  %s\n"
+               "      run the daemon: device tracking, runs, schedules, the REST API\n"
                "  droidlab --version\n"
                "  droidlab --help\n",
                DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage(),
-               droidlab::daemon::MigrateCommandUsage());
+               droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::ServeCommandUsage());
 }
 
 }  // namespace
@@ -48,6 +52,7 @@ int main(int argc, char** argv) {
   }
   if (command == "parse") return droidlab::daemon::RunParseCommand(rest, stdout, stderr);
   if (command == "migrate") return droidlab::daemon::RunMigrateCommand(rest, stdout, stderr);
+  if (command == "serve") return droidlab::daemon::RunServeCommand(rest, stdout, stderr);
   std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());
   PrintUsage(stderr);
   return 2;

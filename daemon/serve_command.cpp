@@ -1,0 +1,208 @@
+#include "daemon/serve_command.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+
+#include "adb/client.h"
+#include "daemon/serve_config.h"
+#include "orchestrator/device_registry.h"
+#include "orchestrator/run_executor.h"
+#include "orchestrator/run_queue.h"
+#include "orchestrator/scheduler.h"
+#include "schema/migrations.h"
+#include "store/store.h"
+
+namespace droidlab::daemon {
+
+namespace asio = boost::asio;
+
+namespace {
+
+BasicResult<std::string, FileError> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return FileError{"cannot read " + path};
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+int64_t WallNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A module's log callback: one spdlog line, prefixed with the module's name.
+std::function<void(std::string_view)> LogAs(const char* module, spdlog::level::level_enum level) {
+  return [module, level](std::string_view line) { spdlog::log(level, "{}: {}", module, line); };
+}
+
+// Every co_spawn of the daemon ends here: an escaping exception is a bug, logged loudly.
+auto LogEnd(const char* what, std::function<void()> done = nullptr) {
+  return [what, done = std::move(done)](std::exception_ptr e, auto&&...) {
+    if (e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        spdlog::critical("{} ended by an exception: {}", what, ex.what());
+      } catch (...) {
+        spdlog::critical("{} ended by an unknown exception", what);
+      }
+    }
+    if (done) done();
+  };
+}
+
+// Retention every hour when configured, in the store's own small steps.
+asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config) {
+  auto executor = co_await asio::this_coro::executor;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  asio::steady_timer timer(executor);
+  for (;;) {
+    store::RetentionPolicy policy;
+    if (config.retention_max_age_days) {
+      policy.max_age = std::chrono::hours(24 * *config.retention_max_age_days);
+    }
+    policy.max_runs = config.retention_max_runs;
+    policy.now_ms = WallNowMs();
+    st.PruneAsync(policy, [](store::StoreResult<store::RetentionResult> r) {
+      if (!r) {
+        spdlog::warn("retention: {}", r.error().message);
+      } else if (r->runs_deleted > 0) {
+        spdlog::info("retention: {} run(s) deleted", r->runs_deleted);
+      }
+    });
+    timer.expires_after(std::chrono::hours(1));
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      co_return;
+    }
+  }
+}
+
+}  // namespace
+
+int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::FILE* err) {
+  std::optional<std::string> env_token;
+  if (const char* t = std::getenv("DROIDLAB_TOKEN")) env_token = t;
+  auto loaded = LoadServeConfig(args, env_token, &ReadWholeFile);
+  if (!loaded) {
+    std::fprintf(err, "droidlab serve: %s\nusage: %s\n", loaded.error().c_str(),
+                 ServeCommandUsage());
+    return 2;
+  }
+  const ServeConfig config = std::move(loaded).value();
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+
+  auto server = adb::ServerAddressFromEnvironment(config.adb_server);
+  if (!server) {
+    std::fprintf(err, "droidlab serve: --adb-server: %s\n", server.error().message.c_str());
+    return 2;
+  }
+
+  store::StoreOptions store_options;
+  store_options.path = config.db;
+  auto opened = store::Store::Open(store_options);
+  if (!opened) {
+    std::fprintf(err, "droidlab serve: %s\n", opened.error().message.c_str());
+    return 1;
+  }
+  std::unique_ptr<store::Store> st = std::move(opened).value();
+
+  asio::io_context io(1);  // one thread: the adb client, the queue and the API share it
+  adb::ClientOptions client_options;
+  client_options.server = *server;
+  client_options.adb_path = config.adb_path;
+  adb::Client client(io.get_executor(), client_options);
+
+  orchestrator::DeviceRegistryOptions registry_options;
+  registry_options.log = LogAs("devices", spdlog::level::info);
+  orchestrator::DeviceRegistry registry(client, *st, registry_options);
+
+  orchestrator::RunQueueOptions queue_options;
+  queue_options.log = LogAs("runs", spdlog::level::info);
+  queue_options.executor.log = LogAs("run", spdlog::level::info);
+  store::Store& store_ref = *st;
+  orchestrator::RunQueue queue(
+      *st,
+      [&client, &store_ref](int64_t id, orchestrator::RunSpec spec,
+                            orchestrator::RunExecutorOptions options) {
+        return orchestrator::ExecuteRun(client, store_ref, id, std::move(spec),
+                                        std::move(options));
+      },
+      queue_options);
+
+  orchestrator::SchedulerOptions scheduler_options;
+  scheduler_options.grace = std::chrono::minutes(config.schedule_grace_minutes);
+  scheduler_options.log = LogAs("schedules", spdlog::level::info);
+  orchestrator::Scheduler scheduler(
+      *st, queue,
+      [&registry](std::string_view serial) -> std::optional<std::string> {
+        auto device = registry.Find(serial);
+        if (!device || !device->properties) return std::nullopt;
+        return device->properties->model;
+      },
+      scheduler_options);
+
+  // Each long-lived part runs until its signal says stop; `running` counts those still up.
+  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune;
+  int running = 0;
+  auto started = [&running](const char* what) {
+    ++running;
+    return LogEnd(what, [&running] { --running; });
+  };
+  asio::co_spawn(io, registry.Run(),
+                 asio::bind_cancellation_slot(stop_registry.slot(), started("device tracking")));
+  asio::co_spawn(io, queue.Run(),
+                 asio::bind_cancellation_slot(stop_queue.slot(), started("run queue")));
+  asio::co_spawn(io, scheduler.Run(),
+                 asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
+  if (config.retention_max_age_days || config.retention_max_runs) {
+    asio::co_spawn(io, PruneEveryHour(*st, config),
+                   asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
+  }
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;
+    spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
+                 signal_number);
+    for (auto* s : {&stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
+      s->emit(asio::cancellation_type::terminal);
+    }
+  });
+
+  std::fprintf(out, "droidlab serve: db %s (schema %d), adb server %s\n", config.db.c_str(),
+               schema::CurrentVersion(), server->ToString().c_str());
+  std::fflush(out);
+  spdlog::info("serving; adb server {}", server->ToString());
+
+  while (running > 0) io.run_one();
+  signals.cancel();
+  io.poll();
+  st->Flush();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace droidlab::daemon

@@ -1,0 +1,187 @@
+#include "daemon/serve_config.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace droidlab::daemon {
+
+namespace {
+
+using ConfigResult = BasicResult<ServeConfig, std::string>;
+
+bool ParsePort(std::string_view text, uint16_t& port) {
+  unsigned value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || value > 65535) return false;
+  port = static_cast<uint16_t>(value);
+  return true;
+}
+
+std::string Trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  size_t start = 0;
+  while (start < s.size() && s[start] == ' ') ++start;
+  return s.substr(start);
+}
+
+bool KnownLogLevel(std::string_view level) {
+  static const std::set<std::string_view> kLevels{"trace", "debug", "info", "warn",
+                                                  "error", "critical", "off"};
+  return kLevels.count(level) > 0;
+}
+
+// A token file holds the token alone (a trailing newline is not part of it).
+BasicResult<std::string, FileError> ReadToken(const std::string& path, FileReader read_file) {
+  auto bytes = read_file(path);
+  if (!bytes) return bytes.error();
+  std::string token = Trimmed(*bytes);
+  if (token.empty()) return FileError{path + ": empty"};
+  return token;
+}
+
+// Applies the config file's keys onto `config`.
+std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader read_file,
+                                           ServeConfig& config) {
+  auto bytes = read_file(path);
+  if (!bytes) return "--config: " + bytes.error().message;
+  nlohmann::json doc = nlohmann::json::parse(*bytes, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return "--config " + path + ": not a JSON object";
+  }
+  auto where = [&](const std::string& key) { return "--config " + path + ": \"" + key + "\""; };
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const std::string& key = it.key();
+    const nlohmann::json& v = it.value();
+    if (key == "listen" || key == "db" || key == "adb_server" || key == "adb_path" ||
+        key == "token_file" || key == "log_level") {
+      if (!v.is_string()) return where(key) + " must be a string";
+      const std::string s = v.get<std::string>();
+      if (key == "listen") {
+        auto addr = ParseListenAddress(s);
+        if (!addr) return where(key) + ": " + addr.error();
+        config.listen_host = addr->first;
+        config.listen_port = addr->second;
+      } else if (key == "db") {
+        config.db = s;
+      } else if (key == "adb_server") {
+        config.adb_server = s;
+      } else if (key == "adb_path") {
+        config.adb_path = s;
+      } else if (key == "token_file") {
+        auto token = ReadToken(s, read_file);
+        if (!token) return where(key) + ": " + token.error().message;
+        config.token = *token;
+      } else {
+        if (!KnownLogLevel(s)) return where(key) + ": unknown level '" + s + "'";
+        config.log_level = s;
+      }
+    } else if (key == "cors_origins") {
+      if (!v.is_array()) return where(key) + " must be an array of strings";
+      config.cors_origins.clear();
+      for (const auto& origin : v) {
+        if (!origin.is_string()) return where(key) + " must be an array of strings";
+        config.cors_origins.push_back(origin.get<std::string>());
+      }
+    } else if (key == "max_connections" || key == "schedule_grace_minutes") {
+      if (!v.is_number_integer() || v.get<int64_t>() < 1) {
+        return where(key) + " must be a positive integer";
+      }
+      (key == "max_connections" ? config.max_connections : config.schedule_grace_minutes) =
+          v.get<int64_t>();
+    } else if (key == "retention") {
+      if (!v.is_object()) return where(key) + " must be an object";
+      for (auto r = v.begin(); r != v.end(); ++r) {
+        if (r.key() != "max_age_days" && r.key() != "max_runs") {
+          return where("retention." + r.key()) + " is not a setting";
+        }
+        if (!r.value().is_number_integer() || r.value().get<int64_t>() < 1) {
+          return where("retention." + r.key()) + " must be a positive integer";
+        }
+        (r.key() == "max_age_days" ? config.retention_max_age_days : config.retention_max_runs) =
+            r.value().get<int64_t>();
+      }
+    } else {
+      return where(key) + " is not a setting";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const char* ServeCommandUsage() {
+  return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] "
+         "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--token-file FILE] "
+         "[--config droidlab.json] [--log-level info]";
+}
+
+BasicResult<std::pair<std::string, uint16_t>, std::string> ParseListenAddress(
+    std::string_view text) {
+  const std::string bad = "expected HOST:PORT, got '" + std::string(text) + "'";
+  std::string_view host;
+  std::string_view port;
+  if (!text.empty() && text.front() == '[') {
+    const size_t close = text.find(']');
+    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      return bad;
+    }
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) return bad;
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+    if (host.find(':') != std::string_view::npos) return bad;  // IPv6 needs brackets
+  }
+  uint16_t value = 0;
+  if (host.empty() || !ParsePort(port, value)) return bad;
+  return std::make_pair(std::string(host), value);
+}
+
+BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::string>& args,
+                                                      std::optional<std::string> env_token,
+                                                      FileReader read_file) {
+  ServeConfig config;
+  // The config file first, wherever --config stands, so that flags override it.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--config") {
+      if (i + 1 >= args.size()) return std::string("--config needs a file");
+      if (auto error = ApplyConfigFile(args[i + 1], read_file, config)) return *error;
+    }
+  }
+  if (env_token && !Trimmed(*env_token).empty()) config.token = Trimmed(*env_token);
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag.rfind("--", 0) != 0) return "unexpected argument '" + flag + "'";
+    if (i + 1 >= args.size()) return flag + " needs a value";
+    const std::string& value = args[++i];
+    if (flag == "--config") continue;
+    if (flag == "--listen") {
+      auto addr = ParseListenAddress(value);
+      if (!addr) return "--listen: " + addr.error();
+      config.listen_host = addr->first;
+      config.listen_port = addr->second;
+    } else if (flag == "--db") {
+      config.db = value;
+    } else if (flag == "--adb-server") {
+      config.adb_server = value;
+    } else if (flag == "--adb-path") {
+      config.adb_path = value;
+    } else if (flag == "--token-file") {
+      auto token = ReadToken(value, read_file);
+      if (!token) return "--token-file: " + token.error().message;
+      config.token = *token;
+    } else if (flag == "--log-level") {
+      if (!KnownLogLevel(value)) return "--log-level: unknown level '" + value + "'";
+      config.log_level = value;
+    } else {
+      return "unknown option '" + flag + "'";
+    }
+  }
+  return config;
+}
+
+}  // namespace droidlab::daemon

@@ -1,0 +1,59 @@
+// The settings of `droidlab serve`: embedded defaults, then the JSON config file (--config),
+// then the environment (DROIDLAB_TOKEN), then the command line — each later one wins.
+//
+//   droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] [--adb-server tcp:127.0.0.1:5037]
+//                  [--adb-path adb] [--token-file FILE] [--config droidlab.json]
+//                  [--log-level info]
+//
+// The config file has the same keys, spelled with underscores, plus what has no flag:
+//   {"listen":"0.0.0.0:8765","db":"/var/lib/droidlab/droidlab.db","adb_server":"tcp:127.0.0.1:5037",
+//    "adb_path":"adb","token_file":"/etc/droidlab/token","log_level":"info",
+//    "cors_origins":["https://dash.example"],"max_connections":1024,
+//    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60}
+// Unknown keys are refused (a typo would silently keep a default).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace droidlab::daemon {
+
+struct ServeConfig {
+  std::string listen_host = "127.0.0.1";
+  uint16_t listen_port = 8765;
+  std::string db = "droidlab.db";
+  std::optional<std::string> adb_server;  // as given; resolved with adb's own rules
+  std::string adb_path = "adb";
+  std::optional<std::string> token;       // the API token itself (from the file or environment)
+  std::string log_level = "info";         // trace, debug, info, warn, error, off
+  std::vector<std::string> cors_origins;
+  int64_t max_connections = 1024;
+  std::optional<int64_t> retention_max_age_days;
+  std::optional<int64_t> retention_max_runs;
+  int64_t schedule_grace_minutes = 60;
+};
+
+// Reads a file's bytes (the config, the token file). Error: one line naming the file.
+struct FileError {
+  std::string message;
+};
+using FileReader = BasicResult<std::string, FileError> (*)(const std::string& path);
+
+// Builds the settings from the command line (after `serve`), the environment's DROIDLAB_TOKEN
+// (nullopt: unset) and the files it names. Errors: one line a person can act on, naming the
+// flag or key ("--listen: expected HOST:PORT, got '8765'").
+BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::string>& args,
+                                                      std::optional<std::string> env_token,
+                                                      FileReader read_file);
+
+// HOST:PORT, [V6]:PORT. Error text names the value.
+BasicResult<std::pair<std::string, uint16_t>, std::string> ParseListenAddress(std::string_view text);
+
+const char* ServeCommandUsage();
+
+}  // namespace droidlab::daemon
