@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "orchestrator/store_await.h"
@@ -86,6 +87,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // The executor's thread only.
   std::optional<asio::any_io_executor> executor;
   std::map<std::string, Device, std::less<>> devices;
+  std::set<int64_t> enqueued;  // every run this queue has taken, so none is taken twice
   bool stopping = false;
   int workers = 0;
   std::shared_ptr<asio::steady_timer> workers_done;
@@ -126,6 +128,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void Enqueue(int64_t run_id, RunSpec spec) {
+    if (!enqueued.insert(run_id).second) return;  // Recover and Submit may meet at start-up
     const std::string serial = spec.serial;
     Device& device = devices[serial];
     device.queue.push_back(Queued{run_id, std::move(spec)});

@@ -303,6 +303,26 @@ TEST_F(RunQueueTest, StartUpInterruptsRunningRunsAndRequeuesQueuedOnes) {
   EXPECT_EQ(executor_->started, (std::vector<int64_t>{older, newer}));
 }
 
+// A run submitted while start-up recovery still reads the store's queued runs is found by both:
+// it must run once.
+TEST_F(RunQueueTest, ARunSubmittedDuringRecoveryRunsOnce) {
+  RunQueueOptions options;
+  options.now_ms = [this] { return ++clock_; };
+  queue_ = std::make_unique<RunQueue>(*store_, executor_->Function(), std::move(options));
+  asio::co_spawn(io_, queue_->Run(),
+                 asio::bind_cancellation_slot(stop_.slot(), [this](std::exception_ptr e) {
+                   queue_ended_ = true;
+                   if (e) std::rethrow_exception(e);
+                 }));
+  const int64_t id = Submit(Spec("A"));  // no wait for recovery first
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 1; }));
+  RunUntil([] { return false; }, milliseconds(200));  // a second start would come meanwhile
+  EXPECT_EQ(executor_->started, (std::vector<int64_t>{id}));
+  EXPECT_EQ(queue_->Pending("A"), 0u);
+}
+
 TEST_F(RunQueueTest, ListenersHearQueuedRunningProgressAndTheEnd) {
   StartQueue();
   const int64_t id = Submit(Spec("A"));
