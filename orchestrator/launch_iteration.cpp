@@ -263,7 +263,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   if (pid_after && ctx.sampler) ctx.sampler->pid = pid_after;
   if (matched.process_start && pid_after) {
     // The fork time of a process this launch started; a warm/hot launch's process is older.
-    auto stat = co_await ctx.shell.Run(Argv("cat", "/proc/" + std::to_string(*pid_after) + "/stat"),
+    // Named: a std::string temporary inside the co_await would be destroyed twice (g++ 12).
+    const std::string stat_path = "/proc/" + std::to_string(*pid_after) + "/stat";
+    auto stat = co_await ctx.shell.Run(Argv("cat", stat_path),
                                        adb::DeadlineAfter(ctx.command_timeout), false);
     if (!stat && IsFatal(stat.error())) {
       result.fatal = stat.error();

@@ -26,16 +26,17 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
     feed->ended = true;
     feed->end_reason = command.error().message;
   } else {
-    auto end = co_await shell.client().StreamLines(
-        shell.serial(), *command,
-        [feed](std::string_view line) -> asio::awaitable<bool> {
-          ++feed->lines;
-          const size_t before = feed->events.size();
-          feed->reader.AddLine(line, feed->events);
-          if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
-          co_return true;
-        },
-        adb::kNoDeadline);
+    // Named: as a temporary inside the co_await, g++ 12 would destroy the sink (and its copy of
+    // `feed`) twice.
+    adb::LineSink sink = [feed](std::string_view line) -> asio::awaitable<bool> {
+      ++feed->lines;
+      const size_t before = feed->events.size();
+      feed->reader.AddLine(line, feed->events);
+      if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
+      co_return true;
+    };
+    auto end = co_await shell.client().StreamLines(shell.serial(), *command, std::move(sink),
+                                                   adb::kNoDeadline);
     feed->ended = true;
     if (!end) {
       feed->end_reason = "logcat stream: " + std::string(adb::ErrcName(end.error().code)) + ": " +

@@ -83,8 +83,9 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
     }
     if (state->pid && !co_await Cancelled()) {
       const int64_t pid = *state->pid;
-      auto r = co_await shell.Run(Argv("cat", "/proc/" + std::to_string(pid) + "/stat"), deadline,
-                                  false);
+      // Named: a std::string temporary inside the co_await would be destroyed twice (g++ 12).
+      const std::string stat_path = "/proc/" + std::to_string(pid) + "/stat";
+      auto r = co_await shell.Run(Argv("cat", stat_path), deadline, false);
       if (!r) {
         state->last_error = r.error().message;
       } else if (r->exit_code.value_or(0) != 0) {

@@ -386,8 +386,13 @@ asio::awaitable<RunOutcome> Execution::Run() {
   {
     auto feed = std::make_shared<LogcatFeed>();
     try {
-      co_await (FollowLogcat(shell, feed) || SampleOrIdle(shell, sampler) ||
-                LaunchLoop(shell, feed, sampler, loop));
+      // Each awaitable built in a statement of its own, the race too: g++ 12 destroys twice the
+      // temporaries of a co_await full-expression (here: a copy of `feed`, freed early).
+      auto follow = FollowLogcat(shell, feed);
+      auto sample = SampleOrIdle(shell, sampler);
+      auto launches = LaunchLoop(shell, feed, sampler, loop);
+      auto race = std::move(follow) || std::move(sample) || std::move(launches);
+      co_await std::move(race);
     } catch (const std::exception& e) {
       Log(std::string("launch loop threw: ") + e.what());
       loop->error = std::string("internal error: ") + e.what();
