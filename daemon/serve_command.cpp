@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "adb/client.h"
+#include "api/server.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/device_registry.h"
 #include "orchestrator/run_executor.h"
@@ -182,18 +183,54 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                    asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
   }
 
+  api::Services services;
+  services.store = st.get();
+  services.queue = &queue;
+  services.registry = &registry;
+  services.scheduler = &scheduler;
+  services.version = DROIDLAB_VERSION;
+  services.adb_version = [&client]() -> asio::awaitable<std::optional<int>> {
+    auto version = co_await client.Version(adb::DeadlineAfter(std::chrono::seconds(2)));
+    if (!version) co_return std::nullopt;
+    co_return *version;
+  };
+  api::ServerOptions server_options;
+  server_options.host = config.listen_host;
+  server_options.port = config.listen_port;
+  server_options.token = config.token;
+  server_options.cors_origins = config.cors_origins;
+  server_options.max_connections = static_cast<size_t>(config.max_connections);
+  api::Server http_server(io.get_executor(), services, server_options);
+  auto port = http_server.Listen();
+  if (!port) {
+    std::fprintf(err, "droidlab serve: %s\n", port.error().c_str());
+    for (auto* s : {&stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
+      s->emit(asio::cancellation_type::terminal);
+    }
+    while (running > 0) io.run_one();
+    return 1;
+  }
+  asio::cancellation_signal stop_http;
+  asio::co_spawn(io, http_server.Run(),
+                 asio::bind_cancellation_slot(stop_http.slot(), started("http server")));
+
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
     if (ec) return;
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
-    for (auto* s : {&stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
+    for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
       s->emit(asio::cancellation_type::terminal);
     }
   });
 
-  std::fprintf(out, "droidlab serve: db %s (schema %d), adb server %s\n", config.db.c_str(),
-               schema::CurrentVersion(), server->ToString().c_str());
+  const std::string url_host =
+      config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
+                                                         : config.listen_host;
+  std::fprintf(out, "droidlab serve: listening on http://%s:%u (db %s, schema %d; adb server %s%s)\n",
+               url_host.c_str(), static_cast<unsigned>(*port), config.db.c_str(),
+               schema::CurrentVersion(), server->ToString().c_str(),
+               config.token ? "; token required" : "");
   std::fflush(out);
   spdlog::info("serving; adb server {}", server->ToString());
 

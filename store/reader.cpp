@@ -78,6 +78,9 @@ constexpr const char kLaunchHistory[] =
   "id, cron, timezone, run_spec, enabled, last_fired_at, created_at"
 constexpr const char kSchedules[] =
     "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules ORDER BY id";
+// /metrics: runs_by_status answers this from the index alone.
+constexpr const char kRunCountsByStatus[] =
+    "SELECT status, COUNT(*) FROM runs GROUP BY status ORDER BY status";
 constexpr const char kScheduleById[] =
     "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules WHERE id = ?1";
 
@@ -437,6 +440,15 @@ StoreResult<std::vector<Schedule>> Reader::ListSchedules() {
   auto st = db_->Cached(kSchedules);
   if (!st) return st.error();
   return CollectRows<Schedule>(*st, ReadSchedule, "listing schedules");
+}
+
+StoreResult<std::vector<std::pair<std::string, int64_t>>> Reader::CountRunsByStatus() {
+  auto st = db_->Cached(kRunCountsByStatus);
+  if (!st) return st.error();
+  return CollectRows<std::pair<std::string, int64_t>>(
+      *st,
+      [](const Statement& row) { return std::make_pair(row.ColumnString(0), row.ColumnInt64(1)); },
+      "counting runs");
 }
 
 StoreResult<Schedule> Reader::GetSchedule(int64_t schedule_id) {

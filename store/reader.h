@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "store/error.h"
@@ -56,6 +57,8 @@ class Reader {
   StoreResult<std::vector<LaunchHistoryPoint>> LaunchHistory(const LaunchHistoryQuery& query);
 
   StoreResult<std::vector<Schedule>> ListSchedules();
+  // How many runs there are of each status present ("queued", ...), by status name.
+  StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus();
   StoreResult<Schedule> GetSchedule(int64_t schedule_id);  // kNotFound
 
   // For tests and the operator: PRAGMA integrity_check's first line ("ok" when healthy).

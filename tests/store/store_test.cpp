@@ -136,6 +136,16 @@ TEST_F(StoreTest, InterruptRunningRunsAfterACrash) {
   EXPECT_EQ(store_->Read([&](Reader& r) { return r.GetRun(queued); })->status, RunStatus::kQueued);
 }
 
+TEST_F(StoreTest, RunsAreCountedByStatus) {
+  CreateRun("s1", "com.a", 1);
+  CreateRun("s1", "com.a", 2);
+  Finish(CreateRun("s2", "com.b", 3), RunStatus::kFailed);
+  auto counts = store_->Read([](Reader& r) { return r.CountRunsByStatus(); });
+  ASSERT_TRUE(counts.ok()) << counts.error().message;
+  using Count = std::pair<std::string, int64_t>;
+  EXPECT_EQ(*counts, (std::vector<Count>{{"failed", 1}, {"queued", 2}}));
+}
+
 TEST_F(StoreTest, LaunchesRoundTripWithPhases) {
   const int64_t id = CreateRun("s1", "com.a", 1);
   std::vector<Launch> launches = {MakeLaunch(id, 0, 700), MakeLaunch(id, 1, 650)};

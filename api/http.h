@@ -1,0 +1,48 @@
+// The API's view of HTTP: plain request and response values, with no Beast in them, so that
+// handlers are functions of values (and Beast stays in server.cpp, compiled once).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace droidlab::api {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string path;    // the target without its query, still percent-encoded
+  std::map<std::string, std::string> query;  // decoded; a repeated key keeps its last value
+  std::string body;
+  std::string authorization;  // the header's value, "" when absent
+  std::string if_none_match;
+  std::string origin;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type/Length
+};
+
+// {"error":{"code":CODE,"message":MESSAGE}} with `status`.
+HttpResponse JsonError(int status, std::string_view code, std::string_view message);
+HttpResponse JsonResponse(int status, std::string body);
+
+// Percent-decoding ('+' stays '+': it is a space only in forms). nullopt for a bad escape.
+std::optional<std::string> PercentDecode(std::string_view text);
+// "a=1&b=x%20y" → {a:1, b:"x y"}; nullopt when an escape is bad.
+std::optional<std::map<std::string, std::string>> ParseQuery(std::string_view query);
+
+// A strong ETag of a body: "\"<16 hex digits>\"" (FNV-1a 64).
+std::string EtagOf(std::string_view body);
+// Whether an If-None-Match value (a list, or *) names `etag`.
+bool IfNoneMatchHits(std::string_view if_none_match, std::string_view etag);
+
+// Constant-time comparison of a request's token with the configured one.
+bool TokenMatches(std::string_view given, std::string_view expected);
+
+}  // namespace droidlab::api

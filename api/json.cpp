@@ -1,0 +1,206 @@
+#include "api/json.h"
+
+namespace droidlab::api {
+
+namespace {
+
+template <class T>
+nlohmann::json OrNull(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+// Stored JSON text (a spec, a preflight) as JSON, or the text itself if it does not parse.
+nlohmann::json Embedded(const std::optional<std::string>& text) {
+  if (!text) return nullptr;
+  nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
+  return parsed.is_discarded() ? nlohmann::json(*text) : parsed;
+}
+
+template <class Get>
+nlohmann::json SummaryOf(std::span<const store::Launch> launches, Get get) {
+  std::vector<double> values;
+  for (const auto& l : launches) {
+    if (!l.valid) continue;
+    if (auto v = get(l)) values.push_back(static_cast<double>(*v));
+  }
+  if (values.empty()) return nullptr;
+  return SummaryJson(orchestrator::Summarize(values));
+}
+
+}  // namespace
+
+std::string Dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json DeviceJson(const store::Device& d,
+                          const std::optional<orchestrator::DeviceSnapshot>& live) {
+  nlohmann::json j = {
+      {"serial", d.serial},         {"state", d.state},
+      {"model", OrNull(d.model)},   {"manufacturer", OrNull(d.manufacturer)},
+      {"sdk", OrNull(d.sdk)},       {"release", OrNull(d.release)},
+      {"abi", OrNull(d.abi)},       {"fingerprint", OrNull(d.fingerprint)},
+      {"transport_id", nullptr},    {"first_seen", d.first_seen},
+      {"last_seen", d.last_seen},   {"properties_error", nullptr},
+  };
+  if (live) {
+    j["state"] = live->state;  // the registry's is newer than the last batch committed
+    j["last_seen"] = std::max(d.last_seen, live->last_seen);
+    j["properties_error"] = OrNull(live->properties_error);
+  }
+  return j;
+}
+
+nlohmann::json RunJson(const store::Run& r) {
+  return {
+      {"id", r.id},
+      {"status", store::RunStatusName(r.status)},
+      {"serial", r.serial},
+      {"device_model", OrNull(r.device_model)},
+      {"package", r.package},
+      {"activity", OrNull(r.activity)},
+      {"mode", r.mode},
+      {"iterations", r.iterations},
+      {"created_at", r.created_at},
+      {"started_at", OrNull(r.started_at)},
+      {"finished_at", OrNull(r.finished_at)},
+      {"error", OrNull(r.error)},
+      {"schedule_id", OrNull(r.schedule_id)},
+      {"fingerprint", OrNull(r.fingerprint)},
+      {"spec", Embedded(r.spec_json)},
+  };
+}
+
+nlohmann::json RunDetailJson(const store::Run& run, std::span<const store::Launch> launches,
+                             const std::optional<orchestrator::RunProgress>& progress) {
+  nlohmann::json j = RunJson(run);
+  j["preflight"] = Embedded(run.preflight_json);
+  int64_t valid = 0;
+  for (const auto& l : launches) valid += l.valid ? 1 : 0;
+  j["launches"] = {{"recorded", launches.size()}, {"valid", valid}};
+  j["summary"] = {
+      {"displayed_ms", SummaryOf(launches, [](const store::Launch& l) { return l.displayed_ms; })},
+      {"fully_drawn_ms",
+       SummaryOf(launches, [](const store::Launch& l) { return l.fully_drawn_ms; })},
+      {"total_time_ms",
+       SummaryOf(launches, [](const store::Launch& l) { return l.total_time_ms; })},
+  };
+  j["progress"] = progress ? ProgressJson(*progress) : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json LaunchJson(const store::Launch& l) {
+  return {
+      {"iteration", l.iteration},
+      {"displayed_ms", OrNull(l.displayed_ms)},
+      {"fully_drawn_ms", OrNull(l.fully_drawn_ms)},
+      {"total_time_ms", OrNull(l.total_time_ms)},
+      {"wait_time_ms", OrNull(l.wait_time_ms)},
+      {"launch_state", OrNull(l.launch_state)},
+      {"pid", OrNull(l.pid)},
+      {"intent_to_fork_ms", OrNull(l.intent_to_fork_ms())},
+      {"fork_to_displayed_ms", OrNull(l.fork_to_displayed_ms())},
+      {"valid", l.valid},
+      {"invalid_reason", OrNull(l.invalid_reason)},
+  };
+}
+
+nlohmann::json LooperStatsRowJson(const store::LooperStatsRow& r) {
+  // The dump's own column names; a column this version lacks stays absent.
+  nlohmann::json j = {{"work_source_uid", r.work_source_uid},
+                      {"package", OrNull(r.package)},
+                      {"uid", OrNull(r.uid)},
+                      {"is_app", r.is_app}};
+  auto put = [&j](const char* name, const auto& value) {
+    if (value) j[name] = *value;
+  };
+  put("thread_name", r.thread_name);
+  put("handler_class", r.handler_class);
+  put("message_name", r.message_name);
+  put("is_interactive", r.is_interactive);
+  put("message_count", r.message_count);
+  put("recorded_message_count", r.recorded_message_count);
+  put("total_latency_micros", r.total_latency_micros);
+  put("max_latency_micros", r.max_latency_micros);
+  put("total_cpu_micros", r.total_cpu_micros);
+  put("max_cpu_micros", r.max_cpu_micros);
+  put("recorded_delay_message_count", r.recorded_delay_message_count);
+  put("total_delay_millis", r.total_delay_millis);
+  put("max_delay_millis", r.max_delay_millis);
+  put("exception_count", r.exception_count);
+  if (r.extra_json) {
+    nlohmann::json extra = nlohmann::json::parse(*r.extra_json, nullptr, false);
+    if (extra.is_object()) {
+      for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
+    }
+  }
+  return j;
+}
+
+nlohmann::json ProcSampleJson(const store::ProcSample& s) {
+  return {{"t_ms", s.t_ms},       {"pid", s.pid},       {"utime", s.utime},
+          {"stime", s.stime},     {"cpu_pct", OrNull(s.cpu_pct)},
+          {"rss_kb", s.rss_kb},   {"num_threads", s.num_threads}};
+}
+
+nlohmann::json ScheduleJson(const store::Schedule& s) {
+  return {{"id", s.id},
+          {"cron", s.cron},
+          {"timezone", s.timezone},
+          {"run", Embedded(s.run_spec_json)},
+          {"enabled", s.enabled},
+          {"last_fired_at", OrNull(s.last_fired_at)},
+          {"created_at", s.created_at}};
+}
+
+nlohmann::json SummaryJson(const orchestrator::Summary& s) {
+  nlohmann::json j = {{"count", s.count},         {"min", OrNull(s.min)},
+                      {"median", OrNull(s.median)}, {"mean", OrNull(s.mean)},
+                      {"p90", OrNull(s.p90)},       {"max", OrNull(s.max)},
+                      {"stddev", OrNull(s.stddev)}, {"median_ci", nullptr}};
+  if (s.median_ci) {
+    j["median_ci"] = {{"lower", s.median_ci->lower},
+                      {"upper", s.median_ci->upper},
+                      {"level", s.median_ci->level}};
+  }
+  return j;
+}
+
+nlohmann::json ComparisonJson(const orchestrator::Comparison& c) {
+  nlohmann::json j = {{"verdict", orchestrator::VerdictName(c.verdict)},
+                      {"reason", c.reason},
+                      {"baseline_count", c.baseline_count},
+                      {"candidate_count", c.candidate_count},
+                      {"baseline_median_ms", OrNull(c.baseline_median)},
+                      {"candidate_median_ms", OrNull(c.candidate_median)},
+                      {"delta_ms", OrNull(c.delta_ms)},
+                      {"delta_percent", OrNull(c.delta_percent)},
+                      {"delta_ci_ms", nullptr},
+                      {"p_value", OrNull(c.p_value)},
+                      {"p_value_method", nullptr},
+                      {"u_statistic", OrNull(c.u_statistic)}};
+  if (c.delta_ci_ms) {
+    j["delta_ci_ms"] = {{"lower", c.delta_ci_ms->lower},
+                        {"upper", c.delta_ci_ms->upper},
+                        {"level", c.delta_ci_ms->level}};
+  }
+  if (c.p_value_method) j["p_value_method"] = orchestrator::PValueMethodName(*c.p_value_method);
+  return j;
+}
+
+nlohmann::json ProgressJson(const orchestrator::RunProgress& p) {
+  return {{"phase", p.phase},
+          {"iterations_done", p.iterations_done},
+          {"iterations", p.iterations},
+          {"valid_launches", p.valid_launches}};
+}
+
+std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches) {
+  std::vector<double> values;
+  for (const auto& l : launches) {
+    if (l.valid && l.displayed_ms) values.push_back(static_cast<double>(*l.displayed_ms));
+  }
+  return values;
+}
+
+}  // namespace droidlab::api

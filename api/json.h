@@ -1,0 +1,38 @@
+// One JSON mapping per record type, as API.md names the fields. Times (*_at, first_seen,
+// last_seen) are milliseconds since the Unix epoch, UTC; absent values are null.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+
+#include "orchestrator/comparison.h"
+#include "orchestrator/device_registry.h"
+#include "orchestrator/run_executor.h"
+#include "orchestrator/statistics.h"
+#include "store/records.h"
+
+namespace droidlab::api {
+
+// The stored device, with the registry's live view over it when there is one.
+nlohmann::json DeviceJson(const store::Device& device,
+                          const std::optional<orchestrator::DeviceSnapshot>& live);
+nlohmann::json RunJson(const store::Run& run);
+// GET /runs/{id}: the run with "summary" over its valid launches and "progress" while running.
+nlohmann::json RunDetailJson(const store::Run& run, std::span<const store::Launch> launches,
+                             const std::optional<orchestrator::RunProgress>& progress);
+nlohmann::json LaunchJson(const store::Launch& launch);
+nlohmann::json LooperStatsRowJson(const store::LooperStatsRow& row);
+nlohmann::json ProcSampleJson(const store::ProcSample& sample);
+nlohmann::json ScheduleJson(const store::Schedule& schedule);
+nlohmann::json SummaryJson(const orchestrator::Summary& summary);
+nlohmann::json ComparisonJson(const orchestrator::Comparison& comparison);
+nlohmann::json ProgressJson(const orchestrator::RunProgress& progress);
+
+// The valid launches' values of one column, for summaries and comparisons.
+std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
+
+// Compact, with invalid UTF-8 replaced (device text may hold anything).
+std::string Dump(const nlohmann::json& value);
+
+}  // namespace droidlab::api

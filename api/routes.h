@@ -1,0 +1,40 @@
+// Every route of API.md as a handler over the daemon's services. Handlers run on the io thread;
+// store reads go through AwaitRead (the store's reader threads), the store's blocking schedule
+// writes through a small thread pool, runs through the RunQueue: nothing blocks the io thread.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "api/metrics.h"
+#include "api/router.h"
+#include "orchestrator/device_registry.h"
+#include "orchestrator/run_queue.h"
+#include "orchestrator/scheduler.h"
+#include "store/store.h"
+
+namespace droidlab::api {
+
+struct Services {
+  store::Store* store = nullptr;                      // required
+  orchestrator::RunQueue* queue = nullptr;            // null: POST/DELETE runs answer 503
+  orchestrator::DeviceRegistry* registry = nullptr;   // null: devices from the store only
+  orchestrator::Scheduler* scheduler = nullptr;       // woken after schedule changes
+  // The adb server's protocol version, or nullopt when it does not answer (health).
+  std::function<boost::asio::awaitable<std::optional<int>>()> adb_version;
+  std::string version;  // droidlab's
+};
+
+// Adds the routes. `blocking` runs the store's blocking calls (a thread pool's executor);
+// `metrics` is read by GET /metrics. GET /api/v1/events is routed to a placeholder: the server
+// streams it itself.
+void AddRoutes(Router& router, const Services& services, boost::asio::any_io_executor blocking,
+               const Metrics& metrics);
+
+// The OpenAPI document served at /api/v1/openapi.json (api/openapi.json, embedded).
+const std::string& OpenApiDocument();
+
+}  // namespace droidlab::api

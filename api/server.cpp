@@ -1,0 +1,460 @@
+#include "api/server.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <algorithm>
+#include <exception>
+#include <map>
+
+#include "api/event_hub.h"
+#include "api/json.h"
+
+namespace droidlab::api {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using asio::use_awaitable;
+
+namespace {
+
+constexpr auto kTuple = asio::as_tuple(use_awaitable);
+
+bool IsAllowedOrigin(const std::vector<std::string>& allowed, const std::string& origin) {
+  if (origin.empty()) return false;
+  return std::find(allowed.begin(), allowed.end(), origin) != allowed.end() ||
+         std::find(allowed.begin(), allowed.end(), "*") != allowed.end();
+}
+
+// Built outside the coroutines: g++ 12 mishandles initializer lists and `?:` temporaries there.
+std::string DeviceEventData(const orchestrator::DeviceSnapshot& device) {
+  nlohmann::json data = {{"serial", device.serial}, {"state", device.state}};
+  if (device.properties) {
+    data["model"] = nullptr;
+    data["sdk"] = nullptr;
+    if (device.properties->model) data["model"] = *device.properties->model;
+    if (device.properties->sdk) data["sdk"] = *device.properties->sdk;
+  }
+  return Dump(data);
+}
+
+std::string RunEventData(const orchestrator::RunEvent& e) {
+  nlohmann::json data = {{"id", e.run_id},
+                         {"serial", e.serial},
+                         {"status", store::RunStatusName(e.status)},
+                         {"error", nullptr},
+                         {"progress", nullptr}};
+  if (e.error) data["error"] = *e.error;
+  if (e.progress) data["progress"] = ProgressJson(*e.progress);
+  return Dump(data);
+}
+
+std::string Join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+}  // namespace
+
+struct Server::Impl : std::enable_shared_from_this<Impl> {
+  // What shutdown needs to know of a connection.
+  struct Connection {
+    beast::tcp_stream* stream = nullptr;
+    bool busy = false;  // between a request's header and its response's last byte
+  };
+
+  Impl(asio::any_io_executor ex, Services s, ServerOptions o)
+      : executor(ex), services(std::move(s)), options(std::move(o)), acceptor(ex), hub(ex) {
+    AddRoutes(router, services, blocking.get_executor(), metrics);
+  }
+  ~Impl() { blocking.join(); }
+
+  asio::any_io_executor executor;
+  Services services;
+  ServerOptions options;
+  tcp::acceptor acceptor;
+  EventHub hub;
+  Metrics metrics;
+  Router router;
+  asio::thread_pool blocking{1};
+
+  bool stopping = false;
+  uint64_t next_connection = 1;
+  std::map<uint64_t, Connection> connections;
+  std::shared_ptr<asio::steady_timer> all_closed;
+
+  // ---- One request → one response (no I/O).
+  asio::awaitable<HttpResponse> Answer(const HttpRequest& request, std::string& route_name) {
+    const bool cors = IsAllowedOrigin(options.cors_origins, request.origin);
+    Router::Match match = router.Find(request.method, request.path);
+    if (match.route) route_name = match.route->pattern;
+
+    if (request.method == "OPTIONS") {
+      std::vector<std::string> methods = match.allow;
+      if (match.route) methods.push_back(match.route->method);
+      if (methods.empty()) co_return JsonError(404, "not_found", "no such path: " + request.path);
+      if (!cors) co_return JsonError(403, "forbidden", "origin not allowed: " + request.origin);
+      HttpResponse preflight;
+      preflight.status = 204;
+      preflight.content_type.clear();
+      preflight.headers.emplace_back("Access-Control-Allow-Methods", Join(methods, ", "));
+      preflight.headers.emplace_back("Access-Control-Allow-Headers",
+                                     "Authorization, Content-Type, If-None-Match");
+      preflight.headers.emplace_back("Access-Control-Max-Age", "600");
+      co_return preflight;
+    }
+    if (options.token && request.path != "/api/v1/health") {
+      const std::string_view auth = request.authorization;
+      const bool bearer = auth.size() > 7 && auth.substr(0, 7) == "Bearer ";
+      if (!bearer || !TokenMatches(auth.substr(7), *options.token)) {
+        HttpResponse denied = JsonError(401, "unauthorized",
+                                        bearer ? "the token is not valid"
+                                               : "this daemon needs Authorization: Bearer TOKEN");
+        denied.headers.emplace_back("WWW-Authenticate", "Bearer");
+        co_return denied;
+      }
+    }
+    if (match.bad_escape) co_return JsonError(400, "invalid_argument", "malformed %-escape in path");
+    if (!match.route) {
+      if (!match.allow.empty()) {
+        HttpResponse wrong = JsonError(405, "method_not_allowed",
+                                       request.method + " is not allowed on " + request.path +
+                                           " (allowed: " + Join(match.allow, ", ") + ")");
+        wrong.headers.emplace_back("Allow", Join(match.allow, ", "));
+        co_return wrong;
+      }
+      co_return JsonError(404, "not_found", "no such path: " + request.path);
+    }
+    try {
+      co_return co_await match.route->handler(request, match.params);
+    } catch (const std::exception& e) {
+      co_return JsonError(500, "internal", std::string("internal error: ") + e.what());
+    }
+  }
+
+  // ETag, 304, CORS on a handler's response.
+  void Finish(const HttpRequest& request, HttpResponse& response) {
+    if (request.method == "GET" && response.status == 200) {
+      const std::string etag = EtagOf(response.body);
+      response.headers.emplace_back("ETag", etag);
+      if (!request.if_none_match.empty() && IfNoneMatchHits(request.if_none_match, etag)) {
+        response.status = 304;
+        response.body.clear();
+      }
+    }
+    if (IsAllowedOrigin(options.cors_origins, request.origin)) {
+      response.headers.emplace_back("Access-Control-Allow-Origin", request.origin);
+      response.headers.emplace_back("Vary", "Origin");
+    }
+  }
+
+  static HttpRequest ToRequest(const http::request<http::string_body>& req, bool& bad_query) {
+    HttpRequest r;
+    r.method = std::string(req.method_string());
+    const std::string_view target = req.target();
+    const size_t q = target.find('?');
+    r.path = std::string(target.substr(0, q));
+    if (q != std::string_view::npos) {
+      auto query = ParseQuery(target.substr(q + 1));
+      bad_query = !query;
+      if (query) r.query = std::move(*query);
+    }
+    r.body = req.body();
+    r.authorization = std::string(req[http::field::authorization]);
+    r.if_none_match = std::string(req[http::field::if_none_match]);
+    r.origin = std::string(req[http::field::origin]);
+    return r;
+  }
+
+  static http::response<http::string_body> ToBeast(const HttpResponse& r, unsigned version,
+                                                   bool keep_alive) {
+    http::response<http::string_body> res{static_cast<http::status>(r.status), version};
+    res.set(http::field::server, "droidlab");
+    if (!r.content_type.empty() && r.status != 304) res.set(http::field::content_type, r.content_type);
+    for (const auto& [name, value] : r.headers) res.set(name, value);
+    res.body() = r.body;
+    res.keep_alive(keep_alive);
+    res.prepare_payload();
+    return res;
+  }
+
+  // An error answered before the request was read whole; the connection closes after it.
+  asio::awaitable<void> Refuse(beast::tcp_stream& stream, int status, std::string_view code,
+                               std::string_view message) {
+    HttpResponse error = JsonError(status, code, message);
+    auto res = ToBeast(error, 11, false);
+    stream.expires_after(options.write_timeout);
+    metrics.CountRequest("unread", status);
+    co_await http::async_write(stream, res, kTuple);
+  }
+
+  // ---- A connection.
+  static asio::awaitable<void> Session(std::shared_ptr<Impl> self, tcp::socket socket) {
+    beast::tcp_stream stream(std::move(socket));
+    const uint64_t id = self->next_connection++;
+    self->connections[id] = Connection{&stream, false};
+    co_await self->Serve(stream, self->connections[id]);
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream.close();
+    self->connections.erase(id);
+    if (self->connections.empty() && self->all_closed) self->all_closed->cancel();
+  }
+
+  asio::awaitable<void> Serve(beast::tcp_stream& stream, Connection& connection) {
+    beast::flat_buffer buffer;
+    while (!stopping) {
+      connection.busy = false;
+      http::request_parser<http::string_body> parser;
+      parser.header_limit(static_cast<std::uint32_t>(options.max_header));
+      parser.body_limit(options.max_body);
+      stream.expires_after(options.header_timeout);
+      auto [header_error, header_bytes] =
+          co_await http::async_read_header(stream, buffer, parser, kTuple);
+      if (header_error) {
+        // A parse error after bytes came is answered; a client that went away, timed out or
+        // was cancelled by shutdown is simply closed.
+        const auto& http_category = http::make_error_code(http::error::bad_method).category();
+        // Messages named first: temporaries in a co_await are destroyed twice by g++ 12.
+        if (header_error == http::error::header_limit) {
+          const std::string message = "request header larger than " +
+                                      std::to_string(options.max_header) + " bytes";
+          co_await Refuse(stream, 431, "header_too_large", message);
+        } else if (header_error.category() == http_category &&
+                   header_error != http::error::end_of_stream &&
+                   header_error != http::error::partial_message) {
+          const std::string message = "not an HTTP/1.1 request: " + header_error.message();
+          co_await Refuse(stream, 400, "bad_request", message);
+        }
+        co_return;
+      }
+      connection.busy = true;
+      if (!parser.is_done()) {
+        stream.expires_after(options.body_timeout);
+        auto [body_error, body_bytes] = co_await http::async_read(stream, buffer, parser, kTuple);
+        if (body_error == http::error::body_limit) {
+          const std::string message =
+              "request body larger than " + std::to_string(options.max_body) + " bytes";
+          co_await Refuse(stream, 413, "payload_too_large", message);
+          co_return;
+        }
+        if (body_error) co_return;
+      }
+      http::request<http::string_body> req = parser.release();
+      bool bad_query = false;
+      HttpRequest request = ToRequest(req, bad_query);
+
+      if (request.method == "GET" && request.path == "/api/v1/events" && !bad_query) {
+        // Auth and CORS as for any request: answer the error, or stream.
+        HttpResponse check;
+        if (options.token) {
+          const std::string_view auth = request.authorization;
+          if (auth.size() <= 7 || auth.substr(0, 7) != "Bearer " ||
+              !TokenMatches(auth.substr(7), *options.token)) {
+            check = JsonError(401, "unauthorized", "this daemon needs Authorization: Bearer TOKEN");
+            check.headers.emplace_back("WWW-Authenticate", "Bearer");
+            auto res = ToBeast(check, req.version(), false);
+            metrics.CountRequest("/api/v1/events", 401);
+            stream.expires_after(options.write_timeout);
+            co_await http::async_write(stream, res, kTuple);
+            co_return;
+          }
+        }
+        metrics.CountRequest("/api/v1/events", 200);
+        co_await StreamEvents(stream, request);
+        co_return;
+      }
+
+      std::string route_name = "unmatched";
+      HttpResponse response;
+      if (bad_query) {
+        response = JsonError(400, "invalid_argument", "malformed %-escape in the query");
+      } else {
+        response = co_await Answer(request, route_name);
+      }
+      Finish(request, response);
+      metrics.CountRequest(route_name, response.status);
+      const bool keep_alive = req.keep_alive() && !stopping;
+      auto res = ToBeast(response, req.version(), keep_alive);
+      stream.expires_after(options.write_timeout);
+      auto [write_error, written] = co_await http::async_write(stream, res, kTuple);
+      if (write_error || !keep_alive) co_return;
+    }
+  }
+
+  asio::awaitable<void> StreamEvents(beast::tcp_stream& stream, const HttpRequest& request) {
+    std::string head =
+        "HTTP/1.1 200 OK\r\nServer: droidlab\r\nContent-Type: text/event-stream\r\n"
+        "Cache-Control: no-cache\r\nConnection: close\r\n";
+    if (IsAllowedOrigin(options.cors_origins, request.origin)) {
+      head += "Access-Control-Allow-Origin: " + request.origin + "\r\nVary: Origin\r\n";
+    }
+    head += "\r\n: droidlab events\n\n";
+    auto subscriber = hub.Subscribe();
+    ++metrics.sse_clients;
+    stream.expires_after(options.write_timeout);
+    auto [head_error, head_bytes] = co_await asio::async_write(stream, asio::buffer(head), kTuple);
+    while (!head_error && !subscriber->closed && !stopping) {
+      if (subscriber->pending.empty()) {
+        subscriber->wake.expires_after(options.sse_keepalive);
+        boost::system::error_code ec;
+        co_await subscriber->wake.async_wait(asio::redirect_error(use_awaitable, ec));
+        if (subscriber->closed || stopping) break;
+        if (!ec) subscriber->pending.push_back(": keepalive\n\n");  // the timer ran out
+      }
+      std::string out;
+      if (subscriber->dropped > 0) {
+        out += "event: lagged\ndata: {\"dropped\":" + std::to_string(subscriber->dropped) +
+               "}\n\n";
+        subscriber->dropped = 0;
+      }
+      while (!subscriber->pending.empty()) {
+        out += subscriber->pending.front();
+        subscriber->pending.pop_front();
+      }
+      if (out.empty()) continue;
+      stream.expires_after(options.write_timeout);
+      auto [error, bytes] = co_await asio::async_write(stream, asio::buffer(out), kTuple);
+      if (error) break;
+    }
+    --metrics.sse_clients;
+    hub.Unsubscribe(subscriber);
+  }
+
+  // ---- Device changes for the event stream: the registry polled, changes published.
+  asio::awaitable<void> PollDevices() {
+    std::map<std::string, std::string> last;
+    asio::steady_timer timer(executor);
+    while (!stopping && services.registry) {
+      for (const auto& device : services.registry->Snapshot()) {
+        auto it = last.find(device.serial);
+        if (it != last.end() && it->second == device.state) continue;
+        last[device.serial] = device.state;
+        hub.Publish("device", DeviceEventData(device));
+      }
+      timer.expires_after(options.device_poll);
+      boost::system::error_code ec;
+      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+      if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+          asio::cancellation_type::none) {
+        break;
+      }
+    }
+  }
+};
+
+Server::Server(asio::any_io_executor executor, Services services, ServerOptions options)
+    : impl_(std::make_shared<Impl>(std::move(executor), std::move(services), std::move(options))) {}
+
+Server::~Server() = default;
+
+const Router& Server::router() const { return impl_->router; }
+
+size_t Server::open_connections() const { return impl_->connections.size(); }
+
+BasicResult<uint16_t, std::string> Server::Listen() {
+  Impl& s = *impl_;
+  const std::string where = s.options.host + ":" + std::to_string(s.options.port);
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(s.options.host, ec);
+  if (ec) return "cannot listen on " + where + ": not an IP address";
+  const tcp::endpoint endpoint(address, s.options.port);
+  s.acceptor.open(endpoint.protocol(), ec);
+  if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) s.acceptor.bind(endpoint, ec);
+  if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return "cannot listen on " + where + ": " + ec.message();
+  return s.acceptor.local_endpoint().port();
+}
+
+asio::awaitable<void> Server::Run() {
+  std::shared_ptr<Impl> self = impl_;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  Impl& s = *self;
+
+  uint64_t run_listener = 0;
+  if (s.services.queue) {
+    std::weak_ptr<Impl> weak = self;
+    run_listener = s.services.queue->Subscribe([weak](const orchestrator::RunEvent& e) {
+      auto impl = weak.lock();
+      if (!impl) return;
+      impl->hub.Publish("run", RunEventData(e));
+    });
+  }
+  asio::cancellation_signal stop_poll;
+  bool poll_ended = !s.services.registry;
+  if (s.services.registry) {
+    asio::co_spawn(s.executor, s.PollDevices(),
+                   asio::bind_cancellation_slot(stop_poll.slot(),
+                                                [&poll_ended](std::exception_ptr) { poll_ended = true; }));
+  }
+
+  for (;;) {
+    auto [ec, socket] = co_await s.acceptor.async_accept(kTuple);
+    if (ec) {
+      if (ec == asio::error::operation_aborted) break;
+      // Out of file descriptors and the like: keep serving the connections there are.
+      asio::steady_timer pause(s.executor, std::chrono::milliseconds(50));
+      boost::system::error_code ignored;
+      co_await pause.async_wait(asio::redirect_error(use_awaitable, ignored));
+      if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+          asio::cancellation_type::none) {
+        break;
+      }
+      continue;
+    }
+    if (s.connections.size() >= s.options.max_connections) {
+      boost::system::error_code ignored;
+      socket.close(ignored);  // over the bound: closed at once
+      continue;
+    }
+    asio::co_spawn(s.executor, Impl::Session(self, std::move(socket)), [](std::exception_ptr e) {
+      if (e) std::rethrow_exception(e);  // a bug: let it be seen
+    });
+  }
+  co_await asio::this_coro::reset_cancellation_state();
+
+  // Graceful stop: no new connections; idle ones close now; busy ones after their response.
+  s.stopping = true;
+  boost::system::error_code ignored;
+  s.acceptor.close(ignored);
+  if (run_listener) s.services.queue->Unsubscribe(run_listener);
+  stop_poll.emit(asio::cancellation_type::terminal);
+  s.hub.CloseAll();
+  for (auto& [id, connection] : s.connections) {
+    if (!connection.busy) connection.stream->cancel();
+  }
+  if (!s.connections.empty()) {
+    s.all_closed = std::make_shared<asio::steady_timer>(s.executor, s.options.drain_timeout);
+    boost::system::error_code ec;
+    co_await s.all_closed->async_wait(asio::redirect_error(use_awaitable, ec));
+    for (auto& [id, connection] : s.connections) connection.stream->socket().close(ignored);
+    while (!s.connections.empty()) {
+      s.all_closed = std::make_shared<asio::steady_timer>(s.executor, std::chrono::milliseconds(100));
+      co_await s.all_closed->async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+  }
+  while (!poll_ended) {
+    asio::steady_timer wait(s.executor, std::chrono::milliseconds(10));
+    boost::system::error_code ec;
+    co_await wait.async_wait(asio::redirect_error(use_awaitable, ec));
+  }
+}
+
+}  // namespace droidlab::api

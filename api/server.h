@@ -1,0 +1,72 @@
+// The REST API over HTTP/1.1 (Boost.Beast, kept out of this header): every route of API.md,
+// on the daemon's io_context thread.
+//
+//   api::Server server(io.get_executor(), services, options);
+//   auto port = server.Listen();                // binds; error text when the address is taken
+//   asio::co_spawn(io, server.Run(), bind_cancellation_slot(stop.slot(), ...));
+//   stop.emit(asio::cancellation_type::terminal);   // graceful: see Run
+//
+// Per connection: keep-alive, pipelined requests answered in order, a deadline for the header
+// (a slow-loris client is dropped; others are not slowed) and one for the body, 413 past
+// max_body, 431 past max_header, 400 for a request that is not HTTP. Connections beyond
+// max_connections are closed at once. With a token, every request but GET /api/v1/health needs
+// `Authorization: Bearer TOKEN` (compared in constant time), 401 otherwise. CORS headers only for
+// the configured origins. Every GET answers with an ETag; If-None-Match gets 304 without a body.
+// GET /api/v1/events streams run and device changes as Server-Sent Events.
+//
+// Threading: everything runs on the executor given; handlers never block it (routes.h).
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/routes.h"
+#include "base/result.h"
+
+namespace droidlab::api {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8765;  // 0: the kernel picks (tests)
+  std::optional<std::string> token;
+  std::vector<std::string> cors_origins;
+  size_t max_connections = 1024;
+  std::chrono::milliseconds header_timeout{10'000};  // from the first byte wait to a full header
+  std::chrono::milliseconds body_timeout{10'000};
+  std::chrono::milliseconds write_timeout{30'000};
+  size_t max_body = 1024 * 1024;
+  size_t max_header = 16 * 1024;
+  std::chrono::milliseconds sse_keepalive{15'000};
+  std::chrono::milliseconds device_poll{1'000};  // device changes for the event stream
+  std::chrono::milliseconds drain_timeout{5'000};  // shutdown: in-flight requests get this long
+};
+
+class Server {
+ public:
+  Server(boost::asio::any_io_executor executor, Services services, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens; the port bound. Error: one line naming the address and the reason.
+  BasicResult<uint16_t, std::string> Listen();
+  // Accepts until cancelled (terminal cancellation of the awaiting coroutine). Then: stops
+  // accepting, lets each connection finish the request it is answering (drain_timeout at most),
+  // ends the event streams, and returns when every connection is closed.
+  boost::asio::awaitable<void> Run();
+
+  const Router& router() const;
+  size_t open_connections() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace droidlab::api
