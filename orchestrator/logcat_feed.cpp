@@ -26,16 +26,18 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
     feed->ended = true;
     feed->end_reason = command.error().message;
   } else {
-    auto end = co_await shell.client().StreamLines(
-        shell.serial(), *command,
-        [feed](std::string_view line) -> asio::awaitable<bool> {
-          ++feed->lines;
-          const size_t before = feed->events.size();
-          feed->reader.AddLine(line, feed->events);
-          if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
-          co_return true;
-        },
-        adb::kNoDeadline);
+    // The sink named first: a lambda made into a std::function inside the co_await
+    // full-expression is destroyed twice by g++ 12.
+    adb::LineSink sink = [feed](std::string_view line) -> asio::awaitable<bool> {
+      ++feed->lines;
+      const size_t before = feed->events.size();
+      feed->reader.AddLine(line, feed->events);
+      if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
+      co_return true;
+    };
+    auto streaming =
+        shell.client().StreamLines(shell.serial(), *command, std::move(sink), adb::kNoDeadline);
+    auto end = co_await std::move(streaming);
     feed->ended = true;
     if (!end) {
       feed->end_reason = "logcat stream: " + std::string(adb::ErrcName(end.error().code)) + ": " +

@@ -77,14 +77,15 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
     const auto next = std::chrono::steady_clock::now() + config.interval;
     const adb::Deadline deadline = adb::DeadlineAfter(config.command_timeout);
     if (!state->pid) {
-      auto r = co_await shell.Run(Argv("pidof", config.package), deadline, false);
+      auto op18 = shell.Run(Argv("pidof", config.package), deadline, false);
+      auto r = co_await std::move(op18);
       if (r && r->exit_code.value_or(0) == 0) state->pid = FirstPid(r->out);
       if (!r) state->last_error = r.error().message;
     }
     if (state->pid && !co_await Cancelled()) {
       const int64_t pid = *state->pid;
-      auto r = co_await shell.Run(Argv("cat", "/proc/" + std::to_string(pid) + "/stat"), deadline,
-                                  false);
+      auto op19 = shell.Run(Argv("cat", "/proc/" + std::to_string(pid) + "/stat"), deadline, false);
+      auto r = co_await std::move(op19);
       if (!r) {
         state->last_error = r.error().message;
       } else if (r->exit_code.value_or(0) != 0) {
