@@ -50,7 +50,8 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
   }
   feed->Wake();
   // Stay in the race until the executor ends it.
-  asio::steady_timer forever(co_await asio::this_coro::executor, adb::kNoDeadline);
+  const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
+  asio::steady_timer forever(forever_executor, adb::kNoDeadline);
   while (!co_await Cancelled()) {
     boost::system::error_code ec;
     co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -59,7 +60,8 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
 
 asio::awaitable<WaitResult> WaitForLog(LogcatFeed& feed, const std::function<bool()>& done,
                                        adb::Deadline deadline) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
+  const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(timer_executor);
   for (;;) {
     if (done()) co_return WaitResult::kDone;
     if (co_await Cancelled()) co_return WaitResult::kCancelled;

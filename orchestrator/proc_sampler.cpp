@@ -72,7 +72,8 @@ store::ProcSample MakeProcSample(int64_t run_id, int64_t t_ms, const ProcReading
 asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig config,
                                      std::shared_ptr<ProcSamplerState> state) {
   co_await asio::this_coro::throw_if_cancelled(false);
-  asio::steady_timer timer(co_await asio::this_coro::executor);
+  const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(timer_executor);
   while (!co_await Cancelled()) {
     const auto next = std::chrono::steady_clock::now() + config.interval;
     const adb::Deadline deadline = adb::DeadlineAfter(config.command_timeout);

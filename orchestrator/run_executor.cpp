@@ -235,7 +235,8 @@ asio::awaitable<void> Execution::SampleOrIdle(DeviceShell& shell,
     co_await std::move(sampling);
     co_return;
   }
-  asio::steady_timer forever(co_await asio::this_coro::executor, adb::kNoDeadline);
+  const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
+  asio::steady_timer forever(forever_executor, adb::kNoDeadline);
   while (!co_await Cancelled()) {
     boost::system::error_code ec;
     co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
