@@ -50,7 +50,8 @@ std::optional<int64_t> ParseClkTck(std::string_view output) {
 boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& shell,
                                                                    adb::Deadline deadline) {
   DeviceClock clock;
-  auto tck = co_await shell.Run(Argv("getconf", "CLK_TCK"), deadline, /*require_success=*/false);
+  auto op1 = shell.Run(Argv("getconf", "CLK_TCK"), deadline, /*require_success=*/false);
+  auto tck = co_await std::move(op1);
   if (!tck) {
     if (tck.error().device_lost() || tck.error().cancelled() || tck.error().timed_out()) {
       co_return tck.error();
@@ -59,7 +60,8 @@ boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& 
     clock.clk_tck = *v;
     clock.clk_tck_read = true;
   }
-  auto page = co_await shell.Run(Argv("getconf", "PAGESIZE"), deadline, /*require_success=*/false);
+  auto op2 = shell.Run(Argv("getconf", "PAGESIZE"), deadline, /*require_success=*/false);
+  auto page = co_await std::move(op2);
   if (!page) {
     if (page.error().device_lost() || page.error().cancelled() || page.error().timed_out()) {
       co_return page.error();

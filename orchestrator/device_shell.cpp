@@ -26,14 +26,15 @@ boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::Run(
   if (!command) {
     co_return CommandError{command.error().code, "`" + what + "`: " + command.error().message};
   }
-  co_return co_await RunCommand(std::move(what), std::move(command).value(), deadline,
-                                require_success);
+  auto op25 = RunCommand(std::move(what), std::move(command).value(), deadline, require_success);
+  co_return co_await std::move(op25);
 }
 
 boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::RunLiteral(
     adb::ShellLiteral literal, adb::Deadline deadline) {
-  co_return co_await RunCommand(std::string(literal.text()),
-                                adb::ShellCommand::FromLiteral(literal), deadline, true);
+  auto op26 = RunCommand(std::string(literal.text()), adb::ShellCommand::FromLiteral(literal),
+                         deadline, true);
+  co_return co_await std::move(op26);
 }
 
 boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::RunCommand(

@@ -54,8 +54,9 @@ bool HasTotalTime(const std::string& am_output) {
 bool IsFatal(const CommandError& e) { return e.device_lost() || e.cancelled(); }
 
 asio::awaitable<CommandResult<std::optional<int64_t>>> Pidof(IterationContext& ctx) {
-  auto r = co_await ctx.shell.Run(Argv("pidof", ctx.spec.package),
-                                  adb::DeadlineAfter(ctx.command_timeout), false);
+  auto op20 = ctx.shell.Run(Argv("pidof", ctx.spec.package),
+                            adb::DeadlineAfter(ctx.command_timeout), false);
+  auto r = co_await std::move(op20);
   if (!r) co_return r.error();
   if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
   co_return FirstPid(r->out);
@@ -82,7 +83,8 @@ const char* ExpectedLaunchState(LaunchMode mode) {
 asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
   const size_t first_event = ctx.feed.events.size();
   const auto deadline = adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
-  auto r = co_await ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), deadline);
+  auto op21 = ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), deadline);
+  auto r = co_await std::move(op21);
   if (!r) co_return r.error();
   // Wait for its Displayed line too (on a phone `am start -W` already did): a launch still
   // drawing when the next one starts would lend it its lines. An activity already on top is
@@ -156,8 +158,8 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       prepare = Argv("input", "keyevent", "KEYCODE_HOME");
       break;
   }
-  if (auto r = co_await ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
-      !r) {
+  auto op22 = ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
+  if (auto r = co_await std::move(op22); !r) {
     if (IsFatal(r.error())) {
       result.fatal = r.error();
       co_return result;
@@ -176,8 +178,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   const size_t first_event = ctx.feed.events.size();
   const auto launch_deadline =
       adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
-  auto am = co_await ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component),
-                                   launch_deadline, false);
+  auto op23 =
+      ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), launch_deadline, false);
+  auto am = co_await std::move(op23);
   if (!am) {
     if (IsFatal(am.error())) {
       result.fatal = am.error();
@@ -263,10 +266,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   if (pid_after && ctx.sampler) ctx.sampler->pid = pid_after;
   if (matched.process_start && pid_after) {
     // The fork time of a process this launch started; a warm/hot launch's process is older.
-    // Named: a std::string temporary inside the co_await would be destroyed twice (g++ 12).
-    const std::string stat_path = "/proc/" + std::to_string(*pid_after) + "/stat";
-    auto stat = co_await ctx.shell.Run(Argv("cat", stat_path),
-                                       adb::DeadlineAfter(ctx.command_timeout), false);
+    auto op24 = ctx.shell.Run(Argv("cat", "/proc/" + std::to_string(*pid_after) + "/stat"),
+                              adb::DeadlineAfter(ctx.command_timeout), false);
+    auto stat = co_await std::move(op24);
     if (!stat && IsFatal(stat.error())) {
       result.fatal = stat.error();
       co_return result;

@@ -26,8 +26,8 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
     feed->ended = true;
     feed->end_reason = command.error().message;
   } else {
-    // Named: as a temporary inside the co_await, g++ 12 would destroy the sink (and its copy of
-    // `feed`) twice.
+    // The sink named first: a lambda made into a std::function inside the co_await
+    // full-expression is destroyed twice by g++ 12.
     adb::LineSink sink = [feed](std::string_view line) -> asio::awaitable<bool> {
       ++feed->lines;
       const size_t before = feed->events.size();
@@ -35,8 +35,9 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
       if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
       co_return true;
     };
-    auto end = co_await shell.client().StreamLines(shell.serial(), *command, std::move(sink),
-                                                   adb::kNoDeadline);
+    auto streaming =
+        shell.client().StreamLines(shell.serial(), *command, std::move(sink), adb::kNoDeadline);
+    auto end = co_await std::move(streaming);
     feed->ended = true;
     if (!end) {
       feed->end_reason = "logcat stream: " + std::string(adb::ErrcName(end.error().code)) + ": " +
@@ -49,7 +50,8 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
   }
   feed->Wake();
   // Stay in the race until the executor ends it.
-  asio::steady_timer forever(co_await asio::this_coro::executor, adb::kNoDeadline);
+  const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
+  asio::steady_timer forever(forever_executor, adb::kNoDeadline);
   while (!co_await Cancelled()) {
     boost::system::error_code ec;
     co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -58,7 +60,8 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
 
 asio::awaitable<WaitResult> WaitForLog(LogcatFeed& feed, const std::function<bool()>& done,
                                        adb::Deadline deadline) {
-  asio::steady_timer timer(co_await asio::this_coro::executor);
+  const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(timer_executor);
   for (;;) {
     if (done()) co_return WaitResult::kDone;
     if (co_await Cancelled()) co_return WaitResult::kCancelled;

@@ -34,7 +34,8 @@ std::string LooperSettingValue(const parsers::SettingsValue& previous, int64_t s
 
 asio::awaitable<CommandResult<std::string>> DumpLooperStats(DeviceShell& shell,
                                                             adb::Deadline deadline) {
-  auto r = co_await shell.Run(Argv("dumpsys", "looper_stats"), deadline);
+  auto op3 = shell.Run(Argv("dumpsys", "looper_stats"), deadline);
+  auto r = co_await std::move(op3);
   if (!r) co_return r.error();
   // dumpsys prints "Can't find service" on stderr (exit 0): the parser wants to see it.
   co_return r->out + r->err;
@@ -45,7 +46,8 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
                                                         const LooperWorkload& workload,
                                                         adb::Deadline deadline,
                                                         LooperSession& session) {
-  auto got = co_await shell.Run(Argv("settings", "get", "global", kSetting), deadline);
+  auto op4 = shell.Run(Argv("settings", "get", "global", kSetting), deadline);
+  auto got = co_await std::move(op4);
   if (!got) co_return got.error();
   auto previous = parsers::ParseSettingsGet(got->out);
   if (!previous) {
@@ -54,13 +56,13 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
   session.previous = *previous;
   session.previous_read = true;
   session.value = LooperSettingValue(session.previous, sampling_interval);
-  if (auto r =
-          co_await shell.Run(Argv("settings", "put", "global", kSetting, session.value), deadline);
-      !r) {
+  auto op5 = shell.Run(Argv("settings", "put", "global", kSetting, session.value), deadline);
+  if (auto r = co_await std::move(op5); !r) {
     co_return r.error();
   }
   // Also the first sign of a device without the service (Android 9: "Can't find service").
-  if (auto r = co_await shell.Run(Argv("cmd", "looper_stats", "reset"), deadline); !r) {
+  auto op6 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+  if (auto r = co_await std::move(op6); !r) {
     co_return CommandError{r.error().adb,
                            "looper stats unavailable on this device: " + r.error().message};
   }
@@ -71,11 +73,13 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     session.gate = "ignore_battery_status";
   } else {
     // This build ignores ignore_battery_status (or predates it): fake a discharging battery.
-    if (auto r = co_await shell.Run(Argv("dumpsys", "battery", "unplug"), deadline); !r) {
+    auto op7 = shell.Run(Argv("dumpsys", "battery", "unplug"), deadline);
+    if (auto r = co_await std::move(op7); !r) {
       co_return r.error();
     }
     session.unplugged = true;
-    if (auto r = co_await shell.Run(Argv("cmd", "looper_stats", "reset"), deadline); !r) {
+    auto op8 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+    if (auto r = co_await std::move(op8); !r) {
       co_return r.error();
     }
     if (auto w = co_await workload(); !w) co_return w.error();
@@ -89,7 +93,8 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     session.gate = "battery_unplug";
   }
   // The run's window starts here: the probe's rows are not the run's.
-  if (auto r = co_await shell.Run(Argv("cmd", "looper_stats", "reset"), deadline); !r) {
+  auto op9 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+  if (auto r = co_await std::move(op9); !r) {
     co_return r.error();
   }
   co_return true;
@@ -104,11 +109,13 @@ asio::awaitable<CommandResult<bool>> RestoreLooperSession(DeviceShell& shell,
     if (!session.previous.unset()) {
       argv = Argv("settings", "put", "global", kSetting, *session.previous.value);
     }
-    auto r = co_await shell.Run(std::move(argv), deadline);
+    auto op10 = shell.Run(std::move(argv), deadline);
+    auto r = co_await std::move(op10);
     if (!r) first_error = r.error();
   }
   if (session.unplugged) {
-    auto r = co_await shell.Run(Argv("dumpsys", "battery", "reset"), deadline);
+    auto op11 = shell.Run(Argv("dumpsys", "battery", "reset"), deadline);
+    auto r = co_await std::move(op11);
     if (!r && !first_error) first_error = r.error();
   }
   if (first_error) co_return *first_error;

@@ -33,7 +33,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
                                                              adb::Deadline deadline) {
   PreflightReport report;
   // pm path exits 1 for a package that is not installed: that is an answer, not a failure.
-  auto path = co_await shell.Run(Argv("pm", "path", spec.package), deadline, false);
+  auto op12 = shell.Run(Argv("pm", "path", spec.package), deadline, false);
+  auto path = co_await std::move(op12);
   if (!path) co_return path.error();
   auto pm = parsers::ParsePmPath(path->out);
   if (!pm || !pm->installed()) {
@@ -44,8 +45,9 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   if (spec.activity) {
     component_text = spec.package + "/" + *spec.activity;
   } else {
-    auto resolved = co_await shell.Run(
-        Argv("cmd", "package", "resolve-activity", "--brief", spec.package), deadline, false);
+    auto op13 = shell.Run(Argv("cmd", "package", "resolve-activity", "--brief", spec.package),
+                          deadline, false);
+    auto resolved = co_await std::move(op13);
     if (!resolved) co_return resolved.error();
     auto parsed = parsers::ParseResolveActivityBrief(resolved->out);
     if (!parsed || !parsed->component || parsed->is_chooser) {
@@ -65,7 +67,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   report.component = component->str();
   report.activity_class = component->FullClassName();
 
-  auto props = co_await shell.Run(Argv("getprop"), deadline);
+  auto op14 = shell.Run(Argv("getprop"), deadline);
+  auto props = co_await std::move(op14);
   if (!props) co_return props.error();
   if (auto parsed = parsers::ParseGetprop(props->out)) {
     report.fingerprint = Prop(*parsed, "ro.build.fingerprint");
@@ -77,19 +80,22 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
     }
   }
 
-  auto battery = co_await shell.Run(Argv("dumpsys", "battery"), deadline);
+  auto op15 = shell.Run(Argv("dumpsys", "battery"), deadline);
+  auto battery = co_await std::move(op15);
   if (!battery) co_return battery.error();
   if (auto parsed = parsers::ParseDumpsysBattery(battery->out)) {
     report.battery_level = parsed->level;
     report.powered = parsed->IsCharging();
     report.battery_temperature_tenths_c = parsed->temperature_tenths_c;
   }
-  auto thermal = co_await shell.Run(Argv("dumpsys", "thermalservice"), deadline, false);
+  auto op16 = shell.Run(Argv("dumpsys", "thermalservice"), deadline, false);
+  auto thermal = co_await std::move(op16);
   if (!thermal) co_return thermal.error();
   if (auto parsed = parsers::ParseDumpsysThermal(thermal->out)) {
     report.thermal_status = parsed->thermal_status;
   }
-  auto package = co_await shell.Run(Argv("dumpsys", "package", spec.package), deadline);
+  auto op17 = shell.Run(Argv("dumpsys", "package", spec.package), deadline);
+  auto package = co_await std::move(op17);
   if (!package) co_return package.error();
   if (auto parsed = parsers::ParseDumpsysPackage(package->out, spec.package)) {
     report.version_code = parsed->version_code;

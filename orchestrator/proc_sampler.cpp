@@ -72,20 +72,21 @@ store::ProcSample MakeProcSample(int64_t run_id, int64_t t_ms, const ProcReading
 asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig config,
                                      std::shared_ptr<ProcSamplerState> state) {
   co_await asio::this_coro::throw_if_cancelled(false);
-  asio::steady_timer timer(co_await asio::this_coro::executor);
+  const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(timer_executor);
   while (!co_await Cancelled()) {
     const auto next = std::chrono::steady_clock::now() + config.interval;
     const adb::Deadline deadline = adb::DeadlineAfter(config.command_timeout);
     if (!state->pid) {
-      auto r = co_await shell.Run(Argv("pidof", config.package), deadline, false);
+      auto op18 = shell.Run(Argv("pidof", config.package), deadline, false);
+      auto r = co_await std::move(op18);
       if (r && r->exit_code.value_or(0) == 0) state->pid = FirstPid(r->out);
       if (!r) state->last_error = r.error().message;
     }
     if (state->pid && !co_await Cancelled()) {
       const int64_t pid = *state->pid;
-      // Named: a std::string temporary inside the co_await would be destroyed twice (g++ 12).
-      const std::string stat_path = "/proc/" + std::to_string(pid) + "/stat";
-      auto r = co_await shell.Run(Argv("cat", stat_path), deadline, false);
+      auto op19 = shell.Run(Argv("cat", "/proc/" + std::to_string(pid) + "/stat"), deadline, false);
+      auto r = co_await std::move(op19);
       if (!r) {
         state->last_error = r.error().message;
       } else if (r->exit_code.value_or(0) != 0) {

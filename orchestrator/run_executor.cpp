@@ -111,7 +111,20 @@ class Execution {
   asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
   asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
   asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
-  asio::awaitable<RunOutcome> Finish(store::RunStatus status, std::optional<std::string> error);
+  // End records how the run ends, Finish stores and reports it: two steps, so that no
+  // temporary is part of a co_await full-expression (g++ 12 destroys those twice).
+  void End(store::RunStatus status, std::optional<std::string> error) {
+    outcome_.status = status;
+    outcome_.error = std::move(error);
+  }
+  void EndAfterError(const CommandError& e, const std::string& what, bool run_cancelled) {
+    if (e.cancelled() || run_cancelled) {
+      End(store::RunStatus::kCancelled, "cancelled during " + what);
+    } else {
+      End(store::RunStatus::kFailed, what + ": " + e.message);
+    }
+  }
+  asio::awaitable<RunOutcome> Finish();
 
   adb::Client& client_;
   store::Store& store_;
@@ -127,11 +140,10 @@ class Execution {
   bool looper_started_ = false;
 };
 
-asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
-                                              std::optional<std::string> error) {
+asio::awaitable<RunOutcome> Execution::Finish() {
   Phase("restoring");
-  outcome_.status = status;
-  outcome_.error = error;
+  const store::RunStatus status = outcome_.status;
+  const std::optional<std::string> error = outcome_.error;
   store::RunStatusUpdate update;
   update.status = status;
   update.error = error;
@@ -140,7 +152,8 @@ asio::awaitable<RunOutcome> Execution::Finish(store::RunStatus status,
     update.preflight_json = PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
                                           looper_started_ ? &looper_ : nullptr);
   }
-  store::Status s = co_await UpdateStatus(std::move(update));
+  auto updating = UpdateStatus(std::move(update));
+  store::Status s = co_await std::move(updating);
   if (!s) Log("final status not stored: " + s.error().message);
   Log(std::string("finished ") + store::RunStatusName(status) + IfAny(": ", error.value_or("")));
   co_return outcome_;
@@ -163,9 +176,11 @@ asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shel
       co_return std::string("restore threw: ") + e.what();
     }
   };
-  std::optional<std::string> error = co_await asio::co_spawn(
-      co_await asio::this_coro::executor, body(shell, looper_, deadline, options_.log),
-      asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
+  auto executor = co_await asio::this_coro::executor;
+  auto restoring =
+      asio::co_spawn(executor, body(shell, looper_, deadline, options_.log),
+                     asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
+  std::optional<std::string> error = co_await std::move(restoring);
   if (error) {
     Log("looper_stats setting NOT restored: " + *error);
   } else {
@@ -216,10 +231,12 @@ asio::awaitable<void> Execution::SampleOrIdle(DeviceShell& shell,
     const int64_t started = started_ms_;
     auto now_ms = options_.now_ms;
     config.run_ms = [now_ms, started] { return now_ms() - started; };
-    co_await RunProcSampler(shell, std::move(config), state);
+    auto sampling = RunProcSampler(shell, std::move(config), state);
+    co_await std::move(sampling);
     co_return;
   }
-  asio::steady_timer forever(co_await asio::this_coro::executor, adb::kNoDeadline);
+  const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
+  asio::steady_timer forever(forever_executor, adb::kNoDeadline);
   while (!co_await Cancelled()) {
     boost::system::error_code ec;
     co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -261,8 +278,9 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     looper_started_ = true;
     const LooperWorkload workload = [&ctx]() -> asio::awaitable<CommandResult<bool>> {
       // HOME first, so the launch is a real one (not "delivered to the top-most instance").
-      auto home = co_await ctx.shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
-                                         adb::DeadlineAfter(ctx.command_timeout));
+      auto op27 = ctx.shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
+                                adb::DeadlineAfter(ctx.command_timeout));
+      auto home = co_await std::move(op27);
       if (!home) co_return home.error();
       co_return co_await PrimingLaunch(ctx);
     };
@@ -336,31 +354,40 @@ asio::awaitable<RunOutcome> Execution::Run() {
   started_ms_ = options_.now_ms();
   Phase("preflight");
   if (auto e = ValidateRunSpec(spec_)) {
-    co_return co_await Finish(store::RunStatus::kFailed,
-                              "invalid run: " + e->field + " " + e->message);
+    {
+      End(store::RunStatus::kFailed, "invalid run: " + e->field + " " + e->message);
+      co_return co_await Finish();
+    }
   }
   auto serial = adb::Serial::Parse(spec_.serial);
-  if (!serial) co_return co_await Finish(store::RunStatus::kFailed, serial.error().message);
+  if (!serial) {
+    End(store::RunStatus::kFailed, serial.error().message);
+    co_return co_await Finish();
+  }
   DeviceShell shell(client_, *serial);
-  auto cancelled_or_failed = [&](const CommandError& e,
-                                 std::string what) -> asio::awaitable<RunOutcome> {
-    if (e.cancelled() || co_await Cancelled()) {
-      co_return co_await Finish(store::RunStatus::kCancelled, "cancelled during " + what);
-    }
-    co_return co_await Finish(store::RunStatus::kFailed, what + ": " + e.message);
-  };
 
   // 1-3. Resolve, preflight, clock; then the run is running.
   auto preflight = co_await RunPreflight(shell, spec_, CommandDeadline());
-  if (!preflight) co_return co_await cancelled_or_failed(preflight.error(), "preflight");
+  if (!preflight) {
+    const bool run_cancelled = co_await Cancelled();
+    EndAfterError(preflight.error(), "preflight", run_cancelled);
+    co_return co_await Finish();
+  }
   preflight_ = std::move(preflight).value();
   if (spec_.preflight_enforce && !preflight_->warnings.empty()) {
     std::string why;
     for (const auto& w : preflight_->warnings) why += (why.empty() ? "" : "; ") + w;
-    co_return co_await Finish(store::RunStatus::kFailed, "preflight refused the device: " + why);
+    {
+      End(store::RunStatus::kFailed, "preflight refused the device: " + why);
+      co_return co_await Finish();
+    }
   }
   auto clock = co_await ReadDeviceClock(shell, CommandDeadline());
-  if (!clock) co_return co_await cancelled_or_failed(clock.error(), "reading the device clock");
+  if (!clock) {
+    const bool run_cancelled = co_await Cancelled();
+    EndAfterError(clock.error(), "reading the device clock", run_cancelled);
+    co_return co_await Finish();
+  }
   clock_ = *clock;
   {
     store::RunStatusUpdate running;
@@ -368,10 +395,13 @@ asio::awaitable<RunOutcome> Execution::Run() {
     running.started_at = started_ms_;
     running.fingerprint = preflight_->fingerprint;
     running.preflight_json = PreflightJson(*preflight_, &*clock_, nullptr);
-    store::Status s = co_await UpdateStatus(std::move(running));
+    auto updating = UpdateStatus(std::move(running));
+    store::Status s = co_await std::move(updating);
     if (!s) {
-      co_return co_await Finish(store::RunStatus::kFailed,
-                                "status `running` not stored: " + s.error().message);
+      {
+        End(store::RunStatus::kFailed, "status `running` not stored: " + s.error().message);
+        co_return co_await Finish();
+      }
     }
   }
   for (const auto& w : preflight_->warnings) Log("preflight warning: " + w);
@@ -386,12 +416,8 @@ asio::awaitable<RunOutcome> Execution::Run() {
   {
     auto feed = std::make_shared<LogcatFeed>();
     try {
-      // Each awaitable built in a statement of its own, the race too: g++ 12 destroys twice the
-      // temporaries of a co_await full-expression (here: a copy of `feed`, freed early).
-      auto follow = FollowLogcat(shell, feed);
-      auto sample = SampleOrIdle(shell, sampler);
-      auto launches = LaunchLoop(shell, feed, sampler, loop);
-      auto race = std::move(follow) || std::move(sample) || std::move(launches);
+      auto race = FollowLogcat(shell, feed) || SampleOrIdle(shell, sampler) ||
+                  LaunchLoop(shell, feed, sampler, loop);
       co_await std::move(race);
     } catch (const std::exception& e) {
       Log(std::string("launch loop threw: ") + e.what());
@@ -432,11 +458,20 @@ asio::awaitable<RunOutcome> Execution::Run() {
   auto restore_error = co_await Restore(shell);
   if (cancelled) {
     std::string why = "cancelled" + IfAny("; restore failed: ", restore_error.value_or(""));
-    co_return co_await Finish(store::RunStatus::kCancelled, std::move(why));
+    {
+      End(store::RunStatus::kCancelled, std::move(why));
+      co_return co_await Finish();
+    }
   }
   if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
-  if (error) co_return co_await Finish(store::RunStatus::kFailed, error);
-  co_return co_await Finish(store::RunStatus::kSucceeded, std::nullopt);
+  if (error) {
+    End(store::RunStatus::kFailed, error);
+    co_return co_await Finish();
+  }
+  {
+    End(store::RunStatus::kSucceeded, std::nullopt);
+    co_return co_await Finish();
+  }
 }
 
 }  // namespace
