@@ -236,6 +236,10 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
           const std::string message = "request header larger than " +
                                       std::to_string(options.max_header) + " bytes";
           co_await Refuse(stream, 431, "header_too_large", message);
+        } else if (header_error == http::error::body_limit) {  // a Content-Length too large
+          const std::string message =
+              "request body larger than " + std::to_string(options.max_body) + " bytes";
+          co_await Refuse(stream, 413, "payload_too_large", message);
         } else if (header_error.category() == http_category &&
                    header_error != http::error::end_of_stream &&
                    header_error != http::error::partial_message) {
@@ -406,6 +410,10 @@ asio::awaitable<void> Server::Run() {
   }
 
   for (;;) {
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      break;
+    }
     auto [ec, socket] = co_await s.acceptor.async_accept(kTuple);
     if (ec) {
       if (ec == asio::error::operation_aborted) break;

@@ -277,9 +277,12 @@ asio::awaitable<void> RunQueue::Run() {
   co_await asio::this_coro::throw_if_cancelled(false);
   co_await impl->Recover();
 
-  // Serve until cancelled.
-  asio::steady_timer forever(*impl->executor, asio::steady_timer::time_point::max());
-  co_await WaitForSignal(forever);
+  // Serve until cancelled (a cancel that came during recovery counts: the timer would never
+  // hear it).
+  if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
+    asio::steady_timer forever(*impl->executor, asio::steady_timer::time_point::max());
+    co_await WaitForSignal(forever);
+  }
   co_await asio::this_coro::reset_cancellation_state();
 
   // Stop: queued runs stay queued in the store (the next start takes them up); running ones are

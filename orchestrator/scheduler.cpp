@@ -151,6 +151,11 @@ asio::awaitable<void> Scheduler::Run() {
       wait = std::clamp(std::chrono::milliseconds(until_next), std::chrono::milliseconds(0),
                         impl->options.max_sleep);
     }
+    // A cancel that came while checking would not reach a timer started after it.
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      co_return;
+    }
     impl->sleep = std::make_shared<asio::steady_timer>(executor, wait);
     boost::system::error_code ec;
     co_await impl->sleep->async_wait(asio::redirect_error(asio::use_awaitable, ec));

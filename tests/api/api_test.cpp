@@ -1,0 +1,644 @@
+// The REST API over real HTTP on loopback (port 0): a real SQLite store, a real RunQueue whose
+// executor is faked (runs need devices: tests/e2e has those), raw sockets for what a browser would
+// never send. Covers the bad-input table of issue 6 (each case gets its 4xx or is dropped, no run
+// is stored, the server keeps answering), paging, ETag/304, auth, 404/405, pipelining, slow
+// clients, 1,000 connections, the event stream, and that the OpenAPI document and the routing
+// table agree.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/server.h"
+#include "orchestrator/store_await.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::api {
+namespace {
+
+namespace asio = boost::asio;
+using std::chrono::milliseconds;
+using Json = nlohmann::json;
+
+struct Response {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+};
+
+// A blocking loopback client: connect, send bytes, read until the peer closes or `want`
+// responses are complete (or 5 s pass).
+class RawClient {
+ public:
+  explicit RawClient(uint16_t port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  }
+  ~RawClient() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool connected() const { return connected_; }
+
+  bool Send(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return true;
+  }
+
+  // Reads whatever comes within `limit`; stops early once `want` responses are complete.
+  std::vector<Response> Read(size_t want, milliseconds limit = milliseconds(5000)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    std::vector<Response> out;
+    for (;;) {
+      out = Parse(buffer_);
+      if (out.size() >= want || closed_) return out;
+      const auto left = std::chrono::duration_cast<milliseconds>(deadline -
+                                                                 std::chrono::steady_clock::now());
+      if (left.count() <= 0) return out;
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
+      char chunk[65536];
+      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+      if (n <= 0) {
+        closed_ = true;
+      } else {
+        buffer_.append(chunk, static_cast<size_t>(n));
+      }
+    }
+  }
+  // True when the server closed the connection within `limit`.
+  bool ClosedWithin(milliseconds limit) {
+    Read(1000, limit);
+    return closed_;
+  }
+  const std::string& raw() const { return buffer_; }
+
+ private:
+  static std::vector<Response> Parse(const std::string& data) {
+    std::vector<Response> out;
+    size_t pos = 0;
+    for (;;) {
+      const size_t end = data.find("\r\n\r\n", pos);
+      if (end == std::string::npos) break;
+      Response r;
+      r.status = std::atoi(data.c_str() + pos + 9);
+      size_t line = data.find("\r\n", pos) + 2;
+      while (line < end) {
+        const size_t next = data.find("\r\n", line);
+        const std::string header = data.substr(line, next - line);
+        const size_t colon = header.find(':');
+        std::string name = header.substr(0, colon);
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        r.headers[name] = header.substr(colon + 2);
+        line = next + 2;
+      }
+      const size_t length =
+          r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
+      if (data.size() < end + 4 + length) break;
+      r.body = data.substr(end + 4, length);
+      out.push_back(std::move(r));
+      pos = end + 4 + length;
+    }
+    return out;
+  }
+
+  int fd_ = -1;
+  bool connected_ = false;
+  bool closed_ = false;
+  std::string buffer_;
+};
+
+std::string Request(const std::string& method, const std::string& target,
+                    const std::string& body = "", const std::string& extra_headers = "",
+                    bool close = true) {
+  std::string r = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\n" + extra_headers;
+  if (!body.empty() || method == "POST") {
+    r += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n";
+  }
+  if (close) r += "Connection: close\r\n";
+  return r + "\r\n" + body;
+}
+
+// A run executor stand-in: records `running` and waits to be cancelled.
+asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_t run_id) {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  store::RunStatusUpdate running;
+  running.run_id = run_id;
+  running.status = store::RunStatus::kRunning;
+  co_await orchestrator::AwaitStore<store::Status>(
+      [&](auto done) { st.UpdateRunStatusAsync(running, std::move(done)); });
+  asio::steady_timer forever(co_await asio::this_coro::executor,
+                             asio::steady_timer::time_point::max());
+  boost::system::error_code ec;
+  co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_await asio::this_coro::reset_cancellation_state();
+  store::RunStatusUpdate end;
+  end.run_id = run_id;
+  end.status = store::RunStatus::kCancelled;
+  co_await orchestrator::AwaitStore<store::Status>(
+      [&](auto done) { st.UpdateRunStatusAsync(end, std::move(done)); });
+  orchestrator::RunOutcome outcome;
+  outcome.status = store::RunStatus::kCancelled;
+  co_return outcome;
+}
+
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store::StoreOptions options;
+    options.path = dir_.File("droidlab.db");
+    auto st = store::Store::Open(options);
+    ASSERT_TRUE(st) << st.error().message;
+    store_ = std::move(*st);
+  }
+
+  void Start(ServerOptions options = {}) {
+    options.host = "127.0.0.1";
+    options.port = 0;
+    if (options.header_timeout == milliseconds(10'000)) options.header_timeout = milliseconds(500);
+    options.sse_keepalive = milliseconds(200);
+    options.drain_timeout = milliseconds(1000);
+    store::Store& st = *store_;
+    orchestrator::RunQueueOptions queue_options;
+    queue_options.log = [](std::string_view) {};
+    queue_ = std::make_unique<orchestrator::RunQueue>(
+        st,
+        [&st](int64_t id, orchestrator::RunSpec, orchestrator::RunExecutorOptions) {
+          return WaitForCancel(st, id);
+        },
+        std::move(queue_options));
+    Services services;
+    services.store = store_.get();
+    services.queue = queue_.get();
+    services.version = "test";
+    services.adb_version = []() -> asio::awaitable<std::optional<int>> { co_return 41; };
+    server_ = std::make_unique<Server>(io_.get_executor(), services, options);
+    auto port = server_->Listen();
+    ASSERT_TRUE(port) << port.error();
+    port_ = *port;
+    asio::co_spawn(io_, queue_->Run(),
+                   asio::bind_cancellation_slot(stop_queue_.slot(), [this](std::exception_ptr e) {
+                     EXPECT_FALSE(e);
+                     queue_ended_ = true;
+                   }));
+    asio::co_spawn(io_, server_->Run(),
+                   asio::bind_cancellation_slot(stop_server_.slot(), [this](std::exception_ptr e) {
+                     EXPECT_FALSE(e);
+                     server_ended_ = true;
+                   }));
+    thread_ = std::thread([this] { io_.run(); });
+  }
+
+  void TearDown() override {
+    if (!thread_.joinable()) return;
+    asio::post(io_, [this] {
+      stop_server_.emit(asio::cancellation_type::terminal);
+      stop_queue_.emit(asio::cancellation_type::terminal);
+    });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while ((!server_ended_ || !queue_ended_) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    EXPECT_TRUE(server_ended_) << "the server did not stop";
+    EXPECT_TRUE(queue_ended_) << "the queue did not stop";
+    io_.stop();
+    thread_.join();
+  }
+
+  Response Call(const std::string& method, const std::string& target, const std::string& body = "",
+                const std::string& headers = "") {
+    RawClient client(port_);
+    EXPECT_TRUE(client.connected());
+    client.Send(Request(method, target, body, headers));
+    auto responses = client.Read(1);
+    EXPECT_EQ(responses.size(), 1u) << method << " " << target << ": " << client.raw();
+    return responses.empty() ? Response{} : responses[0];
+  }
+
+  int64_t StoredRuns() {
+    auto page = store_->Read([](store::Reader& r) { return r.ListRuns({}); });
+    return page ? static_cast<int64_t>(page->runs.size()) : -1;
+  }
+
+  int64_t SeedRun(const std::string& serial, const std::string& package, int64_t created_at,
+                  std::vector<int64_t> displayed) {
+    store::NewRun run;
+    run.spec_json = "{}";
+    run.serial = serial;
+    run.device_model = "Pixel 7";
+    run.package = package;
+    run.mode = "cold";
+    run.iterations = static_cast<int64_t>(displayed.size());
+    run.created_at = created_at;
+    auto id = store_->CreateRun(run);
+    EXPECT_TRUE(id);
+    std::vector<store::Launch> launches;
+    for (size_t i = 0; i < displayed.size(); ++i) {
+      store::Launch l;
+      l.run_id = *id;
+      l.iteration = static_cast<int64_t>(i + 1);
+      l.displayed_ms = displayed[i];
+      l.launch_state = "COLD";
+      launches.push_back(l);
+    }
+    EXPECT_TRUE(store_->AddLaunches(std::move(launches)));
+    store::RunStatusUpdate done;
+    done.run_id = *id;
+    done.status = store::RunStatus::kSucceeded;
+    EXPECT_TRUE(store_->UpdateRunStatus(done));
+    EXPECT_TRUE(store_->Flush());
+    return *id;
+  }
+
+  testutil::TempDir dir_;
+  std::unique_ptr<store::Store> store_;
+  asio::io_context io_;
+  std::unique_ptr<orchestrator::RunQueue> queue_;
+  std::unique_ptr<Server> server_;
+  asio::cancellation_signal stop_server_, stop_queue_;
+  std::atomic<bool> server_ended_{false}, queue_ended_{false};
+  std::thread thread_;
+  uint16_t port_ = 0;
+};
+
+struct BadInput {
+  std::string name;
+  std::string request;    // raw bytes
+  int status;             // expected status; 0: dropped without a response is also fine
+  std::string mentions;   // a part of the error message ("" for none)
+};
+
+std::string Post(const std::string& body) { return Request("POST", "/api/v1/runs", body); }
+std::string RunBody(const std::string& serial, const std::string& package, const std::string& mode,
+                    const std::string& iterations) {
+  return R"({"serial":")" + serial + R"(","package":")" + package + R"(","mode":")" + mode +
+         R"(","iterations":)" + iterations + "}";
+}
+
+class ApiBadInputTest : public ApiTest, public ::testing::WithParamInterface<BadInput> {};
+
+TEST_P(ApiBadInputTest, GetsItsErrorAndNothingIsQueued) {
+  Start();
+  const BadInput& c = GetParam();
+  RawClient client(port_);
+  ASSERT_TRUE(client.connected());
+  client.Send(c.request);
+  auto responses = client.Read(1);
+  if (c.status == 0) {
+    // Dropped, or answered with a 4xx: both keep the daemon safe.
+    if (!responses.empty()) {
+      EXPECT_GE(responses[0].status, 400);
+      EXPECT_LT(responses[0].status, 500);
+    }
+  } else {
+    ASSERT_EQ(responses.size(), 1u) << client.raw().substr(0, 300);
+    EXPECT_EQ(responses[0].status, c.status) << responses[0].body;
+    auto body = Json::parse(responses[0].body, nullptr, false);
+    ASSERT_TRUE(body.is_object()) << responses[0].body;
+    ASSERT_TRUE(body.contains("error"));
+    EXPECT_TRUE(body["error"]["code"].is_string());
+    const std::string message = body["error"]["message"].get<std::string>();
+    EXPECT_NE(message.find(c.mentions), std::string::npos) << message;
+  }
+  EXPECT_EQ(StoredRuns(), 0);  // nothing was queued, so nothing reached a device
+  // And the daemon keeps answering others.
+  EXPECT_EQ(Call("GET", "/api/v1/health").status, 200);
+}
+
+const std::string kSerial = "R58M123ABC";
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ApiBadInputTest,
+    ::testing::Values(
+        BadInput{"MalformedJson", Post("{\"serial\":"), 400, ""},
+        BadInput{"NotAnObject", Post("[1,2]"), 400, ""},
+        BadInput{"IterationsAsString", Post(RunBody(kSerial, "com.example.app", "cold", "\"3\"")),
+                 400, "iterations"},
+        BadInput{"MissingPackage",
+                 Post(R"({"serial":"R58M123ABC","mode":"cold","iterations":3})"), 400, "package"},
+        BadInput{"UnknownMode", Post(RunBody(kSerial, "com.example.app", "lukewarm", "3")), 400,
+                 "mode"},
+        BadInput{"ZeroIterations", Post(RunBody(kSerial, "com.example.app", "cold", "0")), 400,
+                 "iterations"},
+        BadInput{"BillionIterations",
+                 Post(RunBody(kSerial, "com.example.app", "cold", "1000000000")), 400,
+                 "iterations"},
+        BadInput{"PackageWithSemicolon", Post(RunBody(kSerial, "com.x;reboot", "cold", "3")), 400,
+                 "package"},
+        BadInput{"PackageWithSubshell", Post(RunBody(kSerial, "$(reboot)", "cold", "3")), 400,
+                 "package"},
+        BadInput{"PackageWithBackticks", Post(RunBody(kSerial, "com.x`reboot`", "cold", "3")),
+                 400, "package"},
+        BadInput{"SerialWithDotDot", Post(RunBody("../../etc/passwd", "com.example.app", "cold", "3")),
+                 400, "serial"},
+        BadInput{"ActivityWithShell",
+                 Post(R"({"serial":"R58M123ABC","package":"com.example.app","activity":".Main;reboot","mode":"cold","iterations":3})"),
+                 400, "activity"},
+        BadInput{"UnknownField",
+                 Post(R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold","iterations":3,"reboot":true})"),
+                 400, "reboot"},
+        BadInput{"TenMegabyteBody", Post(std::string(10 * 1024 * 1024, ' ')), 413, "larger"},
+        BadInput{"MegabyteHeader",
+                 "GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(1 << 20, 'a') +
+                     "\r\n\r\n",
+                 0, ""},
+        BadInput{"GarbageRequestLine", "\x16\x03\x01 garbage \xff\xfe\r\n\r\n", 0, ""},
+        BadInput{"UnknownRoute", Request("GET", "/api/v1/reboot"), 404, "/api/v1/reboot"},
+        BadInput{"WrongMethod", Request("PUT", "/api/v1/runs", "{}"), 405, "PUT"},
+        BadInput{"DeviceSerialWithDotDot", Request("GET", "/api/v1/devices/..%2F..%2Fetc%2Fpasswd"),
+                 404, "../../etc/passwd"},
+        BadInput{"BadStatusFilter", Request("GET", "/api/v1/runs?status=bogus"), 400, "status"},
+        BadInput{"LimitTooLarge", Request("GET", "/api/v1/runs?limit=5000"), 400, "limit"},
+        BadInput{"ForgedCursor", Request("GET", "/api/v1/runs?cursor=not-ours"), 400, "cursor"},
+        BadInput{"RunIdNotANumber", Request("GET", "/api/v1/runs/abc"), 404, "abc"}),
+    [](const ::testing::TestParamInfo<BadInput>& p) { return p.param.name; });
+
+TEST_F(ApiTest, UnknownRoutesAnd405CarryJsonAndAllow) {
+  Start();
+  auto wrong = Call("DELETE", "/api/v1/devices");
+  EXPECT_EQ(wrong.status, 405);
+  EXPECT_EQ(wrong.headers["allow"], "GET");
+  auto missing = Call("GET", "/nowhere");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(Json::parse(missing.body)["error"]["code"], "not_found");
+}
+
+TEST_F(ApiTest, RunsArePagedNewestFirstWithAnOpaqueCursorAndFiltered) {
+  const int64_t a = SeedRun("A", "com.one", 1000, {800, 810});
+  const int64_t b = SeedRun("B", "com.two", 2000, {700});
+  const int64_t c = SeedRun("A", "com.one", 3000, {790, 805, 812});
+  Start();
+  auto first = Call("GET", "/api/v1/runs?limit=2");
+  ASSERT_EQ(first.status, 200);
+  auto page1 = Json::parse(first.body);
+  ASSERT_EQ(page1["runs"].size(), 2u);
+  EXPECT_EQ(page1["runs"][0]["id"], c);
+  EXPECT_EQ(page1["runs"][1]["id"], b);
+  ASSERT_TRUE(page1["next_cursor"].is_string());
+  auto second = Json::parse(
+      Call("GET", "/api/v1/runs?limit=2&cursor=" + page1["next_cursor"].get<std::string>()).body);
+  ASSERT_EQ(second["runs"].size(), 1u);
+  EXPECT_EQ(second["runs"][0]["id"], a);
+  EXPECT_TRUE(second["next_cursor"].is_null());
+
+  auto by_serial = Json::parse(Call("GET", "/api/v1/runs?serial=A").body);
+  EXPECT_EQ(by_serial["runs"].size(), 2u);
+  auto by_package = Json::parse(Call("GET", "/api/v1/runs?package=com.two").body);
+  ASSERT_EQ(by_package["runs"].size(), 1u);
+  EXPECT_EQ(by_package["runs"][0]["id"], b);
+  auto since = Json::parse(Call("GET", "/api/v1/runs?since=2500").body);
+  ASSERT_EQ(since["runs"].size(), 1u);
+  auto queued = Json::parse(Call("GET", "/api/v1/runs?status=queued").body);
+  EXPECT_TRUE(queued["runs"].empty());
+
+  auto detail = Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(c)).body);
+  EXPECT_EQ(detail["status"], "succeeded");
+  EXPECT_EQ(detail["summary"]["displayed_ms"]["count"], 3);
+  EXPECT_EQ(detail["summary"]["displayed_ms"]["median"], 805.0);
+  EXPECT_EQ(detail["summary"]["displayed_ms"]["min"], 790.0);
+  auto launches = Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(c) + "/launches").body);
+  ASSERT_EQ(launches["launches"].size(), 3u);
+  EXPECT_EQ(launches["launches"][2]["displayed_ms"], 812);
+  EXPECT_EQ(Call("GET", "/api/v1/runs/999/launches").status, 404);
+
+  // The previous successful run of the same package, model and mode is the default baseline.
+  auto compare = Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(c) + "/compare").body);
+  EXPECT_EQ(compare["baseline_id"], a);
+  EXPECT_EQ(compare["verdict"], "insufficient_data");  // 2 and 3 launches: too few to judge
+  EXPECT_EQ(Call("GET", "/api/v1/runs/" + std::to_string(a) + "/compare").status, 404);
+}
+
+TEST_F(ApiTest, EtagAnswers304WithoutABody) {
+  SeedRun("A", "com.one", 1000, {800});
+  Start();
+  auto first = Call("GET", "/api/v1/runs");
+  ASSERT_EQ(first.status, 200);
+  const std::string etag = first.headers["etag"];
+  ASSERT_FALSE(etag.empty());
+  auto again = Call("GET", "/api/v1/runs", "", "If-None-Match: " + etag + "\r\n");
+  EXPECT_EQ(again.status, 304);
+  EXPECT_TRUE(again.body.empty());
+  EXPECT_EQ(again.headers["etag"], etag);
+  SeedRun("A", "com.one", 2000, {810});  // the body changes, so does the tag
+  EXPECT_EQ(Call("GET", "/api/v1/runs", "", "If-None-Match: " + etag + "\r\n").status, 200);
+}
+
+TEST_F(ApiTest, WithATokenEveryRequestButHealthNeedsIt) {
+  ServerOptions options;
+  options.token = "s3cret-token";
+  Start(options);
+  EXPECT_EQ(Call("GET", "/api/v1/health").status, 200);
+  auto denied = Call("GET", "/api/v1/devices");
+  EXPECT_EQ(denied.status, 401);
+  EXPECT_EQ(denied.headers["www-authenticate"], "Bearer");
+  EXPECT_EQ(Call("GET", "/api/v1/devices", "", "Authorization: Bearer wrong-token!\r\n").status,
+            401);
+  EXPECT_EQ(Call("GET", "/api/v1/devices", "", "Authorization: Bearer s3cret-token\r\n").status,
+            200);
+  EXPECT_EQ(Call("POST", "/api/v1/runs", RunBody(kSerial, "com.example.app", "cold", "3")).status,
+            401);
+  EXPECT_EQ(StoredRuns(), 0);
+}
+
+TEST_F(ApiTest, CorsHeadersOnlyForConfiguredOrigins) {
+  ServerOptions options;
+  options.cors_origins = {"https://dash.example"};
+  Start(options);
+  auto allowed = Call("GET", "/api/v1/health", "", "Origin: https://dash.example\r\n");
+  EXPECT_EQ(allowed.headers["access-control-allow-origin"], "https://dash.example");
+  auto other = Call("GET", "/api/v1/health", "", "Origin: https://evil.example\r\n");
+  EXPECT_EQ(other.headers.count("access-control-allow-origin"), 0u);
+  auto preflight = Call("OPTIONS", "/api/v1/runs", "", "Origin: https://dash.example\r\n");
+  EXPECT_EQ(preflight.status, 204);
+  EXPECT_NE(preflight.headers["access-control-allow-methods"].find("POST"), std::string::npos);
+}
+
+TEST_F(ApiTest, ARunIsQueuedThenCancelledThroughTheApi) {
+  Start();
+  auto created = Call("POST", "/api/v1/runs", RunBody(kSerial, "com.example.app", "warm", "5"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  auto run = Json::parse(created.body);
+  const int64_t id = run["id"];
+  EXPECT_EQ(run["status"], "queued");
+  EXPECT_EQ(run["mode"], "warm");
+  EXPECT_EQ(created.headers["location"], "/api/v1/runs/" + std::to_string(id));
+
+  auto cancelled = Call("DELETE", "/api/v1/runs/" + std::to_string(id));
+  ASSERT_EQ(cancelled.status, 200) << cancelled.body;
+  EXPECT_EQ(Json::parse(cancelled.body)["status"], "cancelled");
+  EXPECT_EQ(Call("DELETE", "/api/v1/runs/" + std::to_string(id)).status, 409);
+  EXPECT_EQ(Call("DELETE", "/api/v1/runs/4242").status, 404);
+}
+
+TEST_F(ApiTest, SchedulesAreCheckedStoredListedAndDeleted) {
+  Start();
+  const std::string run = RunBody(kSerial, "com.example.app", "cold", "20");
+  EXPECT_EQ(Call("POST", "/api/v1/schedules", R"({"cron":"61 2 * * *","run":)" + run + "}").status,
+            400);
+  EXPECT_EQ(Call("POST", "/api/v1/schedules",
+                 R"({"cron":"0 2 * * *","timezone":"Mars/Olympus","run":)" + run + "}")
+                .status,
+            400);
+  auto bad_run = Call("POST", "/api/v1/schedules",
+                      R"({"cron":"0 2 * * *","run":{"serial":"x","package":"a;b","mode":"cold","iterations":1}})");
+  EXPECT_EQ(bad_run.status, 400);
+  EXPECT_NE(bad_run.body.find("run.package"), std::string::npos) << bad_run.body;
+
+  auto created = Call("POST", "/api/v1/schedules",
+                      R"({"cron":"30 2 * * *","timezone":"Europe/Berlin","run":)" + run + "}");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const int64_t id = Json::parse(created.body)["id"];
+  auto list = Json::parse(Call("GET", "/api/v1/schedules").body);
+  ASSERT_EQ(list["schedules"].size(), 1u);
+  EXPECT_EQ(list["schedules"][0]["timezone"], "Europe/Berlin");
+  EXPECT_EQ(list["schedules"][0]["run"]["iterations"], 20);
+  EXPECT_EQ(Call("DELETE", "/api/v1/schedules/" + std::to_string(id)).status, 200);
+  EXPECT_EQ(Call("DELETE", "/api/v1/schedules/" + std::to_string(id)).status, 404);
+}
+
+TEST_F(ApiTest, PipelinedRequestsAreAnsweredInOrder) {
+  SeedRun("A", "com.one", 1000, {800});
+  Start();
+  RawClient client(port_);
+  ASSERT_TRUE(client.connected());
+  client.Send(Request("GET", "/api/v1/health", "", "", false) +
+              Request("GET", "/api/v1/runs/1", "", "", false) +
+              Request("GET", "/api/v1/nope", "", "", true));
+  auto responses = client.Read(3);
+  ASSERT_EQ(responses.size(), 3u) << client.raw();
+  EXPECT_EQ(responses[0].status, 200);
+  EXPECT_NE(responses[0].body.find("\"status\":\"ok\""), std::string::npos);
+  EXPECT_EQ(responses[1].status, 200);
+  EXPECT_NE(responses[1].body.find("\"id\":1"), std::string::npos);
+  EXPECT_EQ(responses[2].status, 404);
+}
+
+TEST_F(ApiTest, ASilentClientIsDroppedAndOthersAreNotSlowed) {
+  ServerOptions options;
+  options.header_timeout = milliseconds(300);
+  Start(options);
+  RawClient silent(port_);
+  RawClient trickle(port_);
+  ASSERT_TRUE(silent.connected());
+  trickle.Send("GET /api/v1/hea");  // a slow-loris: never finishes its header
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(Call("GET", "/api/v1/health").status, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(250));
+  EXPECT_TRUE(silent.ClosedWithin(milliseconds(3000)));
+  EXPECT_TRUE(trickle.ClosedWithin(milliseconds(3000)));
+}
+
+TEST_F(ApiTest, AThousandConnectionsAtOnceAndTheServerStillAnswers) {
+  rlimit limit{};
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  if (limit.rlim_cur < 2300) {
+    limit.rlim_cur = std::min<rlim_t>(limit.rlim_max, 4096);
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (limit.rlim_cur < 2300) GTEST_SKIP() << "fd limit " << limit.rlim_cur;
+  ServerOptions options;
+  options.header_timeout = milliseconds(10'000);
+  Start(options);
+  std::vector<std::unique_ptr<RawClient>> idle;
+  for (int i = 0; i < 1000; ++i) idle.push_back(std::make_unique<RawClient>(port_));
+  int connected = 0;
+  for (const auto& c : idle) connected += c->connected() ? 1 : 0;
+  EXPECT_EQ(connected, 1000);
+  EXPECT_EQ(Call("GET", "/api/v1/health").status, 200);
+  auto page = Call("GET", "/api/v1/runs");
+  EXPECT_EQ(page.status, 200);
+}
+
+TEST_F(ApiTest, TheEventStreamTellsRunChanges) {
+  Start();
+  RawClient events(port_);
+  ASSERT_TRUE(events.connected());
+  events.Send(Request("GET", "/api/v1/events", "", "", false));
+  for (int i = 0; i < 50 && events.raw().find("droidlab events") == std::string::npos; ++i) {
+    events.Read(1000, milliseconds(100));
+  }
+  EXPECT_NE(events.raw().find("text/event-stream"), std::string::npos) << events.raw();
+  auto created = Call("POST", "/api/v1/runs", RunBody(kSerial, "com.example.app", "cold", "2"));
+  ASSERT_EQ(created.status, 201);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (events.raw().find("\"status\":\"running\"") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    events.Read(1000, milliseconds(100));
+  }
+  const std::string& stream = events.raw();
+  const size_t queued = stream.find("\"status\":\"queued\"");
+  const size_t running = stream.find("\"status\":\"running\"");
+  ASSERT_NE(queued, std::string::npos) << stream;
+  ASSERT_NE(running, std::string::npos) << stream;
+  EXPECT_LT(queued, running);
+  EXPECT_NE(stream.find("event: run\ndata: {"), std::string::npos);
+}
+
+TEST_F(ApiTest, MetricsAreInPrometheusTextFormat) {
+  SeedRun("A", "com.one", 1000, {800});
+  Start();
+  Call("GET", "/api/v1/health");
+  auto metrics = Call("GET", "/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_EQ(metrics.headers["content-type"].rfind("text/plain", 0), 0u);
+  EXPECT_NE(metrics.body.find("droidlab_runs{status=\"succeeded\"} 1\n"), std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("droidlab_http_requests_total{route=\"/api/v1/health\",code=\"200\"} 1"),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("droidlab_store_queue_records "), std::string::npos);
+}
+
+// The OpenAPI document and the routing table name the same (path, method) pairs.
+TEST_F(ApiTest, OpenApiDocumentMatchesTheRoutingTable) {
+  Start();
+  auto doc = Json::parse(Call("GET", "/api/v1/openapi.json").body);
+  ASSERT_EQ(doc["openapi"].get<std::string>().rfind("3.", 0), 0u);
+  std::set<std::string> documented;
+  for (auto path = doc["paths"].begin(); path != doc["paths"].end(); ++path) {
+    for (auto method = path.value().begin(); method != path.value().end(); ++method) {
+      std::string verb = method.key();
+      for (char& ch : verb) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      documented.insert(verb + " " + path.key());
+    }
+  }
+  std::set<std::string> routed;
+  for (const auto& route : server_->router().routes()) {
+    routed.insert(route.method + " " + route.pattern);
+  }
+  EXPECT_EQ(documented, routed);
+}
+
+}  // namespace
+}  // namespace droidlab::api
