@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   g++ cmake make ccache
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
-  libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata
+  libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(clang libclang-rt-14-dev)
