@@ -1,5 +1,6 @@
 #include "daemon/serve_command.h"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -112,6 +113,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 2;
   }
   const ServeConfig config = std::move(loaded).value();
+  // Logs on stderr: stdout carries the one "listening on" line scripts wait for.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("droidlab"));
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
 
@@ -129,6 +132,14 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 1;
   }
   std::unique_ptr<store::Store> st = std::move(opened).value();
+
+  // Before anything listens: runs a crash left `running` are `interrupted`, so no client ever
+  // sees them as running (the run queue checks again as it starts; blocking is fine here).
+  auto interrupted = st->InterruptRunningRuns("the daemon stopped while the run was running",
+                                              WallNowMs());
+  if (interrupted && *interrupted > 0) {
+    spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
+  }
 
   asio::io_context io(1);  // one thread: the adb client, the queue and the API share it
   adb::ClientOptions client_options;

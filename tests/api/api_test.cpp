@@ -4,12 +4,7 @@
 // is stored, the server keeps answering), paging, ETag/304, auth, 404/405, pipelining, slow
 // clients, 1,000 connections, the event stream, and that the OpenAPI document and the routing
 // table agree.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -34,6 +29,7 @@
 
 #include "api/server.h"
 #include "orchestrator/store_await.h"
+#include "tests/common/http_client.h"
 #include "tests/common/temp_dir.h"
 
 namespace droidlab::api {
@@ -43,111 +39,14 @@ namespace asio = boost::asio;
 using std::chrono::milliseconds;
 using Json = nlohmann::json;
 
-struct Response {
-  int status = 0;
-  std::map<std::string, std::string> headers;  // lower-case names
-  std::string body;
-};
-
-// A blocking loopback client: connect, send bytes, read until the peer closes or `want`
-// responses are complete (or 5 s pass).
-class RawClient {
- public:
-  explicit RawClient(uint16_t port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  }
-  ~RawClient() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  bool connected() const { return connected_; }
-
-  bool Send(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-    return true;
-  }
-
-  // Reads whatever comes within `limit`; stops early once `want` responses are complete.
-  std::vector<Response> Read(size_t want, milliseconds limit = milliseconds(5000)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    std::vector<Response> out;
-    for (;;) {
-      out = Parse(buffer_);
-      if (out.size() >= want || closed_) return out;
-      const auto left = std::chrono::duration_cast<milliseconds>(deadline -
-                                                                 std::chrono::steady_clock::now());
-      if (left.count() <= 0) return out;
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
-      char chunk[65536];
-      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-      if (n <= 0) {
-        closed_ = true;
-      } else {
-        buffer_.append(chunk, static_cast<size_t>(n));
-      }
-    }
-  }
-  // True when the server closed the connection within `limit`.
-  bool ClosedWithin(milliseconds limit) {
-    Read(1000, limit);
-    return closed_;
-  }
-  const std::string& raw() const { return buffer_; }
-
- private:
-  static std::vector<Response> Parse(const std::string& data) {
-    std::vector<Response> out;
-    size_t pos = 0;
-    for (;;) {
-      const size_t end = data.find("\r\n\r\n", pos);
-      if (end == std::string::npos) break;
-      Response r;
-      r.status = std::atoi(data.c_str() + pos + 9);
-      size_t line = data.find("\r\n", pos) + 2;
-      while (line < end) {
-        const size_t next = data.find("\r\n", line);
-        const std::string header = data.substr(line, next - line);
-        const size_t colon = header.find(':');
-        std::string name = header.substr(0, colon);
-        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        r.headers[name] = header.substr(colon + 2);
-        line = next + 2;
-      }
-      const size_t length =
-          r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
-      if (data.size() < end + 4 + length) break;
-      r.body = data.substr(end + 4, length);
-      out.push_back(std::move(r));
-      pos = end + 4 + length;
-    }
-    return out;
-  }
-
-  int fd_ = -1;
-  bool connected_ = false;
-  bool closed_ = false;
-  std::string buffer_;
-};
+using testutil::HttpRequestBytes;
+using Response = testutil::HttpResponse;
+using RawClient = testutil::RawHttpClient;
 
 std::string Request(const std::string& method, const std::string& target,
                     const std::string& body = "", const std::string& extra_headers = "",
                     bool close = true) {
-  std::string r = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\n" + extra_headers;
-  if (!body.empty() || method == "POST") {
-    r += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-         "\r\n";
-  }
-  if (close) r += "Connection: close\r\n";
-  return r + "\r\n" + body;
+  return HttpRequestBytes(method, target, body, extra_headers, close);
 }
 
 // A run executor stand-in: records `running` and waits to be cancelled.

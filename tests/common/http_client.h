@@ -1,0 +1,54 @@
+// A blocking loopback HTTP/1.1 client for tests: raw bytes in, parsed responses out, so that
+// tests can send what no real client would (pipelined requests, garbage, half a header) and see
+// exactly what the server wrote.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace droidlab::testutil {
+
+struct HttpResponse {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+};
+
+// Connects to 127.0.0.1:port; Send bytes; Read until the peer closes, `want` responses are
+// complete (by Content-Length), or the limit passes.
+class RawHttpClient {
+ public:
+  explicit RawHttpClient(uint16_t port);
+  ~RawHttpClient();
+  RawHttpClient(const RawHttpClient&) = delete;
+  RawHttpClient& operator=(const RawHttpClient&) = delete;
+
+  bool connected() const { return connected_; }
+  bool Send(std::string_view bytes);
+  std::vector<HttpResponse> Read(size_t want,
+                                 std::chrono::milliseconds limit = std::chrono::milliseconds(5000));
+  // True when the server closed the connection within `limit`.
+  bool ClosedWithin(std::chrono::milliseconds limit);
+  const std::string& raw() const { return buffer_; }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+  bool closed_ = false;
+  std::string buffer_;
+};
+
+// "METHOD TARGET HTTP/1.1" with Host, the body's Content-Type/Length, `extra_headers` (each
+// ending in \r\n) and, when `close`, Connection: close.
+std::string HttpRequestBytes(const std::string& method, const std::string& target,
+                             const std::string& body = "", const std::string& extra_headers = "",
+                             bool close = true);
+
+// One request on its own connection; status 0 when no complete response came.
+HttpResponse HttpCall(uint16_t port, const std::string& method, const std::string& target,
+                      const std::string& body = "", const std::string& extra_headers = "");
+
+}  // namespace droidlab::testutil

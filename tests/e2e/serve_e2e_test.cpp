@@ -1,0 +1,163 @@
+// `droidlab serve` as a process, as an operator runs it: the real adb server on a private port, a
+// droidlab-devsim device, a real database file, real HTTP. A run posted to the API is measured on
+// the device and read back through the API; SIGTERM stops the daemon cleanly; a daemon killed
+// mid-run (kill -9) leaves the run `interrupted` at the next start, and its queued runs are
+// taken up again.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "tests/common/adb_lab.h"
+#include "tests/common/child_process.h"
+#include "tests/common/http_client.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::testutil {
+namespace {
+
+using Json = nlohmann::json;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+bool WaitUntil(const std::function<bool()>& done, seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+}
+
+std::string Encoded(const std::string& serial) {
+  std::string out;
+  for (char c : serial) out += c == ':' ? std::string("%3A") : std::string(1, c);
+  return out;
+}
+
+class ServeE2eTest : public AdbLabTest {
+ protected:
+  // Starts the daemon on a kernel-chosen port; its port, or 0 when it did not say it listens.
+  uint16_t StartDaemon() {
+    daemon_ = std::make_unique<ChildProcess>(std::vector<std::string>{
+        DROIDLAB_BINARY, "serve", "--listen", "127.0.0.1:0", "--db", dir_.File("lab.db"),
+        "--adb-server", "tcp:127.0.0.1:" + std::to_string(server_.port()), "--adb-path",
+        AdbPath(), "--log-level", "warn"});
+    auto line = daemon_->ReadLine(milliseconds(10000));
+    if (!line) return 0;
+    const size_t at = line->find("http://127.0.0.1:");
+    if (at == std::string::npos) return 0;
+    return static_cast<uint16_t>(std::stoi(line->substr(at + 17)));
+  }
+
+  Json Get(uint16_t port, const std::string& target) {
+    auto r = HttpCall(port, "GET", target);
+    if (r.status != 200) return Json();
+    return Json::parse(r.body, nullptr, false);
+  }
+
+  bool DeviceListed(uint16_t port, const std::string& serial) {
+    Json device = Get(port, "/api/v1/devices/" + Encoded(serial));
+    return device.is_object() && device["state"] == "device" && device["model"].is_string();
+  }
+
+  std::string RunStatus(uint16_t port, int64_t id) {
+    Json run = Get(port, "/api/v1/runs/" + std::to_string(id));
+    return run.is_object() ? run["status"].get<std::string>() : "";
+  }
+
+  TempDir dir_;
+  std::unique_ptr<ChildProcess> daemon_;
+};
+
+TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0) << "the daemon did not print its address";
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  EXPECT_EQ(Get(port, "/api/v1/health")["adb_server"]["reachable"], true);
+
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":3,)"
+                           R"("looper_stats":{"sampling_interval":1},"proc_sample_interval_ms":50})";
+  auto created = HttpCall(port, "POST", "/api/v1/runs", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const int64_t id = Json::parse(created.body)["id"];
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "succeeded"; }, seconds(60)))
+      << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
+
+  Json run = Get(port, "/api/v1/runs/" + std::to_string(id));
+  EXPECT_EQ(run["device_model"], "Pixel 7");
+  EXPECT_TRUE(run["fingerprint"].is_string());
+  EXPECT_EQ(run["summary"]["displayed_ms"]["count"], 3);
+  Json launches = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches")["launches"];
+  ASSERT_EQ(launches.size(), 3u);
+  for (const auto& l : launches) {
+    EXPECT_EQ(l["launch_state"], "COLD");
+    EXPECT_EQ(l["valid"], true);
+    EXPECT_EQ(l["displayed_ms"], l["total_time_ms"]);  // devsim prints both the same, as Android
+    EXPECT_TRUE(l["intent_to_fork_ms"].is_number());
+  }
+  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/looper-stats")["entries"].empty());
+  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/proc-samples")["samples"].empty());
+  // The device's looper_stats setting is as it was (devsim starts with none).
+  EXPECT_EQ(Shell(devices[0], "settings get global looper_stats").out, "null\n");
+
+  // SIGTERM: a clean stop, exit 0.
+  ::kill(daemon_->pid(), SIGTERM);
+  const int status = daemon_->Stop();
+  EXPECT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200})";
+  auto first = HttpCall(port, "POST", "/api/v1/runs", body);
+  ASSERT_EQ(first.status, 201);
+  const std::string small = R"({"serial":")" + serial +
+                            R"(","package":"com.example.app","mode":"cold","iterations":2})";
+  auto second = HttpCall(port, "POST", "/api/v1/runs", small);
+  ASSERT_EQ(second.status, 201);
+  const int64_t running = Json::parse(first.body)["id"];
+  const int64_t queued = Json::parse(second.body)["id"];
+  // Killed once some launches are stored (the writer commits every 50 ms).
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        Json l = Get(port, "/api/v1/runs/" + std::to_string(running) + "/launches");
+        return l.is_object() && l["launches"].size() >= 2;
+      },
+      seconds(30)));
+  ASSERT_EQ(RunStatus(port, running), "running");
+
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  port = StartDaemon();
+  ASSERT_NE(port, 0);
+  Json run = Get(port, "/api/v1/runs/" + std::to_string(running));
+  EXPECT_EQ(run["status"], "interrupted");
+  EXPECT_TRUE(run["error"].is_string());
+  // The launches measured before the kill are kept.
+  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(running) + "/launches")["launches"]
+                   .empty());
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, queued) == "succeeded"; }, seconds(60)))
+      << Get(port, "/api/v1/runs/" + std::to_string(queued)).dump();
+}
+
+}  // namespace
+}  // namespace droidlab::testutil
