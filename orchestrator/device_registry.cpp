@@ -16,6 +16,7 @@
 #include <mutex>
 #include <utility>
 
+#include "orchestrator/defaults.h"
 #include "orchestrator/store_await.h"
 #include "parsers/getprop.h"
 
@@ -28,11 +29,6 @@ namespace {
 constexpr const char kDisconnected[] = "disconnected";
 constexpr const char kDeviceState[] = "device";
 
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::optional<std::string> Prop(const parsers::GetpropOutput& out, std::string_view name) {
   auto it = out.properties.find(name);
@@ -82,13 +78,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
   Impl(adb::Client& c, store::Store& s, DeviceRegistryOptions o)
       : client(c), store(s), options(std::move(o)) {
     if (!options.now_ms) options.now_ms = WallNowMs;
-    if (!options.log) {
-      options.log = [](std::string_view line) {
-        static std::mutex log_mutex;
-        std::lock_guard lock(log_mutex);
-        std::cerr << "device_registry: " << line << '\n';
-      };
-    }
+    if (!options.log) options.log = StderrLog("device_registry");
   }
   ~Impl() { worker.join(); }
 

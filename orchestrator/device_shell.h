@@ -5,8 +5,10 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adb/client.h"
@@ -42,6 +44,10 @@ std::vector<std::string> Argv(const Args&... args) {
 inline std::string IfAny(std::string_view separator, const std::string& text) {
   return text.empty() ? std::string() : std::string(separator) + text;
 }
+
+// The first pid of `pidof NAME`'s output (it prints every pid of the name; an app's main
+// process is the first), or nullopt when there is none.
+std::optional<int64_t> FirstPid(std::string_view pidof_output);
 
 class DeviceShell {
  public:

@@ -13,15 +13,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-std::optional<int64_t> FirstPid(std::string_view out) {
-  const char* p = out.data();
-  const char* end = p + out.size();
-  while (p < end && (*p == ' ' || *p == '\n')) ++p;
-  int64_t pid = 0;
-  auto [q, ec] = std::from_chars(p, end, pid);
-  if (ec != std::errc() || q == p || pid <= 0) return std::nullopt;
-  return pid;
-}
 
 // Outside the coroutine: with the parse result in the coroutine frame g++ 12 warned
 // -Wmismatched-new-delete on the frame, the same warning that flagged its miscompiled string

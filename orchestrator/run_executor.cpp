@@ -16,6 +16,7 @@
 #include <mutex>
 #include <utility>
 
+#include "orchestrator/defaults.h"
 #include "orchestrator/device_clock.h"
 #include "orchestrator/device_shell.h"
 #include "orchestrator/launch_iteration.h"
@@ -33,11 +34,6 @@ using namespace boost::asio::experimental::awaitable_operators;
 
 namespace {
 
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 int YearOf(int64_t epoch_ms) {
   const std::time_t t = static_cast<std::time_t>(epoch_ms / 1000);
@@ -70,13 +66,7 @@ class Execution {
         spec_(std::move(spec)),
         options_(std::move(options)) {
     if (!options_.now_ms) options_.now_ms = WallNowMs;
-    if (!options_.log) {
-      options_.log = [](std::string_view line) {
-        static std::mutex log_mutex;
-        std::lock_guard lock(log_mutex);
-        std::cerr << "run_executor: " << line << '\n';
-      };
-    }
+    if (!options_.log) options_.log = StderrLog("run_executor");
     progress_.run_id = run_id_;
     progress_.iterations = spec_.iterations;
   }

@@ -17,6 +17,7 @@
 #include <set>
 #include <utility>
 
+#include "orchestrator/defaults.h"
 #include "orchestrator/store_await.h"
 
 namespace droidlab::orchestrator {
@@ -25,11 +26,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 RunQueueError Unavailable(std::string message) {
   return RunQueueError{RunQueueError::Code::kUnavailable, "", std::move(message)};
@@ -69,13 +65,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   Impl(store::Store& s, RunExecuteFunction e, RunQueueOptions o)
       : store(s), execute(std::move(e)), options(std::move(o)) {
     if (!options.now_ms) options.now_ms = WallNowMs;
-    if (!options.log) {
-      options.log = [](std::string_view line) {
-        static std::mutex log_mutex;
-        std::lock_guard lock(log_mutex);
-        std::cerr << "run_queue: " << line << '\n';
-      };
-    }
+    if (!options.log) options.log = StderrLog("run_queue");
   }
   ~Impl() { blocking.join(); }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "orchestrator/defaults.h"
 #include "orchestrator/cron.h"
 #include "orchestrator/store_await.h"
 
@@ -21,11 +22,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 SysSeconds ToSeconds(int64_t ms) {
   return SysSeconds(std::chrono::seconds(ms / 1000));
@@ -39,13 +35,7 @@ struct Scheduler::Impl {
   Impl(store::Store& s, RunQueue& q, DeviceModelLookup m, SchedulerOptions o)
       : store(s), queue(q), model_of(std::move(m)), options(std::move(o)) {
     if (!options.now_ms) options.now_ms = WallNowMs;
-    if (!options.log) {
-      options.log = [](std::string_view line) {
-        static std::mutex log_mutex;
-        std::lock_guard lock(log_mutex);
-        std::cerr << "scheduler: " << line << '\n';
-      };
-    }
+    if (!options.log) options.log = StderrLog("scheduler");
   }
   ~Impl() { blocking.join(); }
 

@@ -23,6 +23,7 @@
 #include "store/store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
 namespace {
@@ -30,16 +31,6 @@ namespace {
 namespace asio = boost::asio;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// Polls `done` every 50 ms until it holds or `limit` passes.
-bool WaitUntil(const std::function<bool()>& done, seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  for (;;) {
-    if (done()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-}
 
 std::string Trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();

@@ -33,6 +33,7 @@
 #include "store/store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
 namespace {
@@ -46,15 +47,6 @@ using std::chrono::seconds;
 
 constexpr char kPackage[] = "com.example.app";
 constexpr char kComponent[] = "com.example.app/.MainActivity";
-
-bool WaitUntil(const std::function<bool()>& done, seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  for (;;) {
-    if (done()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-}
 
 // ExecuteRun on its own io thread; the test thread may act on the device while it runs.
 class RunningExecution {

@@ -19,6 +19,7 @@
 #include "tests/common/child_process.h"
 #include "tests/common/http_client.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
 namespace {
@@ -26,15 +27,6 @@ namespace {
 using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-bool WaitUntil(const std::function<bool()>& done, seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  for (;;) {
-    if (done()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-}
 
 std::string Encoded(const std::string& serial) {
   std::string out;
