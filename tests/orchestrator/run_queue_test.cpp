@@ -183,8 +183,8 @@ class RunQueueTest : public ::testing::Test {
 
   testutil::TempDir dir_;
   std::unique_ptr<store::Store> store_;
+  asio::io_context io_;  // before the executor: its timers must go before the io_context
   std::unique_ptr<FakeExecutor> executor_;
-  asio::io_context io_;
   asio::cancellation_signal stop_;
   std::unique_ptr<RunQueue> queue_;
   bool queue_ended_ = false;
