@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what droidlab needs from Debian 12's packages, and nothing else.
 #   deploy/install-deps.sh           to build and run the daemon
-#   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime)
+#   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
+#                                    wrk and nginx for bench/api_http_bench)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -11,7 +12,7 @@ packages=(
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2
