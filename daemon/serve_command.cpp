@@ -25,6 +25,7 @@
 #include "api/server.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/device_registry.h"
+#include "orchestrator/owed_restores.h"
 #include "orchestrator/run_executor.h"
 #include "orchestrator/run_queue.h"
 #include "orchestrator/scheduler.h"
@@ -54,6 +55,16 @@ int64_t WallNowMs() {
 // A module's log callback: one spdlog line, prefixed with the module's name.
 std::function<void(std::string_view)> LogAs(const char* module, spdlog::level::level_enum level) {
   return [module, level](std::string_view line) { spdlog::log(level, "{}: {}", module, line); };
+}
+
+// The registry's on_online: what the device owes, if anything, put back (its outcome is logged).
+asio::awaitable<void> PayOwedRestoreOf(orchestrator::OwedRestores& owed, adb::Client& client,
+                                       std::string serial) {
+  if (!owed.Owes(serial)) co_return;
+  auto paying = orchestrator::PayOwedRestore(owed, client, std::move(serial),
+                                             adb::DeadlineAfter(std::chrono::seconds(10)),
+                                             LogAs("devices", spdlog::level::info));
+  co_await std::move(paying);
 }
 
 // Every co_spawn of the daemon ends here: an escaping exception is a bug, logged loudly.
@@ -147,13 +158,20 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   client_options.adb_path = config.adb_path;
   adb::Client client(io.get_executor(), client_options);
 
+  // Looper-stats settings runs could not put back (device unplugged mid-run): paid when the
+  // device is back, by the registry, or by the device's next run.
+  orchestrator::OwedRestores owed_restores;
   orchestrator::DeviceRegistryOptions registry_options;
   registry_options.log = LogAs("devices", spdlog::level::info);
+  registry_options.on_online = [&owed_restores, &client](std::string serial) {
+    return PayOwedRestoreOf(owed_restores, client, std::move(serial));
+  };
   orchestrator::DeviceRegistry registry(client, *st, registry_options);
 
   orchestrator::RunQueueOptions queue_options;
   queue_options.log = LogAs("runs", spdlog::level::info);
   queue_options.executor.log = LogAs("run", spdlog::level::info);
+  queue_options.executor.owed_restores = &owed_restores;
   store::Store& store_ref = *st;
   orchestrator::RunQueue queue(
       *st,

@@ -283,6 +283,10 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
                     props.error());
       }
       co_await Upsert(std::move(device));
+      if (options.on_online && !stopping) {
+        auto online = options.on_online(serial);
+        co_await std::move(online);
+      }
       co_return;
     }
   }

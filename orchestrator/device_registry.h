@@ -74,6 +74,10 @@ struct DeviceRegistryOptions {
   // One line per event worth a log (failed reads, store errors, tracking lost). Called on the
   // io thread or the store's writer thread: must be thread-safe. Default: stderr.
   std::function<void(std::string_view)> log;
+  // Awaited on the client's executor after a device came online and its properties were read
+  // (the daemon pays owed looper_stats restores there). Bound by its own deadline: Run() waits
+  // for it when stopping. May be empty.
+  std::function<boost::asio::awaitable<void>(std::string serial)> on_online;
 };
 
 class DeviceRegistry {

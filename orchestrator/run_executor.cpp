@@ -172,7 +172,9 @@ asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shel
                      asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
   std::optional<std::string> error = co_await std::move(restoring);
   if (error) {
-    Log("looper_stats setting NOT restored: " + *error);
+    Log("looper_stats setting NOT restored: " + *error +
+        (options_.owed_restores ? " (owed: put back when the device is online again)" : ""));
+    if (options_.owed_restores) options_.owed_restores->Add(spec_.serial, looper_);
   } else {
     Log("looper_stats setting restored" + std::string(looper_.unplugged ? ", battery reset" : ""));
   }
@@ -355,6 +357,20 @@ asio::awaitable<RunOutcome> Execution::Run() {
     co_return co_await Finish();
   }
   DeviceShell shell(client_, *serial);
+
+  // 0. A looper_stats setting an earlier run could not put back, before anything reads it.
+  if (options_.owed_restores) {
+    const adb::Deadline until = adb::DeadlineAfter(options_.restore_timeout);
+    auto paying = PayOwedRestore(*options_.owed_restores, client_, spec_.serial, until,
+                                 options_.log);
+    std::optional<std::string> unpaid = co_await std::move(paying);
+    if (unpaid) {
+      End(store::RunStatus::kFailed,
+          "the looper_stats setting an earlier run left on the device is not restored: " +
+              *unpaid);
+      co_return co_await Finish();
+    }
+  }
 
   // 1-3. Resolve, preflight, clock; then the run is running.
   auto preflight = co_await RunPreflight(shell, spec_, CommandDeadline());

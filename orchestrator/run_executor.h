@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "adb/client.h"
+#include "orchestrator/owed_restores.h"
 #include "orchestrator/run_spec.h"
 #include "store/records.h"
 #include "store/store.h"
@@ -75,6 +76,9 @@ struct RunExecutorOptions {
   std::chrono::milliseconds command_timeout{10'000};
   // The deadline the device's restore gets after a cancel or failure.
   std::chrono::milliseconds restore_timeout{5'000};
+  // Where a restore that failed (the device went away) is left for later, and paid before the
+  // run's preflight. Null: a failed restore is only reported. Must outlive the run.
+  OwedRestores* owed_restores = nullptr;
 };
 
 boost::asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store,

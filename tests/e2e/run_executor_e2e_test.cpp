@@ -27,6 +27,7 @@
 
 #include "adb/client.h"
 #include "orchestrator/launch_matcher.h"
+#include "orchestrator/owed_restores.h"
 #include "orchestrator/run_executor.h"
 #include "orchestrator/run_spec.h"
 #include "parsers/logcat.h"
@@ -52,9 +53,10 @@ constexpr char kComponent[] = "com.example.app/.MainActivity";
 class RunningExecution {
  public:
   RunningExecution(adb::ClientOptions client_options, store::Store& st, int64_t run_id,
-                   RunSpec spec)
+                   RunSpec spec, orchestrator::OwedRestores* owed_restores = nullptr)
       : work_(asio::make_work_guard(io_)), client_(io_.get_executor(), std::move(client_options)) {
     orchestrator::RunExecutorOptions options;
+    options.owed_restores = owed_restores;
     options.on_progress = [this](const orchestrator::RunProgress& p) {
       iterations_done_ = p.iterations_done;
     };
@@ -505,6 +507,41 @@ TEST_F(RunExecutorE2eTest, UnplugMidRunFailsNamingTheIterationAndKeepsLaunches) 
   EXPECT_LT(launches.size(), 40u);
   EXPECT_EQ(static_cast<int64_t>(launches.size()), outcome->launches_recorded);
   for (const auto& l : launches) EXPECT_TRUE(l.displayed_ms);
+}
+
+// Unplugged mid-run with looper stats on: the restore cannot reach the device, so the run leaves
+// it owing its setting; the device's next run pays the debt before its preflight reads the
+// setting, so the device ends as it was before the first run.
+TEST_F(RunExecutorE2eTest, UnplugMidLooperRunLeavesADebtTheNextRunPays) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  const std::string before = LooperSetting(device);
+  orchestrator::OwedRestores owed;
+  RunSpec spec = Spec(device, LaunchMode::kCold, 40);
+  spec.looper_sampling_interval = 1;
+  const int64_t first = CreateRun(spec);
+  {
+    RunningExecution run(ClientOptions(), *store_, first, spec, &owed);
+    ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 2; }, seconds(20)));
+    Shell(device, "devsim-fault unplug 2000");
+    const auto outcome = run.Wait();
+    ASSERT_TRUE(outcome);
+    EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  }
+  EXPECT_TRUE(owed.Owes(device.address));
+  // adb reconnects to a TCP device by itself (every 10 s or so).
+  WaitForDevice(server_, device.address);
+  // Nobody paid yet: the device still has the run's setting.
+  EXPECT_NE(LooperSetting(device), before) << "the unplug came too late to leave a debt";
+  RunSpec second_spec = Spec(device, LaunchMode::kCold, 2);
+  const int64_t second = CreateRun(second_spec);
+  RunningExecution run(ClientOptions(), *store_, second, second_spec, &owed);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_FALSE(owed.Owes(device.address));
+  EXPECT_EQ(LooperSetting(device), before);
+  EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
 }
 
 }  // namespace

@@ -209,5 +209,86 @@ TEST_F(ServeE2eTest, CompareJudgesAaAsNoChangeAndATenPercentShiftAsARegression) 
   EXPECT_LT(shifted["p_value"].get<double>(), 0.01);
 }
 
+// Unplugged mid-run with looper stats on: the run fails and cannot restore the device; when adb
+// has the device back (it retries a TCP device every ~10 s), the daemon puts the setting back by
+// itself — no later run needed — and undoes its `dumpsys battery unplug`.
+TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  ASSERT_EQ(Shell(devices[0], "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  const std::string before = Shell(devices[0], "settings get global looper_stats").out;
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
+                           R"("looper_stats":{"sampling_interval":1}})";
+  auto created = HttpCall(port, "POST", "/api/v1/runs", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const int64_t id = Json::parse(created.body)["id"];
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        Json l = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches");
+        return l.is_object() && l["launches"].size() >= 2;
+      },
+      seconds(30)));
+  Shell(devices[0], "devsim-fault unplug 2000");
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "failed"; }, seconds(30)))
+      << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
+  Json run = Get(port, "/api/v1/runs/" + std::to_string(id));
+  EXPECT_NE(run["error"].get<std::string>().find("iteration "), std::string::npos) << run.dump();
+
+  // Back in adb's list, the device gets its own setting back and a real battery again.
+  ASSERT_TRUE(WaitUntil(
+      [&] { return Shell(devices[0], "settings get global looper_stats").out == before; },
+      seconds(40)))
+      << Shell(devices[0], "settings get global looper_stats").out;
+  EXPECT_EQ(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+}
+
+// The adb server killed mid-run: the run ends (failed, saying why) instead of hanging, and once
+// the server is back with its devices the daemon goes on measuring the other device.
+TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
+  const auto devices = StartDevsim({"--port", "0", "--fast", "--count", "2"}, 2);
+  ASSERT_EQ(devices.size(), 2u);
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  for (const auto& d : devices) {
+    ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, d.address); }, seconds(20)));
+  }
+  const std::string body = R"({"serial":")" + devices[0].address +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200})";
+  auto created = HttpCall(port, "POST", "/api/v1/runs", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const int64_t id = Json::parse(created.body)["id"];
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        Json l = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches");
+        return l.is_object() && l["launches"].size() >= 2;
+      },
+      seconds(30)));
+
+  EXPECT_EQ(server_.Adb({"kill-server"}).exit_code, 0);
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "failed"; }, seconds(30)))
+      << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
+  Json run = Get(port, "/api/v1/runs/" + std::to_string(id));
+  EXPECT_FALSE(run["error"].get<std::string>().empty()) << run.dump();
+  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches")["launches"].empty());
+
+  // A new server (the daemon starts one itself when the port is silent) knows no TCP devices
+  // until they are connected again, as after any adb restart.
+  for (const auto& d : devices) server_.Adb({"connect", d.address});
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, devices[1].address); }, seconds(30)));
+  EXPECT_EQ(Get(port, "/api/v1/health")["adb_server"]["reachable"], true);
+  const std::string small = R"({"serial":")" + devices[1].address +
+                            R"(","package":"com.example.app","mode":"cold","iterations":2})";
+  auto second = HttpCall(port, "POST", "/api/v1/runs", small);
+  ASSERT_EQ(second.status, 201) << second.body;
+  const int64_t next = Json::parse(second.body)["id"];
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, next) == "succeeded"; }, seconds(60)))
+      << Get(port, "/api/v1/runs/" + std::to_string(next)).dump();
+}
+
 }  // namespace
 }  // namespace droidlab::testutil
