@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parsers/dumpsys_battery.h"
+#include "parsers/screen_state.h"
 #include "parsers/dumpsys_package.h"
 #include "parsers/dumpsys_thermal.h"
 #include "parsers/getprop.h"
@@ -27,6 +28,22 @@ nlohmann::json Opt(const std::optional<T>& v) {
 }
 
 }  // namespace
+
+// Why the device's screen makes a run worthless, if it does (a plain function: no `?:` over
+// strings inside the coroutine, which g++ 12 mishandles).
+std::optional<std::string> ScreenRefusal(const PreflightReport& report) {
+  if (report.wakefulness && *report.wakefulness != "Awake") {
+    return "the screen is not on (mWakefulness=" + *report.wakefulness +
+           "): wake the device and keep it awake while plugged in (Developer options > Stay "
+           "awake, or `svc power stayon usb`)";
+  }
+  if (report.keyguard_showing && *report.keyguard_showing) {
+    return std::string(
+        "the device is locked (the keyguard is showing): unlock it; lab phones are best left "
+        "with no lock screen (Settings > Security > Screen lock > None)");
+  }
+  return std::nullopt;
+}
 
 asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
                                                              const RunSpec& spec,
@@ -104,6 +121,20 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
     }
   }
 
+  auto op18 = shell.Run(Argv("dumpsys", "power"), deadline, false);
+  auto power = co_await std::move(op18);
+  if (!power) co_return power.error();
+  report.wakefulness = parsers::ParseWakefulness(power->out);
+  auto op19 = shell.Run(Argv("dumpsys", "activity", "activities"), deadline, false);
+  auto activities = co_await std::move(op19);
+  if (!activities) co_return activities.error();
+  report.keyguard_showing = parsers::ParseKeyguardShowing(activities->out);
+  if (auto refused = ScreenRefusal(report)) {
+    CommandError error;
+    error.message = std::move(*refused);
+    co_return error;
+  }
+
   if (report.battery_level && *report.battery_level < kMinBatteryLevel) {
     report.warnings.push_back("battery at " + std::to_string(*report.battery_level) + " % (below " +
                               std::to_string(kMinBatteryLevel) + " %)");
@@ -129,6 +160,7 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
   j["thermal_status"] = Opt(r.thermal_status);
   j["package"] = {{"version_code", Opt(r.version_code)},
                   {"compiler_filter", Opt(r.compiler_filter)}};
+  j["screen"] = {{"wakefulness", Opt(r.wakefulness)}, {"keyguard_showing", Opt(r.keyguard_showing)}};
   j["warnings"] = r.warnings;
   if (clock) {
     j["clock"] = {{"clk_tck", clock->clk_tck},

@@ -3,8 +3,13 @@
 //   resolve: `pm path PKG`, the activity from the spec or `cmd package resolve-activity --brief`;
 //   state:   getprop (fingerprint, SDK), `dumpsys battery` (level, temperature, powered),
 //            `dumpsys thermalservice` (status; Android 9 prints nothing: unknown, no warning),
-//            `dumpsys package PKG` (versionCode, compiler filter: launch speed depends on it).
+//            `dumpsys package PKG` (versionCode, compiler filter: launch speed depends on it),
+//            `dumpsys power` (mWakefulness) and `dumpsys activity activities` (mKeyguardShowing).
 // Warnings: battery below 25 %, thermal status severe or worse. "enforce" refuses the run on any.
+// Refused always: a screen that is not on (Asleep, Dozing, Dreaming) or a showing keyguard — an
+// app launched there draws behind the lock or not at all, so no number would mean anything.
+// When a dump lacks the field (old or OEM format) the state is unknown: recorded as null, no
+// refusal.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -36,10 +41,13 @@ struct PreflightReport {
   std::optional<int> thermal_status;
   std::optional<int64_t> version_code;
   std::optional<std::string> compiler_filter;
+  std::optional<std::string> wakefulness;  // "Awake", "Asleep", "Dozing", "Dreaming"
+  std::optional<bool> keyguard_showing;
   std::vector<std::string> warnings;
 };
 
-// Errors: a failed command, a package that is not installed, an activity that does not resolve.
+// Errors: a failed command, a package that is not installed, an activity that does not resolve,
+// a screen that is off or locked.
 boost::asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
                                                                     const RunSpec& spec,
                                                                     adb::Deadline deadline);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "parsers/screen_state.h"
 #include "tools/devsim/android/simulated_android.h"
 #include "tools/devsim/shell_interpreter.h"
 
@@ -386,6 +387,35 @@ TEST_F(AndroidServicesTest, FaultsApplyToTheNextMatchingCommands) {
   EXPECT_FALSE(Sh("logcat -d").Stdout().empty());
   EXPECT_EQ(Sh("devsim-fault unplug 10").exit_code, 1);  // no transport in a unit test
   EXPECT_EQ(Sh("devsim-fault bogus").exit_code, 2);
+}
+
+// Screen and keyguard, as the daemon's preflight reads them with the parsers of real output
+// (parsers/screen_state.h): PowerManagerService.dumpInternal's mWakefulness and
+// KeyguardController.dump's mKeyguardShowing (on the isHomeRecentsComponent line on Android 9).
+TEST_F(AndroidServicesTest, ScreenAndKeyguardFollowKeyeventsAndTheirDumpsParse) {
+  for (int sdk : {28, 29, 33, 34}) {
+    SCOPED_TRACE(sdk);
+    Scenario scenario = DefaultScenario();
+    scenario.screen.locked = true;
+    Make(sdk, scenario);
+    EXPECT_EQ(parsers::ParseWakefulness(Sh("dumpsys power").Stdout()), "Awake");
+    EXPECT_EQ(parsers::ParseKeyguardShowing(Sh("dumpsys activity activities").Stdout()), true);
+    EXPECT_EQ(Sh("dumpsys activity activities").Stdout().find("isHomeRecentsComponent=true  "
+                                                             "KeyguardController:") !=
+                  std::string::npos,
+              sdk == 28);
+    Sh("wm dismiss-keyguard");
+    EXPECT_EQ(parsers::ParseKeyguardShowing(Sh("dumpsys activity activities").Stdout()), false);
+    Sh("input keyevent KEYCODE_SLEEP");
+    EXPECT_EQ(parsers::ParseWakefulness(Sh("dumpsys power").Stdout()), "Asleep");
+    EXPECT_EQ(parsers::ParseKeyguardShowing(Sh("dumpsys activity activities").Stdout()), true);
+    Sh("input keyevent 82");  // MENU on a dark screen does nothing
+    EXPECT_EQ(parsers::ParseKeyguardShowing(Sh("dumpsys activity activities").Stdout()), true);
+    Sh("input keyevent 26");  // POWER wakes a sleeping device
+    EXPECT_EQ(parsers::ParseWakefulness(Sh("dumpsys power").Stdout()), "Awake");
+    Sh("input keyevent 82");
+    EXPECT_EQ(parsers::ParseKeyguardShowing(Sh("dumpsys activity activities").Stdout()), false);
+  }
 }
 
 }  // namespace

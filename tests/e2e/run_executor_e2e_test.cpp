@@ -544,5 +544,46 @@ TEST_F(RunExecutorE2eTest, UnplugMidLooperRunLeavesADebtTheNextRunPays) {
   EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
 }
 
+// A locked phone (Android 13 devsim with its keyguard showing): the preflight refuses the run,
+// saying why, before anything is launched; unlocked, the same device runs. The preflight JSON
+// records what it read.
+TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
+  const DevsimDevice device = StartPhone(33, R"(, "screen": {"on": true, "locked": true})");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  const int64_t locked = CreateRun(spec);
+  {
+    RunningExecution run(ClientOptions(), *store_, locked, spec);
+    const auto outcome = run.Wait();
+    ASSERT_TRUE(outcome);
+    EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+    EXPECT_NE(outcome->error.value_or("").find("locked"), std::string::npos)
+        << outcome->error.value_or("");
+    EXPECT_EQ(outcome->launches_recorded, 0);
+  }
+  Shell(device, "input keyevent KEYCODE_SLEEP");
+  const int64_t dark = CreateRun(spec);
+  {
+    RunningExecution run(ClientOptions(), *store_, dark, spec);
+    const auto outcome = run.Wait();
+    ASSERT_TRUE(outcome);
+    EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+    EXPECT_NE(outcome->error.value_or("").find("mWakefulness=Asleep"), std::string::npos)
+        << outcome->error.value_or("");
+  }
+  Shell(device, "input keyevent KEYCODE_WAKEUP");
+  Shell(device, "wm dismiss-keyguard");
+  const int64_t unlocked = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, unlocked, spec);
+  const auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto stored = StoredRun(unlocked);
+  ASSERT_TRUE(stored && stored->preflight_json);
+  EXPECT_NE(stored->preflight_json->find(
+                R"("screen":{"keyguard_showing":false,"wakefulness":"Awake"})"),
+            std::string::npos)
+      << *stored->preflight_json;
+}
+
 }  // namespace
 }  // namespace droidlab::testutil

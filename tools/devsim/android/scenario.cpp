@@ -161,6 +161,10 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
       Read(*it, "voltage", b.voltage);
       Read(*it, "charge_counter", b.charge_counter);
     }
+    if (const auto it = root.find("screen"); it != root.end()) {
+      Read(*it, "on", scenario.screen.on);
+      Read(*it, "locked", scenario.screen.locked);
+    }
     Read(root, "noise_lines_per_s", scenario.noise_lines_per_s);
     Read(root, "looper_entries_cap", scenario.looper_entries_cap);
     Read(root, "looper_new_entries_per_s", scenario.looper_new_entries_per_s);

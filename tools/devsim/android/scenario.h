@@ -64,6 +64,13 @@ struct BatterySpec {
   long charge_counter = 3685000;  // microampere-hours
 };
 
+// The screen at start: `input keyevent` (WAKEUP, SLEEP, POWER, MENU) and `wm dismiss-keyguard`
+// change it, `dumpsys power` and `dumpsys activity activities` print it.
+struct ScreenSpec {
+  bool on = true;       // mWakefulness=Awake, else Asleep
+  bool locked = false;  // mKeyguardShowing
+};
+
 // A fault on a schedule: at `at_s` seconds after devsim starts, as if `devsim-fault ARGS` ran
 // on the device (see tools/devsim/README.md, "Faults").
 struct ScheduledFault {
@@ -89,6 +96,7 @@ struct Scenario {
   DeviceSpec device;
   std::vector<PackageSpec> packages;
   BatterySpec battery;
+  ScreenSpec screen;
   // Background logcat lines per second (realistic tags and messages, ~120 bytes each).
   double noise_lines_per_s = 2;
   // LooperStats' entry cap (LooperStatsService.DEFAULT_ENTRIES_SIZE_CAP): more distinct

@@ -62,6 +62,46 @@ std::string FormatBatteryDump(int sdk, const BatteryState& s, bool updates_stopp
   return out;
 }
 
+std::string FormatPowerDump(int sdk, bool awake, const BatteryState& battery) {
+  const std::string wakefulness = awake ? "Awake" : "Asleep";
+  std::string out = "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n";
+  out += "  Settings power_manager_constants:\n    no_cached_wake_locks=true\n";
+  out += "  mDirty=0x0\n";
+  out += "  mWakefulness=" + wakefulness + "\n";
+  if (sdk >= 31) out += "  mWakefulnessRaw=" + wakefulness + "\n";  // PowerGroups, Android 12
+  out += "  mWakefulnessChanging=false\n";
+  out += "  mIsPowered=" + Bool(battery.Plugged()) + "\n";
+  out += std::string("  mPlugType=") + (battery.ac ? "1" : battery.usb ? "2" : battery.wireless ? "4" : "0") + "\n";
+  out += "  mBatteryLevel=" + std::to_string(battery.level) + "\n";
+  out += "  mBatteryLevelWhenDreamStarted=0\n  mDockState=0\n  mStayOn=false\n";
+  out += "  mProximityPositive=false\n  mBootCompleted=true\n  mSystemReady=true\n";
+  out += std::string("\nDisplay Power: state=") + (awake ? "ON" : "OFF") + "\n";
+  return out;
+}
+
+std::string FormatActivitiesDump(int sdk, bool keyguard_showing) {
+  std::string out = "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n";
+  out += "Display #0 (activities from top to bottom):\n";
+  out += "  ResumedActivity: ActivityRecord{7d3c2a1 u0 com.google.android.apps.nexuslauncher/.NexusLauncherActivity t11}\n";
+  if (sdk < 29) {
+    out += "  isHomeRecentsComponent=true  KeyguardController:\n";
+  } else {
+    out += "\n  KeyguardController:\n";
+  }
+  out += "    mKeyguardShowing=" + Bool(keyguard_showing) + "\n";
+  out += "    mAodShowing=false\n";
+  out += "    mKeyguardGoingAway=false\n";
+  if (sdk < 29) {
+    out += "    mOccluded=false\n    mDismissingKeyguardActivity=null\n";
+    out += "    mDismissalRequested=false\n    mVisibilityTransactionDepth=0\n";
+  } else {
+    out += "    Occluded=false DismissingKeyguardActivity=null at display=0\n";
+    out += "    mDismissalRequested=false\n\n";
+  }
+  out += "  LockTaskController:\n    mLockTaskModeState=NONE\n";
+  return out;
+}
+
 std::string FormatThermalDump(int sdk, int thermal_status, bool status_override,
                               const std::vector<ThermalReading>& readings) {
   if (sdk < 29) return "";  // frameworks/native thermalservice: BBinder's empty dump

@@ -52,6 +52,15 @@ struct ThermalReading {
 std::string FormatThermalDump(int sdk, int thermal_status, bool status_override,
                               const std::vector<ThermalReading>& readings);
 
+// `dumpsys power`, the head of PowerManagerService.dumpInternal (power/PowerManagerService.java):
+// mWakefulness is wakefulnessToString (Awake, Asleep, …).
+std::string FormatPowerDump(int sdk, bool awake, const BatteryState& battery);
+
+// `dumpsys activity activities`, reduced to what a lab reads: the KeyguardController section
+// (wm/KeyguardController.java dump; am/ on Android 9, printed on the line of
+// isHomeRecentsComponent there).
+std::string FormatActivitiesDump(int sdk, bool keyguard_showing);
+
 struct PackageDumpInfo {
   const PackageSpec* spec = nullptr;
   std::string code_path;  // the APK's directory

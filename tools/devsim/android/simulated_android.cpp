@@ -65,6 +65,8 @@ SimulatedAndroid::SimulatedAndroid(Scenario scenario, Options options, WallClock
       created_(clock_()),
       rng_(scenario_.seed),
       battery_(BatteryStateFromSpec(scenario_.battery)),
+      screen_on_(scenario_.screen.on),
+      keyguard_showing_(scenario_.screen.locked),
       looper_(scenario_.device.sdk, scenario_.looper_entries_cap, created_),
       last_advance_(created_) {
   const DeviceSpec& d = scenario_.device;
@@ -174,6 +176,7 @@ CommandOutput SimulatedAndroid::RunUnfaulted(const Argv& argv) {
   if (name == "pm") return Pm(argv);
   if (name == "logcat") return Logcat(argv);
   if (name == "input") return Input(argv);
+  if (name == "wm") return Wm(argv);
   if (name == "dumpsys") return Dumpsys(argv);
   if (name == "cmd") return Cmd(argv);
   if (name == "ps") return Ps(argv);
@@ -550,6 +553,19 @@ CommandOutput SimulatedAndroid::Pm(const Argv& argv) {
 CommandOutput SimulatedAndroid::Input(const Argv& argv) {
   if (argv.size() >= 3 && argv[1] == "keyevent") {
     const std::string& key = argv[2];
+    // PhoneWindowManager: WAKEUP wakes, SLEEP sleeps, POWER toggles; going to sleep shows the
+    // keyguard, and MENU dismisses an insecure one (the old "unlock by menu" of lab scripts).
+    const bool wakeup = key == "224" || key == "KEYCODE_WAKEUP";
+    const bool sleep = key == "223" || key == "KEYCODE_SLEEP";
+    const bool power = key == "26" || key == "KEYCODE_POWER";
+    if (wakeup || (power && !screen_on_)) {
+      screen_on_ = true;
+    } else if (sleep || power) {
+      screen_on_ = false;
+      keyguard_showing_ = true;
+    } else if ((key == "82" || key == "KEYCODE_MENU") && screen_on_) {
+      keyguard_showing_ = false;
+    }
     for (auto& [name, app] : apps_) {
       if (app.activity != ActivityState::kForeground) continue;
       if (key == "3" || key == "KEYCODE_HOME") app.activity = ActivityState::kBackground;
@@ -558,6 +574,16 @@ CommandOutput SimulatedAndroid::Input(const Argv& argv) {
     return {};
   }
   return Error("Error: Unknown command: " + (argv.size() > 1 ? argv[1] : std::string()) + "\n", 1);
+}
+
+// `wm dismiss-keyguard` (WindowManagerShellCommand): dismisses an insecure keyguard.
+CommandOutput SimulatedAndroid::Wm(const Argv& argv) {
+  if (argv.size() >= 2 && argv[1] == "dismiss-keyguard") {
+    if (screen_on_) keyguard_showing_ = false;
+    return {};
+  }
+  return Error("Error: unknown command '" + (argv.size() > 1 ? argv[1] : std::string()) + "'\n",
+               255);
 }
 
 namespace {
@@ -867,6 +893,14 @@ CommandOutput SimulatedAndroid::Dumpsys(const Argv& argv) {
     return output;
   }
   if (service == "package" && !args.empty()) return PackageDump(args.back());
+  if (service == "power") {
+    output.Out(FormatPowerDump(sdk, screen_on_, battery_));
+    return output;
+  }
+  if (service == "activity" && args.size() == 1 && (args[0] == "activities" || args[0] == "a")) {
+    output.Out(FormatActivitiesDump(sdk, keyguard_showing_));
+    return output;
+  }
   // dumpsys.cpp startDumpThread: "Can't find service: NAME" on stderr, exit status 0.
   output.Err("Can't find service: " + service + "\n");
   return output;

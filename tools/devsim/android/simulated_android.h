@@ -80,6 +80,7 @@ class SimulatedAndroid : public CommandRunner {
   CommandOutput Pm(const std::vector<std::string>& argv);
   CommandOutput Logcat(const std::vector<std::string>& argv);
   CommandOutput Input(const std::vector<std::string>& argv);
+  CommandOutput Wm(const std::vector<std::string>& argv);
   CommandOutput Dumpsys(const std::vector<std::string>& argv);
   CommandOutput Cmd(const std::vector<std::string>& argv);
   CommandOutput LooperStatsCommand(const std::vector<std::string>& args);
@@ -119,6 +120,8 @@ class SimulatedAndroid : public CommandRunner {
   LogcatBuffer logcat_;
   int next_pid_ = 4200;
   BatteryState battery_;
+  bool screen_on_ = true;
+  bool keyguard_showing_ = false;
   BatteryState battery_before_override_;  // what `dumpsys battery reset` restores
   bool battery_updates_stopped_ = false;
   long battery_sequence_ = 1;  // BatteryService.mSequence: one per change sent
