@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/backup_command.h"
 #include "daemon/migrate_command.h"
 #include "daemon/parse_command.h"
 #include "daemon/serve_command.h"
@@ -26,11 +27,14 @@ void PrintUsage(std::FILE* to) {
                "  %s\n"
                "      create or upgrade the history database; refuse one that is not droidlab's\n"
                "  %s\n"
+               "      copy the history database while the daemon runs (online backup)\n"
+               "  %s\n"
                "      run the daemon: device tracking, runs, schedules, the REST API\n"
                "  droidlab --version\n"
                "  droidlab --help\n",
                DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage(),
-               droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::ServeCommandUsage());
+               droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::BackupCommandUsage(),
+               droidlab::daemon::ServeCommandUsage());
 }
 
 }  // namespace
@@ -51,6 +55,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "parse") return droidlab::daemon::RunParseCommand(rest, stdout, stderr);
+  if (command == "backup") return droidlab::daemon::RunBackupCommand(rest, stdout, stderr);
   if (command == "migrate") return droidlab::daemon::RunMigrateCommand(rest, stdout, stderr);
   if (command == "serve") return droidlab::daemon::RunServeCommand(rest, stdout, stderr);
   std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,6 +68,50 @@ TEST(ServeConfigTest, FlagsOverrideTheEnvironmentWhichOverridesTheFile) {
   EXPECT_EQ(with_flags->token, "from-flag");
   EXPECT_EQ(with_flags->listen_host, "::1");
   EXPECT_EQ(with_flags->listen_port, 80);
+}
+
+// deploy/droidlab.example.json is what operators copy: it must load through the real loader and
+// set every key the loader knows (a key it stops accepting, or a typo, fails here).
+BasicResult<std::string, FileError> ReadExampleFiles(const std::string& path) {
+  if (path == "/etc/droidlab/token") return std::string("example-token\n");  // its token_file
+  if (path != DROIDLAB_EXAMPLE_CONFIG) return FileError{"cannot read " + path};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return FileError{"cannot read " + path};
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
+  auto config =
+      LoadServeConfig({"--config", DROIDLAB_EXAMPLE_CONFIG}, std::nullopt, &ReadExampleFiles);
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_EQ(config->listen_host, "0.0.0.0");
+  EXPECT_EQ(config->listen_port, 8765);
+  EXPECT_EQ(config->db, "/var/lib/droidlab/droidlab.db");
+  EXPECT_EQ(config->adb_server, "tcp:127.0.0.1:5037");
+  EXPECT_EQ(config->adb_path, "/usr/bin/adb");
+  EXPECT_EQ(config->token, "example-token");
+  EXPECT_EQ(config->log_level, "info");
+  EXPECT_EQ(config->cors_origins, std::vector<std::string>{"https://dashboard.lab.example"});
+  EXPECT_EQ(config->max_connections, 1024);
+  EXPECT_EQ(config->retention_max_age_days, 180);
+  EXPECT_EQ(config->retention_max_runs, 100000);
+  EXPECT_EQ(config->schedule_grace_minutes, 60);
+
+  // Some values above are the defaults: the keys themselves must be there too, every one the
+  // loader accepts (serve_config.cpp), so the example documents them all.
+  const auto doc = nlohmann::json::parse(*ReadExampleFiles(DROIDLAB_EXAMPLE_CONFIG));
+  std::set<std::string> keys;
+  for (auto it = doc.begin(); it != doc.end(); ++it) keys.insert(it.key());
+  EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "adb_server", "adb_path", "token_file",
+                                         "log_level", "cors_origins", "max_connections",
+                                         "retention", "schedule_grace_minutes"}));
+  std::set<std::string> retention_keys;
+  for (auto it = doc["retention"].begin(); it != doc["retention"].end(); ++it) {
+    retention_keys.insert(it.key());
+  }
+  EXPECT_EQ(retention_keys, (std::set<std::string>{"max_age_days", "max_runs"}));
 }
 
 struct BadCase {

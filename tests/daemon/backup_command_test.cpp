@@ -1,0 +1,105 @@
+// `droidlab backup`: the real binary copies a database another process holds open and writes to,
+// into a file that is a complete droidlab database; a refused source or a usage error leaves
+// the destination alone.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "store/store.h"
+#include "tests/common/subprocess.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab {
+namespace {
+
+using testutil::ProcessResult;
+using testutil::ReadFileBytes;
+using testutil::RunProcess;
+using testutil::TempDir;
+using testutil::WriteFileBytes;
+
+int64_t CountRuns(const std::string& path) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  int64_t count = -1;
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW) {
+    count = sqlite3_column_int64(stmt, 0);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return count;
+}
+
+store::NewRun ARun(int i) {
+  store::NewRun run;
+  run.spec_json = "{}";
+  run.serial = "R58M123ABC";
+  run.package = "com.example.app";
+  run.mode = "cold";
+  run.iterations = 10;
+  run.created_at = 1'700'000'000'000 + i;
+  return run;
+}
+
+TEST(BackupCommandTest, CopiesADatabaseThatAnotherProcessHoldsOpen) {
+  TempDir dir;
+  const std::string db = dir.File("droidlab.db");
+  const std::string copy = dir.File("copy.db");
+  store::StoreOptions options;
+  options.path = db;
+  auto opened = store::Store::Open(options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  std::unique_ptr<store::Store> live = std::move(opened).value();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(live->CreateRun(ARun(i)).ok());
+
+  ProcessResult r = RunProcess({DROIDLAB_BINARY, "backup", "--db", db, "--to", copy});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, db + " -> " + copy + ": backed up\n");
+  EXPECT_FALSE(std::filesystem::exists(copy + ".partial"));
+  EXPECT_EQ(CountRuns(copy), 3);
+
+  // The live database goes on, and the copy is one a daemon accepts.
+  EXPECT_TRUE(live->CreateRun(ARun(3)).ok());
+  live.reset();
+  ProcessResult check = RunProcess({DROIDLAB_BINARY, "migrate", "--db", copy});
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_EQ(CountRuns(db), 4);
+  EXPECT_EQ(CountRuns(copy), 3);
+}
+
+TEST(BackupCommandTest, RefusesAMissingOrForeignSourceAndLeavesTheDestinationAlone) {
+  TempDir dir;
+  const std::string copy = dir.File("copy.db");
+  WriteFileBytes(copy, "yesterday's backup");
+
+  ProcessResult missing =
+      RunProcess({DROIDLAB_BINARY, "backup", "--db", dir.File("absent.db"), "--to", copy});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("absent.db"), std::string::npos) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("absent.db")));  // not created
+
+  const std::string notes = dir.File("notes.db");
+  WriteFileBytes(notes, "not a database\n");
+  ProcessResult foreign = RunProcess({DROIDLAB_BINARY, "backup", "--db", notes, "--to", copy});
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_TRUE(foreign.out.empty());
+  EXPECT_EQ(ReadFileBytes(copy), "yesterday's backup");
+}
+
+TEST(BackupCommandTest, UsageErrorsExitTwo) {
+  TempDir dir;
+  ProcessResult no_to = RunProcess({DROIDLAB_BINARY, "backup", "--db", dir.File("d.db")});
+  EXPECT_EQ(no_to.exit_code, 2);
+  EXPECT_NE(no_to.err.find("--to"), std::string::npos) << no_to.err;
+  EXPECT_EQ(no_to.err.find('\n'), no_to.err.size() - 1) << no_to.err;  // one line
+  ProcessResult stray = RunProcess({DROIDLAB_BINARY, "backup", "--to", dir.File("c.db"), "x"});
+  EXPECT_EQ(stray.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace droidlab
