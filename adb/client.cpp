@@ -637,16 +637,24 @@ int Client::server_starts() const { return impl_->server_starts; }
 
 void Client::ForgetFeatures(const Serial& serial) { impl_->features.erase(serial.str()); }
 
+void Client::Observe(std::string_view command, Clock::time_point start, bool ok) const {
+  if (options_.on_command) options_.on_command(command, Clock::now() - start, ok);
+}
+
 awaitable<Result<int>> Client::Version(Deadline deadline) {
+  const Clock::time_point start = Clock::now();
   auto payload = co_await Inline<std::string>(
       deadline, [&](Watchdog& watchdog) { return impl_->Query(HostVersion(), watchdog); });
+  Observe("version", start, payload.ok());
   if (!payload) co_return payload.error();
   co_return ParseServerVersion(*payload);
 }
 
 awaitable<Result<DeviceList>> Client::Devices(Deadline deadline) {
+  const Clock::time_point start = Clock::now();
   auto payload = co_await Inline<std::string>(
       deadline, [&](Watchdog& watchdog) { return impl_->Query(HostDevicesLong(), watchdog); });
+  Observe("devices", start, payload.ok());
   if (!payload) co_return payload.error();
   co_return ParseDeviceList(*payload);
 }
@@ -660,14 +668,20 @@ awaitable<Result<FeatureSet>> Client::Features(Deadline deadline) {
 
 awaitable<Result<FeatureSet>> Client::Features(const Serial& serial, Deadline deadline) {
   impl_->features.erase(serial.str());  // asked explicitly: ask the server, refresh the cache
-  co_return co_await Inline<FeatureSet>(
+  const Clock::time_point start = Clock::now();
+  auto features = co_await Inline<FeatureSet>(
       deadline, [&](Watchdog& watchdog) { return impl_->DeviceFeatures(serial, watchdog); });
+  Observe("features", start, features.ok());
+  co_return features;
 }
 
 awaitable<Result<ShellResult>> Client::Shell(const Serial& serial, const ShellCommand& command,
                                              Deadline deadline) {
-  co_return co_await Inline<ShellResult>(
+  const Clock::time_point start = Clock::now();
+  auto result = co_await Inline<ShellResult>(
       deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, command, watchdog); });
+  Observe("shell", start, result.ok());
+  co_return result;
 }
 
 awaitable<Result<ShellResult>> Client::ShellArgv(const Serial& serial,
@@ -675,8 +689,11 @@ awaitable<Result<ShellResult>> Client::ShellArgv(const Serial& serial,
                                                  Deadline deadline) {
   auto command = BuildShellCommand(argv);
   if (!command) co_return command.error();
-  co_return co_await Inline<ShellResult>(
+  const Clock::time_point start = Clock::now();
+  auto result = co_await Inline<ShellResult>(
       deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, *command, watchdog); });
+  Observe("shell", start, result.ok());
+  co_return result;
 }
 
 awaitable<Result<StreamEnd>> Client::StreamShell(const Serial& serial,

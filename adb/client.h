@@ -74,6 +74,10 @@ struct ClientOptions {
   std::chrono::milliseconds reconnect_max_delay{5000};
   // Tracking: the deadline for connecting and for the server's OKAY on each (re)connection.
   std::chrono::milliseconds track_connect_timeout{5000};
+  // Told the round trip of every finished command but streams and tracking: `command` is
+  // "shell", "features", "devices" or "version"; `ok` false for an error (timeouts included).
+  // Called on the client's executor. May be empty.
+  std::function<void(std::string_view command, Clock::duration elapsed, bool ok)> on_command;
 };
 
 struct ShellResult {
@@ -165,6 +169,8 @@ class Client {
   int server_starts() const;
 
  private:
+  void Observe(std::string_view command, Clock::time_point start, bool ok) const;
+
   struct Impl;
   ClientOptions options_;
   std::unique_ptr<Impl> impl_;

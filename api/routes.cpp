@@ -502,6 +502,7 @@ class Routes {
     text += "# HELP droidlab_event_streams Open Server-Sent-Event streams.\n";
     text += "# TYPE droidlab_event_streams gauge\n";
     text += "droidlab_event_streams " + std::to_string(metrics_.sse_clients) + "\n";
+    if (s_.lab_metrics) text += s_.lab_metrics->Exposition();
     return text;
   }
 

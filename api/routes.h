@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "api/lab_metrics.h"
 #include "api/metrics.h"
 #include "api/router.h"
 #include "orchestrator/device_registry.h"
@@ -26,6 +27,8 @@ struct Services {
   // The adb server's protocol version, or nullopt when it does not answer (health).
   std::function<boost::asio::awaitable<std::optional<int>>()> adb_version;
   std::string version;  // droidlab's
+  // Launch and adb histograms the daemon feeds (io thread); null: /metrics has none.
+  const LabMetrics* lab_metrics = nullptr;
 };
 
 // Adds the routes. `blocking` runs the store's blocking calls (a thread pool's executor);

@@ -67,6 +67,23 @@ asio::awaitable<void> PayOwedRestoreOf(orchestrator::OwedRestores& owed, adb::Cl
   co_await std::move(paying);
 }
 
+// The device's model as the registry read it ("unknown" before its properties are read).
+std::string ModelOf(const orchestrator::DeviceRegistry& registry, const std::string& serial) {
+  auto device = registry.Find(serial);
+  if (!device || !device->properties || !device->properties->model) return "unknown";
+  return *device->properties->model;
+}
+
+// Each valid launch's Displayed into the /metrics histogram of its package and model.
+std::function<void(const store::Launch&)> LaunchObserver(api::LabMetrics& metrics,
+                                                         std::string package, std::string model) {
+  return [&metrics, package = std::move(package), model = std::move(model)](const store::Launch& l) {
+    if (l.valid && l.displayed_ms) {
+      metrics.ObserveLaunch(package, model, static_cast<double>(*l.displayed_ms));
+    }
+  };
+}
+
 // Every co_spawn of the daemon ends here: an escaping exception is a bug, logged loudly.
 auto LogEnd(const char* what, std::function<void()> done = nullptr) {
   return [what, done = std::move(done)](std::exception_ptr e, auto&&...) {
@@ -156,6 +173,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   adb::ClientOptions client_options;
   client_options.server = *server;
   client_options.adb_path = config.adb_path;
+  // Histograms for /metrics, fed on the io thread by the adb client and the runs.
+  api::LabMetrics lab_metrics;
+  client_options.on_command = [&lab_metrics](std::string_view command,
+                                             adb::Clock::duration elapsed, bool) {
+    lab_metrics.ObserveAdbCommand(command, std::chrono::duration<double>(elapsed).count());
+  };
   adb::Client client(io.get_executor(), client_options);
 
   // Looper-stats settings runs could not put back (device unplugged mid-run): paid when the
@@ -175,8 +198,9 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   store::Store& store_ref = *st;
   orchestrator::RunQueue queue(
       *st,
-      [&client, &store_ref](int64_t id, orchestrator::RunSpec spec,
-                            orchestrator::RunExecutorOptions options) {
+      [&client, &store_ref, &registry, &lab_metrics](int64_t id, orchestrator::RunSpec spec,
+                                                     orchestrator::RunExecutorOptions options) {
+        options.on_launch = LaunchObserver(lab_metrics, spec.package, ModelOf(registry, spec.serial));
         return orchestrator::ExecuteRun(client, store_ref, id, std::move(spec),
                                         std::move(options));
       },
@@ -218,6 +242,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   services.registry = &registry;
   services.scheduler = &scheduler;
   services.version = DROIDLAB_VERSION;
+  services.lab_metrics = &lab_metrics;
   services.adb_version = [&client]() -> asio::awaitable<std::optional<int>> {
     auto version = co_await client.Version(adb::DeadlineAfter(std::chrono::seconds(2)));
     if (!version) co_return std::nullopt;

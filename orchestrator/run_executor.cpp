@@ -319,6 +319,7 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     }
     const bool valid = it.launch.valid;
     const std::optional<std::string> reason = it.launch.invalid_reason;
+    if (options_.on_launch) options_.on_launch(it.launch);
     std::vector<store::Launch> one{std::move(it.launch)};
     store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
       store_.AddLaunchesAsync(std::move(one), std::move(done), LogIfLost(where + "'s launch"));

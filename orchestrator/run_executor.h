@@ -70,6 +70,9 @@ struct RunExecutorOptions {
   std::function<int64_t()> now_ms;
   // Called on the client's executor after each iteration and phase change. May be empty.
   std::function<void(const RunProgress&)> on_progress;
+  // Called on the client's executor with each launch measured (valid or not), before it is
+  // stored. May be empty.
+  std::function<void(const store::Launch&)> on_launch;
   // One line per event worth a log, with the serial and run id in it. Default: stderr.
   std::function<void(std::string_view)> log;
   // Deadline of each device command that is not a launch (getprop, dumpsys, settings, ...).

@@ -106,6 +106,16 @@ TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/proc-samples")["samples"].empty());
   // The device's looper_stats setting is as it was (devsim starts with none).
   EXPECT_EQ(Shell(devices[0], "settings get global looper_stats").out, "null\n");
+  // /metrics: the three launches in the histogram of their package and model, and the adb
+  // commands the run made.
+  auto metrics = HttpCall(port, "GET", "/metrics");
+  EXPECT_NE(metrics.body.find("droidlab_launch_displayed_seconds_count{package=\"com.example.app\","
+                              "model=\"Pixel 7\"} 3\n"),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("droidlab_adb_command_duration_seconds_count{command=\"shell\"} "),
+            std::string::npos)
+      << metrics.body;
 
   // SIGTERM: a clean stop, exit 0.
   ::kill(daemon_->pid(), SIGTERM);
