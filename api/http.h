@@ -14,6 +14,7 @@ namespace droidlab::api {
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;    // the target without its query, still percent-encoded
+  std::string target;  // as sent: path and query
   std::map<std::string, std::string> query;  // decoded; a repeated key keeps its last value
   std::string body;
   std::string authorization;  // the header's value, "" when absent
@@ -26,6 +27,7 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type/Length
+  std::string etag;  // set once known (a cached response); else computed from the body for GETs
 };
 
 // {"error":{"code":CODE,"message":MESSAGE}} with `status`.

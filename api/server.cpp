@@ -1,5 +1,7 @@
 #include "api/server.h"
 
+#include "api/response_cache.h"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -80,7 +82,12 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   };
 
   Impl(asio::any_io_executor ex, Services s, ServerOptions o)
-      : executor(ex), services(std::move(s)), options(std::move(o)), acceptor(ex), hub(ex) {
+      : executor(ex),
+        services(std::move(s)),
+        options(std::move(o)),
+        acceptor(ex),
+        hub(ex),
+        cache(options.response_cache_ttl, options.response_cache_bytes) {
     AddRoutes(router, services, blocking.get_executor(), metrics);
   }
   ~Impl() { blocking.join(); }
@@ -90,6 +97,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   ServerOptions options;
   tcp::acceptor acceptor;
   EventHub hub;
+  ResponseCache cache;
   Metrics metrics;
   Router router;
   asio::thread_pool blocking{1};
@@ -141,17 +149,37 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       }
       co_return JsonError(404, "not_found", "no such path: " + request.path);
     }
+    const bool cacheable = request.method == "GET" && Cacheable(match.route->pattern);
+    if (cacheable) {
+      if (const HttpResponse* hit = cache.Find(request.target, ResponseCache::Clock::now())) {
+        co_return *hit;
+      }
+    }
     try {
-      co_return co_await match.route->handler(request, match.params);
+      HttpResponse response = co_await match.route->handler(request, match.params);
+      if (cacheable && response.status == 200) {
+        response.etag = EtagOf(response.body);
+        cache.Store(request.target, response, ResponseCache::Clock::now());
+      }
+      co_return response;
     } catch (const std::exception& e) {
       co_return JsonError(500, "internal", std::string("internal error: ") + e.what());
     }
   }
 
+  // Routes whose answer depends only on the store and the registry: not health (asks the adb
+  // server) nor /metrics (counts this very request).
+  static bool Cacheable(std::string_view pattern) {
+    return pattern != "/api/v1/health" && pattern != "/metrics";
+  }
+
   // ETag, 304, CORS on a handler's response.
   void Finish(const HttpRequest& request, HttpResponse& response) {
+    if (request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS") {
+      cache.Clear();  // a POST or DELETE may have changed anything a GET shows
+    }
     if (request.method == "GET" && response.status == 200) {
-      const std::string etag = EtagOf(response.body);
+      const std::string etag = response.etag.empty() ? EtagOf(response.body) : response.etag;
       response.headers.emplace_back("ETag", etag);
       if (!request.if_none_match.empty() && IfNoneMatchHits(request.if_none_match, etag)) {
         response.status = 304;
@@ -170,6 +198,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     const std::string_view target = req.target();
     const size_t q = target.find('?');
     r.path = std::string(target.substr(0, q));
+    r.target = std::string(target);
     if (q != std::string_view::npos) {
       auto query = ParseQuery(target.substr(q + 1));
       bad_query = !query;
@@ -350,6 +379,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         auto it = last.find(device.serial);
         if (it != last.end() && it->second == device.state) continue;
         last[device.serial] = device.state;
+        cache.Clear();
         hub.Publish("device", DeviceEventData(device));
       }
       timer.expires_after(options.device_poll);
@@ -398,6 +428,7 @@ asio::awaitable<void> Server::Run() {
     run_listener = s.services.queue->Subscribe([weak](const orchestrator::RunEvent& e) {
       auto impl = weak.lock();
       if (!impl) return;
+      impl->cache.Clear();
       impl->hub.Publish("run", RunEventData(e));
     });
   }

@@ -340,7 +340,9 @@ TEST_F(ApiTest, RunsArePagedNewestFirstWithAnOpaqueCursorAndFiltered) {
 
 TEST_F(ApiTest, EtagAnswers304WithoutABody) {
   SeedRun("A", "com.one", 1000, {800});
-  Start();
+  ServerOptions options;
+  options.response_cache_ttl = std::chrono::milliseconds(200);
+  Start(options);
   auto first = Call("GET", "/api/v1/runs");
   ASSERT_EQ(first.status, 200);
   const std::string etag = first.headers["etag"];
@@ -349,8 +351,34 @@ TEST_F(ApiTest, EtagAnswers304WithoutABody) {
   EXPECT_EQ(again.status, 304);
   EXPECT_TRUE(again.body.empty());
   EXPECT_EQ(again.headers["etag"], etag);
-  SeedRun("A", "com.one", 2000, {810});  // the body changes, so does the tag
+  // Written behind the server's back (no event tells it): seen once the cached answer's ttl
+  // has passed; the body changes, so does the tag.
+  SeedRun("A", "com.one", 2000, {810});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(Call("GET", "/api/v1/runs", "", "If-None-Match: " + etag + "\r\n").status, 200);
+}
+
+// The response cache (api/response_cache.h): a GET polled again is answered from the cache —
+// a run stored behind the server's back is not seen yet, which shows it — and any request that
+// changes something (here a schedule posted) empties it.
+TEST_F(ApiTest, GetAnswersAreCachedUntilSomethingChanges) {
+  SeedRun("A", "com.one", 1000, {800});
+  ServerOptions options;
+  options.response_cache_ttl = std::chrono::seconds(30);
+  Start(options);
+  auto first = Json::parse(Call("GET", "/api/v1/runs").body);
+  ASSERT_EQ(first["runs"].size(), 1u);
+  SeedRun("A", "com.one", 2000, {810});
+  EXPECT_EQ(Json::parse(Call("GET", "/api/v1/runs").body)["runs"].size(), 1u);  // cached
+  // Another target is another entry: read fresh.
+  EXPECT_EQ(Json::parse(Call("GET", "/api/v1/runs?limit=10").body)["runs"].size(), 2u);
+  const std::string run = R"({"serial":"A","package":"com.one","mode":"cold","iterations":3})";
+  ASSERT_EQ(Call("POST", "/api/v1/schedules", R"({"cron":"0 2 * * *","run":)" + run + "}").status,
+            201);
+  EXPECT_EQ(Json::parse(Call("GET", "/api/v1/runs").body)["runs"].size(), 2u);
+  // /metrics is never cached: it counts the requests themselves.
+  const std::string m1 = Call("GET", "/metrics").body;
+  EXPECT_NE(Call("GET", "/metrics").body, m1);
 }
 
 TEST_F(ApiTest, WithATokenEveryRequestButHealthNeedsIt) {

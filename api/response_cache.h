@@ -1,0 +1,53 @@
+// ResponseCache: the finished 200 responses of GET routes, by request target, so that polling
+// dashboards and scripts (the same few URLs, many times a second across a lab) are answered
+// without a store read, a JSON build or an ETag hash — and If-None-Match gets its 304 without
+// rebuilding the body.
+//
+// Freshness: an entry lives `ttl` at most, and every change the server hears of empties the
+// cache: a run event (status, progress — a run's launches are committed before its progress is
+// reported), a device state change, and any request that is not a GET. The ttl bounds what no
+// event announces (a device row the registry has not committed yet, retention) to one device
+// poll interval. Bounded by bytes: past `max_bytes` it starts over empty.
+//
+// Threading: the io thread only.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "api/http.h"
+
+namespace droidlab::api {
+
+class ResponseCache {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  ResponseCache(std::chrono::milliseconds ttl, size_t max_bytes) : ttl_(ttl), max_bytes_(max_bytes) {}
+
+  bool enabled() const { return ttl_.count() > 0; }
+  // The response stored for `target` within the ttl (with its ETag set), or nullptr.
+  const HttpResponse* Find(const std::string& target, Clock::time_point now) const;
+  // Keeps a 200 response (its ETag computed once, here).
+  void Store(const std::string& target, HttpResponse response, Clock::time_point now);
+  void Clear();
+
+  size_t entries() const { return entries_.size(); }
+  uint64_t hits() const { return hits_; }
+
+ private:
+  struct Entry {
+    HttpResponse response;
+    Clock::time_point stored;
+  };
+  std::chrono::milliseconds ttl_;
+  size_t max_bytes_;
+  size_t bytes_ = 0;
+  mutable uint64_t hits_ = 0;
+  std::unordered_map<std::string, Entry> entries_;
+};
+
+}  // namespace droidlab::api
