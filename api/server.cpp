@@ -211,13 +211,14 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     return r;
   }
 
-  static http::response<http::string_body> ToBeast(const HttpResponse& r, unsigned version,
+  // Takes the body (no copy of a large answer on the way out).
+  static http::response<http::string_body> ToBeast(HttpResponse& r, unsigned version,
                                                    bool keep_alive) {
     http::response<http::string_body> res{static_cast<http::status>(r.status), version};
     res.set(http::field::server, "droidlab");
     if (!r.content_type.empty() && r.status != 304) res.set(http::field::content_type, r.content_type);
     for (const auto& [name, value] : r.headers) res.set(name, value);
-    res.body() = r.body;
+    res.body() = std::move(r.body);
     res.keep_alive(keep_alive);
     res.prepare_payload();
     return res;
