@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@ struct HttpResponse {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type/Length
   std::string etag;  // set once known (a cached response); else computed from the body for GETs
+  // A cached body, shared with the cache instead of copied (`body` is then empty).
+  std::shared_ptr<const std::string> shared_body;
 };
 
 // {"error":{"code":CODE,"message":MESSAGE}} with `status`.

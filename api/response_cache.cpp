@@ -2,18 +2,23 @@
 
 namespace droidlab::api {
 
-const HttpResponse* ResponseCache::Find(const std::string& target, Clock::time_point now) const {
-  if (!enabled()) return nullptr;
+std::optional<HttpResponse> ResponseCache::Find(const std::string& target,
+                                                Clock::time_point now) const {
+  if (!enabled()) return std::nullopt;
   auto it = entries_.find(target);
-  if (it == entries_.end() || now - it->second.stored >= ttl_) return nullptr;
+  if (it == entries_.end() || now - it->second.stored >= ttl_) return std::nullopt;
   ++hits_;
-  return &it->second.response;
+  return it->second.response;
 }
 
 void ResponseCache::Store(const std::string& target, HttpResponse response, Clock::time_point now) {
   if (!enabled() || response.status != 200) return;
   if (response.etag.empty()) response.etag = EtagOf(response.body);
-  const size_t size = target.size() + response.body.size();
+  if (!response.shared_body) {
+    response.shared_body = std::make_shared<const std::string>(std::move(response.body));
+    response.body.clear();
+  }
+  const size_t size = target.size() + response.shared_body->size();
   if (size > max_bytes_) return;
   if (bytes_ + size > max_bytes_) Clear();
   auto [it, inserted] = entries_.insert_or_assign(target, Entry{std::move(response), now});

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,8 +30,9 @@ class ResponseCache {
   ResponseCache(std::chrono::milliseconds ttl, size_t max_bytes) : ttl_(ttl), max_bytes_(max_bytes) {}
 
   bool enabled() const { return ttl_.count() > 0; }
-  // The response stored for `target` within the ttl (with its ETag set), or nullptr.
-  const HttpResponse* Find(const std::string& target, Clock::time_point now) const;
+  // The response stored for `target` within the ttl, with its ETag set and its body shared
+  // (`shared_body`), or nullopt.
+  std::optional<HttpResponse> Find(const std::string& target, Clock::time_point now) const;
   // Keeps a 200 response (its ETag computed once, here).
   void Store(const std::string& target, HttpResponse response, Clock::time_point now);
   void Clear();

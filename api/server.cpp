@@ -16,6 +16,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/span_body.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <algorithm>
@@ -151,14 +152,16 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     }
     const bool cacheable = request.method == "GET" && Cacheable(match.route->pattern);
     if (cacheable) {
-      if (const HttpResponse* hit = cache.Find(request.target, ResponseCache::Clock::now())) {
-        co_return *hit;
-      }
+      std::optional<HttpResponse> hit = cache.Find(request.target, ResponseCache::Clock::now());
+      if (hit) co_return std::move(*hit);
     }
     try {
       HttpResponse response = co_await match.route->handler(request, match.params);
       if (cacheable && response.status == 200) {
+        // The body moves into the cache and is shared from there, this time too.
         response.etag = EtagOf(response.body);
+        response.shared_body = std::make_shared<const std::string>(std::move(response.body));
+        response.body.clear();
         cache.Store(request.target, response, ResponseCache::Clock::now());
       }
       co_return response;
@@ -184,6 +187,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       if (!request.if_none_match.empty() && IfNoneMatchHits(request.if_none_match, etag)) {
         response.status = 304;
         response.body.clear();
+        response.shared_body.reset();
       }
     }
     if (IsAllowedOrigin(options.cors_origins, request.origin)) {
@@ -211,15 +215,32 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     return r;
   }
 
+  template <class Body>
+  static void SetHead(http::response<Body>& res, const HttpResponse& r, bool keep_alive) {
+    res.set(http::field::server, "droidlab");
+    if (!r.content_type.empty() && r.status != 304) res.set(http::field::content_type, r.content_type);
+    for (const auto& [name, value] : r.headers) res.set(name, value);
+    res.keep_alive(keep_alive);
+  }
+
   // Takes the body (no copy of a large answer on the way out).
   static http::response<http::string_body> ToBeast(HttpResponse& r, unsigned version,
                                                    bool keep_alive) {
     http::response<http::string_body> res{static_cast<http::status>(r.status), version};
-    res.set(http::field::server, "droidlab");
-    if (!r.content_type.empty() && r.status != 304) res.set(http::field::content_type, r.content_type);
-    for (const auto& [name, value] : r.headers) res.set(name, value);
+    SetHead(res, r, keep_alive);
     res.body() = std::move(r.body);
-    res.keep_alive(keep_alive);
+    res.prepare_payload();
+    return res;
+  }
+
+  // A cached body, written from the cache's own bytes (kept alive by `r.shared_body`).
+  static http::response<http::span_body<const char>> ToBeastShared(const HttpResponse& r,
+                                                                   unsigned version,
+                                                                   bool keep_alive) {
+    http::response<http::span_body<const char>> res{static_cast<http::status>(r.status),
+                                                    version};
+    SetHead(res, r, keep_alive);
+    res.body() = boost::span<const char>(r.shared_body->data(), r.shared_body->size());
     res.prepare_payload();
     return res;
   }
@@ -325,9 +346,17 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       Finish(request, response);
       metrics.CountRequest(route_name, response.status);
       const bool keep_alive = req.keep_alive() && !stopping;
-      auto res = ToBeast(response, req.version(), keep_alive);
       stream.expires_after(options.write_timeout);
-      auto [write_error, written] = co_await http::async_write(stream, res, kTuple);
+      boost::system::error_code write_error;
+      if (response.shared_body) {
+        auto res = ToBeastShared(response, req.version(), keep_alive);
+        auto [e, written] = co_await http::async_write(stream, res, kTuple);
+        write_error = e;
+      } else {
+        auto res = ToBeast(response, req.version(), keep_alive);
+        auto [e, written] = co_await http::async_write(stream, res, kTuple);
+        write_error = e;
+      }
       if (write_error || !keep_alive) co_return;
     }
   }
