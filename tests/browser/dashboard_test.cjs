@@ -7,7 +7,9 @@
 //      event stream, with no reload (a marker set in the page before the POST survives);
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
 //      holds pixels of the line's colour; the looper-stats tables have rows;
-//   4. no console error (a CSP violation is one) and no uncaught page error.
+//   4. the trend page compares a second run with the first, live;
+//   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
+//   and no console error (a CSP violation is one) and no uncaught page error.
 // Screenshots go to $DROIDLAB_BROWSER_ARTIFACTS (printed). Exit 0 pass, 1 fail, 77 skip.
 //
 //   node dashboard_test.cjs   (env: DROIDLAB_BINARY, DROIDLAB_DEVSIM, DROIDLAB_ADB,
@@ -58,8 +60,9 @@ function runAdb(...args) {
 }
 
 // Starts a child; resolves with it and the first `count` stdout lines matching `pattern`.
-function startChild(name, argv, pattern, count, timeoutMs) {
-  const child = spawn(argv[0], argv.slice(1), {stdio: ['ignore', 'pipe', 'pipe']});
+function startChild(name, argv, pattern, count, timeoutMs, extraEnv = {}) {
+  const child = spawn(argv[0], argv.slice(1), {stdio: ['ignore', 'pipe', 'pipe'],
+                                               env: {...process.env, ...extraEnv}});
   children.push(child);
   const stderr = [];
   child.stderr.on('data', (d) => stderr.push(d.toString()));
@@ -249,6 +252,24 @@ async function main() {
     await page.goto(`${base}/#/schedules`);
     await page.locator('#schedules tr').first().waitFor({timeout: 10000});
     await page.screenshot({path: path.join(artifacts, 'schedules.png'), fullPage: true});
+
+    // 5. With a token: the page loads, asks for it, and with it lists the devices and goes live.
+    const guarded = await startChild('droidlab serve (token)',
+      [droidlab, 'serve', '--listen', '127.0.0.1:0', '--db', path.join(tmp, 'guarded.db'),
+       '--adb-server', `tcp:127.0.0.1:${adbPort}`, '--adb-path', adb, '--log-level', 'warn'],
+      /http:\/\/127\.0\.0\.1:(\d+)/, 1, 10000, {DROIDLAB_TOKEN: 'browser-test-token'});
+    const guardedBase = `http://127.0.0.1:${guarded.lines[0][1]}`;
+    check((await fetch(`${guardedBase}/api/v1/devices`)).status === 401, 'the API needs the token');
+    const tokenPage = await browser.newPage();
+    tokenPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await tokenPage.goto(`${guardedBase}/#/devices`);
+    await tokenPage.locator('#token-form:not([hidden])').waitFor({timeout: 10000});
+    await tokenPage.fill('#token-input', 'browser-test-token');
+    await tokenPage.click('#token-form button');
+    await tokenPage.locator(`#devices tr[data-serial="${devices[1].address}"]`).waitFor({timeout: 20000});
+    await tokenPage.locator('#live.on').waitFor({timeout: 10000});
+    await tokenPage.screenshot({path: path.join(artifacts, 'token.png'), fullPage: true});
+    log('with a token: asked for, then devices and the live stream');
   } catch (error) {
     const pages = browser.contexts().flatMap((c) => c.pages());
     if (pages.length) await pages[0].screenshot({path: path.join(artifacts, 'failure.png'), fullPage: true});
