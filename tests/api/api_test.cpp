@@ -57,10 +57,14 @@ asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_
   running.status = store::RunStatus::kRunning;
   co_await orchestrator::AwaitStore<store::Status>(
       [&](auto done) { st.UpdateRunStatusAsync(running, std::move(done)); });
-  asio::steady_timer forever(co_await asio::this_coro::executor,
-                             asio::steady_timer::time_point::max());
-  boost::system::error_code ec;
-  co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  // A cancel that came while the status was being stored is recorded in the coroutine's state
+  // only (that wait does not take cancellation): waiting on a timer now would never see it.
+  if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
+    asio::steady_timer forever(co_await asio::this_coro::executor,
+                               asio::steady_timer::time_point::max());
+    boost::system::error_code ec;
+    co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
   co_await asio::this_coro::reset_cancellation_state();
   store::RunStatusUpdate end;
   end.run_id = run_id;
