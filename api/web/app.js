@@ -55,6 +55,15 @@ function progressText(p) {
          (p.valid_launches !== undefined ? ` (${p.valid_launches} valid)` : '');
 }
 
+// Progress of running runs the stream has not told about yet (the page opened mid-run).
+async function fetchProgress(runs) {
+  const missing = runs.filter((r) => r.status === 'running' && !state.progress.has(r.id));
+  await Promise.all(missing.map(async (r) => {
+    const detail = await api(`/api/v1/runs/${r.id}`);
+    if (detail.progress) state.progress.set(r.id, detail.progress);
+  }));
+}
+
 function showError(message) {
   const box = $('#error');
   box.textContent = message;
@@ -214,6 +223,7 @@ pages.devices = (root) => {
       api('/api/v1/devices'), api('/api/v1/runs?status=running&limit=1000')]);
     const now = new Map();
     for (const run of running.runs) now.set(run.serial, run);
+    await fetchProgress(running.runs);
     const rows = devices.devices.map((d) => {
       const run = now.get(d.serial);
       return h('tr', {'data-serial': d.serial},
@@ -299,6 +309,7 @@ pages.runs = (root, params) => {
     const q = query();
     if (append && cursor) q.set('cursor', cursor);
     const page = await api(`/api/v1/runs?${q}`);
+    await fetchProgress(page.runs);
     const rows = page.runs.map(row);
     if (append) table.tBodies[0].append(...rows);
     else table.tBodies[0].replaceChildren(...rows);
