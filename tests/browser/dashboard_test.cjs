@@ -203,6 +203,14 @@ async function main() {
     const second = await api('POST', '/api/v1/runs', {
       serial: devices[0].address, package: 'com.example.app', mode: 'cold', iterations});
     check(second.status === 201, `the second POST: 201, got ${second.status}`);
+    // ... which the devices page shows as what the device runs now, with its progress.
+    const devicesPage = await browser.newPage();
+    devicesPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await devicesPage.goto(`${base}/#/devices`);
+    await devicesPage.locator(`#devices tr[data-serial="${devices[0].address}"] a[href="#/runs/${second.body.id}"]`)
+      .waitFor({timeout: 10000});
+    await devicesPage.close();
+    log(`the devices page shows run ${second.body.id} running on ${devices[0].address}`);
 
     // 3. The run page's charts.
     await row.locator('a').first().click();
