@@ -113,6 +113,7 @@ async function main() {
     }
   }
   for (const file of [droidlab, devsim]) check(fs.existsSync(file), `${file} is built`);
+  fs.rmSync(artifacts, {recursive: true, force: true});  // no stale failure.png from an earlier run
   fs.mkdirSync(artifacts, {recursive: true});
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'droidlab-browser-'));
 
