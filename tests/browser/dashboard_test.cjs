@@ -6,7 +6,8 @@
 //   2. a run POSTed to the API appears on the runs page and reaches `succeeded` live, through the
 //      event stream, with no reload (a marker set in the page before the POST survives);
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
-//      holds pixels of the line's colour; the looper-stats tables have rows;
+//      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
+//      ones (> 700 ms, > 5 s) marked;
 //   4. the trend page compares a second run with the first, live;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
@@ -247,6 +248,22 @@ async function main() {
     check(drawn.samples > 0, 'the process chart has samples');
     check(drawn.looperRows > 0, 'the looper-stats table has rows');
     await page.screenshot({path: path.join(artifacts, 'run.png'), fullPage: true});
+    // devsim's looper messages are all fast: the marking of slow ones, on rows of our own.
+    const marks = await page.evaluate(() => {
+      const rows = [
+        {handler_class: 'Fast', total_cpu_micros: 5000, max_latency_micros: 100000},
+        {handler_class: 'Janky', total_cpu_micros: 1000, max_latency_micros: 800000},
+        {handler_class: 'Anr', total_cpu_micros: 9000, max_latency_micros: 6000000},
+      ];
+      const byLatency = looperTable('t1', rows, 'max_latency_micros', 'by latency');
+      const byCpu = looperTable('t2', rows, 'total_cpu_micros', 'by CPU');
+      const read = (table) => [...table.querySelectorAll('tbody tr')].map(
+        (tr) => `${tr.cells[0].textContent}:${tr.className || '-'}`);
+      return {latency: read(byLatency), cpu: read(byCpu)};
+    });
+    check(JSON.stringify(marks.latency) === '["Anr:very-slow","Janky:slow","Fast:-"]' &&
+          JSON.stringify(marks.cpu) === '["Anr:very-slow","Fast:-","Janky:slow"]',
+          `looper rows sorted and marked (> 700 ms slow, > 5 s very slow): ${JSON.stringify(marks)}`);
 
     // The other pages load without errors.
     await page.goto(`${base}/#/trend?package=com.example.app`);
