@@ -8,7 +8,7 @@
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
 //      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
 //      ones (> 700 ms, > 5 s) marked;
-//   4. the trend page compares a second run with the first, live;
+//   4. the trend page compares a second run with the first, live; a schedule added by its form;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
 // Screenshots go to $DROIDLAB_BROWSER_ARTIFACTS (printed). Exit 0 pass, 1 fail, 77 skip.
@@ -277,6 +277,15 @@ async function main() {
     await page.screenshot({path: path.join(artifacts, 'trend.png'), fullPage: true});
     await page.goto(`${base}/#/schedules`);
     await page.locator('#schedules tr').first().waitFor({timeout: 10000});
+    await page.fill('form.new-run input[name="cron"]', '0 2 * * *');
+    await page.fill('form.new-run input[name="timezone"]', 'Europe/Paris');
+    await page.fill('form.new-run input[name="serial"]', devices[1].address);
+    await page.fill('form.new-run input[name="package"]', 'com.example.app');
+    await page.click('form.new-run button[type="submit"]');
+    await page.locator('#schedules tr:has-text("Europe/Paris")').waitFor({timeout: 10000});
+    const schedules = (await api('GET', '/api/v1/schedules')).body.schedules;
+    check(schedules.length === 1 && schedules[0].cron === '0 2 * * *' && schedules[0].run.serial === devices[1].address,
+          `the schedule form stored it: ${JSON.stringify(schedules)}`);
     await page.screenshot({path: path.join(artifacts, 'schedules.png'), fullPage: true});
 
     // 5. With a token: the page loads, asks for it, and with it lists the devices and goes live.
