@@ -488,7 +488,7 @@ pages.trend = (root, params) => {
   }
   root.append(chartBox('trend', `${pkg}: median displayed_ms per run`), table);
   chart('trend', $('#chart-trend', root), {type: 'line', data: {datasets: []},
-    options: {parsing: false, scales: {x: {type: 'linear', ticks: {callback: (v) => fmtTime(v).slice(5, 16)}},
+    options: {parsing: false, scales: {x: {type: 'linear', ticks: {callback(v) { return this.max - this.min < 3600e3 ? fmtTime(v).slice(11) : fmtTime(v).slice(5, 16); }}},
                                        y: {beginAtZero: true, title: {display: true, text: 'ms'}}},
               plugins: {tooltip: {callbacks: {label: (c) => `#${c.raw.id} ${c.raw.y} ms ${c.raw.verdict ?? ''}`}}}}});
   const load = async () => {

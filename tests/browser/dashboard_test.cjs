@@ -8,7 +8,8 @@
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
 //      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
 //      ones (> 700 ms, > 5 s) marked;
-//   4. the trend page compares a second run with the first, live; a schedule added by its form;
+//   4. the trend page compares a second run with the first, live, and marks a regression (the
+//      daemon's compare answer made one: devsim runs do not regress); a schedule added by its form;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
 // Screenshots go to $DROIDLAB_BROWSER_ARTIFACTS (printed). Exit 0 pass, 1 fail, 77 skip.
@@ -275,6 +276,20 @@ async function main() {
     check(await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].data.length === 2),
           'the trend chart has both runs');
     await page.screenshot({path: path.join(artifacts, 'trend.png'), fullPage: true});
+    // Two devsim runs of the same scenario are no regression: the marking, with the daemon's
+    // compare answer for the second run turned into one (the rest of the page is real).
+    await page.route(`**/api/v1/runs/${second.body.id}/compare`, async (route) => {
+      const real = await route.fetch();
+      const body = await real.json();
+      await route.fulfill({response: real, json: {...body, verdict: 'regression', delta_ms: 120}});
+    });
+    await page.reload();
+    await page.locator(`#trend tr.regression:has(a[href="#/runs/${second.body.id}"]) .verdict.regression`)
+      .waitFor({timeout: 10000});
+    const pointStyles = await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].pointStyle);
+    check(JSON.stringify(pointStyles) === '["circle","triangle"]', `the regression is a triangle: ${pointStyles}`);
+    await page.screenshot({path: path.join(artifacts, 'trend-regression.png'), fullPage: true});
+    await page.unroute(`**/api/v1/runs/${second.body.id}/compare`);
     await page.goto(`${base}/#/schedules`);
     await page.locator('#schedules tr').first().waitFor({timeout: 10000});
     await page.fill('form.new-run input[name="cron"]', '0 2 * * *');
