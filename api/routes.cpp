@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/json.h"
+#include "api/web_assets.h"
 #include "orchestrator/comparison.h"
 #include "orchestrator/cron.h"
 #include "orchestrator/run_spec.h"
@@ -76,6 +77,19 @@ HttpResponse RunsPage(const store::RunPage& page) {
   Json body = {{"runs", std::move(runs)}, {"next_cursor", nullptr}};
   if (!page.next_cursor.empty()) body["next_cursor"] = page.next_cursor;
   return JsonResponse(200, Dump(body));
+}
+
+// A dashboard file: revalidated on each load (the server adds its ETag, so an unchanged file is a
+// 304), confined to this origin by its CSP.
+HttpResponse WebAssetResponse(const WebAsset& asset) {
+  HttpResponse response;
+  response.content_type = std::string(asset.content_type);
+  response.body = std::string(asset.body);
+  response.headers.emplace_back("Cache-Control", "no-cache");
+  response.headers.emplace_back("Content-Security-Policy", std::string(kDashboardCsp));
+  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  response.headers.emplace_back("Referrer-Policy", "no-referrer");
+  return response;
 }
 
 HttpResponse DeletedResponse(int64_t id) {
@@ -174,6 +188,8 @@ class Routes {
     router.Add("GET", "/api/v1/events", bind(&Routes::EventsPlaceholder));
     router.Add("GET", "/api/v1/openapi.json", bind(&Routes::OpenApi));
     router.Add("GET", "/metrics", bind(&Routes::MetricsText));
+    router.Add("GET", "/", bind(&Routes::Dashboard));
+    router.Add("GET", "/ui/{file}", bind(&Routes::DashboardFile));
   }
 
  private:
@@ -461,6 +477,18 @@ class Routes {
     co_return JsonError(500, "internal", "events are streamed by the server");
   }
 
+  asio::awaitable<HttpResponse> Dashboard(const HttpRequest&, const PathParams&) {
+    const WebAsset* index = FindWebAsset("/");
+    if (!index) co_return NotFound("this build has no dashboard");
+    co_return WebAssetResponse(*index);
+  }
+
+  asio::awaitable<HttpResponse> DashboardFile(const HttpRequest& request, const PathParams&) {
+    const WebAsset* asset = FindWebAsset(request.path);
+    if (!asset || asset->path == "/") co_return NotFound("no such file: " + request.path);
+    co_return WebAssetResponse(*asset);
+  }
+
   asio::awaitable<HttpResponse> OpenApi(const HttpRequest&, const PathParams&) {
     co_return JsonResponse(200, OpenApiDocument());
   }
@@ -535,6 +563,10 @@ class Routes {
 };
 
 }  // namespace
+
+bool IsDashboardPath(std::string_view path) {
+  return path == "/" || (path.starts_with("/ui/") && path.find('/', 4) == std::string_view::npos);
+}
 
 void AddRoutes(Router& router, const Services& services, asio::any_io_executor blocking,
                const Metrics& metrics) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "api/lab_metrics.h"
 #include "api/metrics.h"
@@ -36,6 +37,10 @@ struct Services {
 // streams it itself.
 void AddRoutes(Router& router, const Services& services, boost::asio::any_io_executor blocking,
                const Metrics& metrics);
+
+// Whether `path` is one of the dashboard's static files (GET / and /ui/...): served without the
+// API token, since they hold no data; the page asks for the token and sends it on every call.
+bool IsDashboardPath(std::string_view path);
 
 // The OpenAPI document served at /api/v1/openapi.json (api/openapi.json, embedded).
 const std::string& OpenApiDocument();

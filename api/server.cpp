@@ -128,7 +128,10 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       preflight.headers.emplace_back("Access-Control-Max-Age", "600");
       co_return preflight;
     }
-    if (options.token && request.path != "/api/v1/health") {
+    // Health and the dashboard's files are open: the page asks for the token (routes.h).
+    const bool open = request.path == "/api/v1/health" ||
+                      (request.method == "GET" && IsDashboardPath(request.path));
+    if (options.token && !open) {
       const std::string_view auth = request.authorization;
       const bool bearer = auth.size() > 7 && auth.substr(0, 7) == "Bearer ";
       if (!bearer || !TokenMatches(auth.substr(7), *options.token)) {

@@ -9,8 +9,9 @@
 // Per connection: keep-alive, pipelined requests answered in order, a deadline for the header
 // (a slow-loris client is dropped; others are not slowed) and one for the body, 413 past
 // max_body, 431 past max_header, 400 for a request that is not HTTP. Connections beyond
-// max_connections are closed at once. With a token, every request but GET /api/v1/health needs
-// `Authorization: Bearer TOKEN` (compared in constant time), 401 otherwise. CORS headers only for
+// max_connections are closed at once. With a token, every request but GET /api/v1/health and the
+// dashboard's static files (GET / and /ui/{file}) needs `Authorization: Bearer TOKEN` (compared
+// in constant time), 401 otherwise; the event stream takes it in that header only. CORS headers only for
 // the configured origins. Every GET answers with an ETag; If-None-Match gets 304 without a body.
 // GET /api/v1/events streams run and device changes as Server-Sent Events.
 //

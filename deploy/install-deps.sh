@@ -2,7 +2,8 @@
 # Installs what droidlab needs from Debian 12's packages, and nothing else.
 #   deploy/install-deps.sh           to build and run the daemon
 #   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
-#                                    wrk and nginx for bench/api_http_bench)
+#                                    wrk and nginx for bench/api_http_bench; chromium, nodejs and
+#                                    npm for the dashboard's browser test, tests/browser/)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -10,9 +11,10 @@ packages=(
   g++ cmake make ccache
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
+  libjs-chart.js
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev wrk nginx-light)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2
@@ -20,6 +22,8 @@ fi
 
 missing=()
 for p in "${packages[@]}"; do
+  # NodeSource's nodejs bundles npm and conflicts with Debian's: an npm on the PATH will do.
+  [[ "$p" == npm ]] && command -v npm >/dev/null && continue
   status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "installed" ]] || missing+=("$p")
 done

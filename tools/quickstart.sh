@@ -83,6 +83,7 @@ fi
 cat >&2 <<EOF
 
 droidlab is serving at http://$listen
+  dashboard: http://$listen/
   devices:   curl $api/devices
   runs:      curl $api/runs
   a run:     curl $api/runs/${id:-1}        (launches: $api/runs/${id:-1}/launches)

@@ -2,8 +2,8 @@
 // executor is faked (runs need devices: tests/e2e has those), raw sockets for what a browser would
 // never send. Covers the bad-input table of issue 6 (each case gets its 4xx or is dropped, no run
 // is stored, the server keeps answering), paging, ETag/304, auth, 404/405, pipelining, slow
-// clients, 1,000 connections, the event stream, and that the OpenAPI document and the routing
-// table agree.
+// clients, 1,000 connections, the event stream, the dashboard's files, and that the OpenAPI
+// document and the routing table agree.
 #include <sys/resource.h>
 
 #include <gtest/gtest.h>
@@ -57,10 +57,14 @@ asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_
   running.status = store::RunStatus::kRunning;
   co_await orchestrator::AwaitStore<store::Status>(
       [&](auto done) { st.UpdateRunStatusAsync(running, std::move(done)); });
-  asio::steady_timer forever(co_await asio::this_coro::executor,
-                             asio::steady_timer::time_point::max());
-  boost::system::error_code ec;
-  co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  // A cancel that came while the status was being stored is recorded in the coroutine's state
+  // only (that wait does not take cancellation): waiting on a timer now would never see it.
+  if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
+    asio::steady_timer forever(co_await asio::this_coro::executor,
+                               asio::steady_timer::time_point::max());
+    boost::system::error_code ec;
+    co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
   co_await asio::this_coro::reset_cancellation_state();
   store::RunStatusUpdate end;
   end.run_id = run_id;
@@ -545,6 +549,66 @@ TEST_F(ApiTest, MetricsAreInPrometheusTextFormat) {
             std::string::npos)
       << metrics.body;
   EXPECT_NE(metrics.body.find("droidlab_store_queue_records "), std::string::npos);
+}
+
+// The dashboard's files: embedded, typed, revalidated by ETag, confined to this origin by CSP.
+TEST_F(ApiTest, TheDashboardIsServedWithItsTypeCspAndEtag) {
+  Start();
+  auto index = Call("GET", "/");
+  ASSERT_EQ(index.status, 200);
+  EXPECT_EQ(index.headers["content-type"], "text/html; charset=utf-8");
+  EXPECT_NE(index.body.find("/ui/app.js"), std::string::npos);
+  EXPECT_NE(index.headers["content-security-policy"].find("default-src 'self'"), std::string::npos);
+  EXPECT_EQ(index.headers["content-security-policy"].find("unsafe-inline"), std::string::npos);
+  EXPECT_EQ(index.headers["cache-control"], "no-cache");
+  EXPECT_EQ(index.headers["x-content-type-options"], "nosniff");
+  const std::string etag = index.headers["etag"];
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(Call("GET", "/", "", "If-None-Match: " + etag + "\r\n").status, 304);
+
+  auto app = Call("GET", "/ui/app.js");
+  ASSERT_EQ(app.status, 200);
+  EXPECT_EQ(app.headers["content-type"], "text/javascript; charset=utf-8");
+  EXPECT_NE(app.body.find("/api/v1/events"), std::string::npos);
+  auto css = Call("GET", "/ui/style.css");
+  EXPECT_EQ(css.status, 200);
+  EXPECT_EQ(css.headers["content-type"], "text/css; charset=utf-8");
+  auto chart = Call("GET", "/ui/chart.min.js");  // Debian's libjs-chart.js, embedded
+  ASSERT_EQ(chart.status, 200);
+  EXPECT_GT(chart.body.size(), 100'000u);
+  EXPECT_NE(chart.body.find("Chart.js v3"), std::string::npos);
+
+  auto missing = Call("GET", "/ui/nothing.js");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.headers["content-type"], "application/json");
+  EXPECT_EQ(Call("GET", "/ui/%2e%2e%2fapi_test").status, 404);
+  EXPECT_EQ(Call("GET", "/ui").status, 404);
+  EXPECT_EQ(Call("POST", "/ui/app.js").status, 405);
+}
+
+// With a token, the page loads without it (it holds no data and asks for the token), the API and
+// the event stream do not: the page reads the stream with fetch() and the Authorization header,
+// and a token in the URL is not accepted (it would end up in logs and history).
+TEST_F(ApiTest, WithATokenTheDashboardLoadsButTheApiAndStreamNeedTheHeader) {
+  ServerOptions options;
+  options.token = "s3cret-token";
+  Start(options);
+  EXPECT_EQ(Call("GET", "/").status, 200);
+  EXPECT_EQ(Call("GET", "/ui/app.js").status, 200);
+  EXPECT_EQ(Call("GET", "/ui/nothing.js").status, 404);
+  EXPECT_EQ(Call("GET", "/api/v1/runs").status, 401);
+  EXPECT_EQ(Call("GET", "/api/v1/events").status, 401);
+  EXPECT_EQ(Call("GET", "/api/v1/events?token=s3cret-token").status, 401);
+  EXPECT_EQ(Call("GET", "/api/v1/events?access_token=s3cret-token").status, 401);
+
+  RawClient events(port_);
+  ASSERT_TRUE(events.connected());
+  events.Send(Request("GET", "/api/v1/events", "", "Authorization: Bearer s3cret-token\r\n", false));
+  for (int i = 0; i < 50 && events.raw().find("droidlab events") == std::string::npos; ++i) {
+    events.Read(1000, milliseconds(100));
+  }
+  EXPECT_NE(events.raw().find("200 OK"), std::string::npos) << events.raw();
+  EXPECT_NE(events.raw().find("text/event-stream"), std::string::npos) << events.raw();
 }
 
 // The OpenAPI document and the routing table name the same (path, method) pairs.

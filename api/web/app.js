@@ -1,0 +1,621 @@
+// droidlab's dashboard: a single page over the REST API (/api/v1) and its event stream.
+// Plain JS, no build step. Pages are hash routes (#/devices, #/runs, #/runs/ID, #/trend?package=,
+// #/schedules); live updates come from GET /api/v1/events, read with fetch() so that the API
+// token travels in the Authorization header (EventSource cannot set headers, and a token in a URL
+// ends up in logs and history). DOM is built with h(), never from HTML strings: device text may
+// hold anything.
+'use strict';
+
+const TOKEN_KEY = 'droidlab.token';
+const SLOW_MS = 700;        // looper stats: a message this slow is janky
+const VERY_SLOW_MS = 5000;  // ... this slow is an ANR in the making
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
+                '#7f7f7f', '#bcbd22', '#17becf'];
+
+// What the browser test (tests/browser/) and a curious operator can look at.
+const state = {
+  charts: {},          // name → Chart of the current page
+  events: 0,           // events received on the stream
+  progress: new Map(), // run id → latest progress from the stream
+  page: null,          // {name, cleanup}
+};
+window.droidlab = state;
+
+// ---- DOM helpers
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+const $ = (sel, root = document) => root.querySelector(sel);
+const main = () => $('#main');
+
+function fmtTime(ms) {
+  if (ms === null || ms === undefined) return '—';
+  const d = new Date(ms);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+         `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+const fmtNum = (v, digits = 0) => (v === null || v === undefined ? '—' : Number(v).toFixed(digits));
+const statusBadge = (status) => h('span', {class: `status ${status}`}, status);
+
+function progressText(p) {
+  if (!p) return '';
+  return `${p.phase} ${p.iterations_done}/${p.iterations}` +
+         (p.valid_launches !== undefined ? ` (${p.valid_launches} valid)` : '');
+}
+
+// Progress of running runs the stream has not told about yet (the page opened mid-run).
+async function fetchProgress(runs) {
+  const missing = runs.filter((r) => r.status === 'running' && !state.progress.has(r.id));
+  await Promise.all(missing.map(async (r) => {
+    const detail = await api(`/api/v1/runs/${r.id}`);
+    if (detail.progress) state.progress.set(r.id, detail.progress);
+  }));
+}
+
+function showError(message) {
+  const box = $('#error');
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+// Calls a function at most once per `ms`, with the latest arguments (event bursts → one fetch).
+function debounce(fn, ms) {
+  let timer = null;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
+
+// ---- The API
+class Unauthorized extends Error {}
+
+function authHeaders() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? {Authorization: `Bearer ${token}`} : {};
+}
+
+function askForToken() {
+  const form = $('#token-form');
+  form.hidden = false;
+  $('#token-input').focus();
+}
+
+async function api(path, options = {}) {
+  const init = {...options, headers: {...authHeaders(), ...(options.headers || {})}};
+  if (options.body !== undefined && typeof options.body !== 'string') {
+    init.body = JSON.stringify(options.body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch(path, init);
+  if (response.status === 401) {
+    askForToken();
+    throw new Unauthorized('this daemon needs its API token');
+  }
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    const message = body && body.error ? body.error.message : response.statusText;
+    const error = new Error(`${init.method || 'GET'} ${path}: ${response.status} ${message}`);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+// ---- The event stream: GET /api/v1/events, "event: run|device|lagged\ndata: {json}\n\n".
+const listeners = new Set();  // fn(event, data)
+function onEvent(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function setLive(on, text) {
+  const badge = $('#live');
+  badge.className = `live ${on ? 'on' : 'off'}`;
+  badge.textContent = text;
+}
+
+async function streamEvents() {
+  let backoff = 1000;
+  for (;;) {
+    try {
+      const response = await fetch('/api/v1/events', {headers: authHeaders(), cache: 'no-store'});
+      if (response.status === 401) {
+        setLive(false, 'no token');
+        askForToken();
+        await new Promise((resolve) => window.addEventListener('droidlab-token', resolve, {once: true}));
+        continue;
+      }
+      if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+      setLive(true, 'live');
+      backoff = 1000;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, {stream: true});
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          dispatchFrame(frame);
+        }
+      }
+    } catch (e) {
+      console.warn('event stream', e);
+    }
+    setLive(false, 'reconnecting');
+    await new Promise((resolve) => setTimeout(resolve, backoff));
+    backoff = Math.min(backoff * 2, 10000);
+  }
+}
+
+function dispatchFrame(frame) {
+  let event = 'message';
+  const data = [];
+  for (const line of frame.split('\n')) {
+    if (line.startsWith(':')) continue;  // a comment or keepalive
+    if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+  }
+  if (data.length === 0) return;
+  let parsed;
+  try {
+    parsed = JSON.parse(data.join('\n'));
+  } catch (e) {
+    return;
+  }
+  state.events += 1;
+  if (event === 'run' && parsed.progress) state.progress.set(parsed.id, parsed.progress);
+  if (event === 'lagged') {
+    // Events were dropped: every page refetches what it shows.
+    for (const fn of listeners) fn('refresh', parsed);
+    return;
+  }
+  for (const fn of listeners) fn(event, parsed);
+}
+
+// ---- Charts (Chart.js 3, embedded from Debian's libjs-chart.js)
+function chart(name, canvas, config) {
+  if (state.charts[name]) state.charts[name].destroy();
+  config.options = Object.assign({animation: false, responsive: true, maintainAspectRatio: false},
+                                 config.options || {});
+  state.charts[name] = new Chart(canvas, config);
+  return state.charts[name];
+}
+function chartBox(name, title) {
+  return h('section', {class: 'chart'}, h('h3', {}, title),
+           h('div', {class: 'canvas-box'}, h('canvas', {id: `chart-${name}`})));
+}
+function updateChart(name, data) {
+  const c = state.charts[name];
+  if (!c) return;
+  c.data = data;
+  c.update('none');
+}
+
+// ---- Pages
+const pages = {};
+
+pages.devices = (root) => {
+  const table = h('table', {id: 'devices'},
+    h('thead', {}, h('tr', {}, ['serial', 'state', 'model', 'manufacturer', 'SDK', 'release', 'ABI',
+                                'running now', 'last seen'].map((t) => h('th', {}, t)))),
+    h('tbody'));
+  root.append(h('h2', {}, 'Devices'), table);
+  const load = async () => {
+    const [devices, running] = await Promise.all([
+      api('/api/v1/devices'), api('/api/v1/runs?status=running&limit=1000')]);
+    const now = new Map();
+    for (const run of running.runs) now.set(run.serial, run);
+    await fetchProgress(running.runs);
+    const rows = devices.devices.map((d) => {
+      const run = now.get(d.serial);
+      return h('tr', {'data-serial': d.serial},
+        h('td', {}, d.serial), h('td', {}, statusBadge(d.state)), h('td', {}, d.model ?? '—'),
+        h('td', {}, d.manufacturer ?? '—'), h('td', {}, d.sdk ?? '—'), h('td', {}, d.release ?? '—'),
+        h('td', {}, d.abi ?? '—'),
+        h('td', {}, run ? h('a', {href: `#/runs/${run.id}`},
+                            `#${run.id} ${run.package} ${progressText(state.progress.get(run.id))}`)
+                        : '—'),
+        h('td', {}, fmtTime(d.last_seen)));
+    });
+    table.tBodies[0].replaceChildren(...rows);
+    if (rows.length === 0) {
+      table.tBodies[0].append(h('tr', {}, h('td', {colspan: 9}, 'no device has been seen yet')));
+    }
+  };
+  const reload = debounce(() => load().catch(report), 200);
+  const off = onEvent((event) => {
+    if (event === 'device' || event === 'run' || event === 'refresh') reload();
+  });
+  load().catch(report);
+  return off;
+};
+
+pages.runs = (root, params) => {
+  const filters = {serial: params.get('serial') || '', package: params.get('package') || '',
+                   status: params.get('status') || ''};
+  const input = (name) => h('input', {name, value: filters[name], placeholder: name});
+  const status = h('select', {name: 'status'},
+    ['', 'queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'].map(
+      (s) => h('option', {value: s, selected: s === filters.status}, s || 'any status')));
+  const form = h('form', {class: 'filters', onsubmit: (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (v) q.set(k, v);
+    location.hash = `#/runs${q.toString() ? '?' + q : ''}`;
+  }}, input('serial'), input('package'), status, h('button', {type: 'submit'}, 'Filter'));
+
+  const newRun = h('form', {class: 'new-run', onsubmit: async (e) => {
+    e.preventDefault();
+    const f = new FormData(newRun);
+    const body = {serial: f.get('serial'), package: f.get('package'), mode: f.get('mode'),
+                  iterations: Number(f.get('iterations'))};
+    if (f.get('activity')) body.activity = f.get('activity');
+    try {
+      const run = await api('/api/v1/runs', {method: 'POST', body});
+      showError('');
+      location.hash = `#/runs/${run.id}`;
+    } catch (err) {
+      report(err);
+    }
+  }}, h('strong', {}, 'New run '),
+    h('input', {name: 'serial', placeholder: 'serial', required: true}),
+    h('input', {name: 'package', placeholder: 'package', required: true}),
+    h('input', {name: 'activity', placeholder: 'activity (optional)'}),
+    h('select', {name: 'mode'}, ['cold', 'warm', 'hot'].map((m) => h('option', {value: m}, m))),
+    h('input', {name: 'iterations', type: 'number', min: 1, value: 10, class: 'narrow'}),
+    h('button', {type: 'submit'}, 'Start'));
+
+  const table = h('table', {id: 'runs'},
+    h('thead', {}, h('tr', {}, ['run', 'status', 'progress', 'device', 'model', 'package', 'mode',
+                                'iterations', 'created', 'finished'].map((t) => h('th', {}, t)))),
+    h('tbody'));
+  const more = h('button', {hidden: true}, 'Older runs');
+  root.append(h('h2', {}, 'Runs'), form, newRun, table, more);
+
+  let cursor = null;
+  const query = () => {
+    const q = new URLSearchParams({limit: '50'});
+    for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+    return q;
+  };
+  const row = (run) => h('tr', {'data-run-id': run.id},
+    h('td', {}, h('a', {href: `#/runs/${run.id}`}, `#${run.id}`)),
+    h('td', {class: 'status-cell'}, statusBadge(run.status)),
+    h('td', {class: 'progress-cell'},
+      run.status === 'running' || run.status === 'queued' ? progressText(state.progress.get(run.id)) : ''),
+    h('td', {}, run.serial), h('td', {}, run.device_model ?? '—'),
+    h('td', {}, h('a', {href: `#/trend?package=${encodeURIComponent(run.package)}`}, run.package)),
+    h('td', {}, run.mode), h('td', {}, run.iterations), h('td', {}, fmtTime(run.created_at)),
+    h('td', {}, fmtTime(run.finished_at)));
+  const load = async (append) => {
+    const q = query();
+    if (append && cursor) q.set('cursor', cursor);
+    const page = await api(`/api/v1/runs?${q}`);
+    await fetchProgress(page.runs);
+    const rows = page.runs.map(row);
+    if (append) table.tBodies[0].append(...rows);
+    else table.tBodies[0].replaceChildren(...rows);
+    cursor = page.next_cursor;
+    more.hidden = !cursor;
+  };
+  more.addEventListener('click', () => load(true).catch(report));
+  const reload = debounce(() => load(false).catch(report), 200);
+  const off = onEvent((event, data) => {
+    if (event === 'refresh') return reload();
+    if (event !== 'run') return;
+    const tr = table.querySelector(`tr[data-run-id="${data.id}"]`);
+    if (!tr) return reload();  // a new run: the list decides whether it matches the filters
+    if (filters.status && data.status !== filters.status) return reload();
+    tr.querySelector('.status-cell').replaceChildren(statusBadge(data.status));
+    const active = data.status === 'running' || data.status === 'queued';
+    tr.querySelector('.progress-cell').textContent = active ? progressText(data.progress) : '';
+    if (!active) reload();  // finished_at
+  });
+  load(false).catch(report);
+  return off;
+};
+
+// Histogram bins over values: [{label, count}].
+function histogram(values) {
+  if (values.length === 0) return {labels: [], counts: []};
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const bins = Math.max(1, Math.min(20, Math.ceil(Math.sqrt(values.length))));
+  const width = Math.max(1, Math.ceil((max - min + 1) / bins));
+  const counts = new Array(bins).fill(0);
+  for (const v of values) counts[Math.min(bins - 1, Math.floor((v - min) / width))] += 1;
+  const labels = counts.map((_, i) => `${min + i * width}–${min + (i + 1) * width - 1}`);
+  return {labels, counts};
+}
+
+function looperTable(id, rows, key, title) {
+  const sorted = [...rows].sort((a, b) => (b[key] ?? 0) - (a[key] ?? 0)).slice(0, 25);
+  const ms = (us) => (us === undefined || us === null ? '—' : (us / 1000).toFixed(1));
+  return h('section', {class: 'looper'}, h('h3', {}, title),
+    h('table', {id},
+      h('thead', {}, h('tr', {}, ['handler', 'message', 'thread', 'count', 'CPU total ms',
+                                  'CPU max ms', 'latency max ms', 'delay max ms'].map((t) => h('th', {}, t)))),
+      h('tbody', {}, sorted.map((r) => {
+        const max = (r.max_latency_micros ?? 0) / 1000;
+        const slow = max > VERY_SLOW_MS ? 'very-slow' : max > SLOW_MS ? 'slow' : null;
+        return h('tr', {class: slow, title: slow ? `max latency over ${slow === 'slow' ? '700 ms' : '5 s'}` : null},
+          h('td', {}, r.handler_class ?? '—'), h('td', {}, r.message_name ?? '—'),
+          h('td', {}, r.thread_name ?? '—'), h('td', {}, r.message_count ?? '—'),
+          h('td', {}, ms(r.total_cpu_micros)), h('td', {}, ms(r.max_cpu_micros)),
+          h('td', {}, ms(r.max_latency_micros), slow ? h('span', {class: 'mark'}, slow === 'slow' ? ' ⚠' : ' ⛔') : null),
+          h('td', {}, r.max_delay_millis ?? '—'));
+      }))));
+}
+
+pages.run = (root, params, id) => {
+  const head = h('div', {class: 'run-head'});
+  const looper = h('div', {class: 'looper-box'});
+  root.append(h('h2', {}, `Run #${id}`), head,
+    h('div', {class: 'charts'},
+      chartBox('launches', 'Launch time per iteration (ms)'),
+      chartBox('distribution', 'Distribution of displayed_ms'),
+      chartBox('phases', 'Phases: intent → fork → displayed (ms)'),
+      chartBox('process', 'The app process: CPU % and RSS over the run')),
+    looper);
+
+  const launchData = (launches) => {
+    const it = launches.map((l) => l.iteration);
+    return {
+      labels: it,
+      datasets: [
+        {label: 'displayed_ms', data: launches.map((l) => l.displayed_ms), borderColor: COLORS[0],
+         backgroundColor: COLORS[0],
+         pointStyle: launches.map((l) => (l.valid ? 'circle' : 'crossRot')),
+         pointRadius: launches.map((l) => (l.valid ? 3 : 7))},
+        {label: 'fully_drawn_ms', data: launches.map((l) => l.fully_drawn_ms), borderColor: COLORS[1],
+         backgroundColor: COLORS[1], hidden: launches.every((l) => l.fully_drawn_ms === null)},
+        {label: 'total_time_ms (am start -W)', data: launches.map((l) => l.total_time_ms),
+         borderColor: COLORS[2], backgroundColor: COLORS[2]},
+      ],
+    };
+  };
+  const distributionData = (launches) => {
+    const hist = histogram(launches.filter((l) => l.valid && l.displayed_ms !== null).map((l) => l.displayed_ms));
+    return {labels: hist.labels, datasets: [{label: 'valid launches', data: hist.counts, backgroundColor: COLORS[0]}]};
+  };
+  const phaseData = (launches) => ({
+    labels: launches.map((l) => l.iteration),
+    datasets: [
+      {label: 'intent → fork', data: launches.map((l) => l.intent_to_fork_ms), backgroundColor: COLORS[4]},
+      {label: 'fork → displayed', data: launches.map((l) => l.fork_to_displayed_ms), backgroundColor: COLORS[2]},
+    ],
+  });
+  const processData = (samples) => {
+    const t0 = samples.length ? samples[0].t_ms : 0;
+    return {datasets: [
+      {label: 'CPU %', data: samples.map((s) => ({x: (s.t_ms - t0) / 1000, y: s.cpu_pct})),
+       borderColor: COLORS[3], backgroundColor: COLORS[3], yAxisID: 'cpu', pointRadius: 1},
+      {label: 'RSS MiB', data: samples.map((s) => ({x: (s.t_ms - t0) / 1000, y: s.rss_kb / 1024})),
+       borderColor: COLORS[0], backgroundColor: COLORS[0], yAxisID: 'rss', pointRadius: 1},
+    ]};
+  };
+
+  chart('launches', $('#chart-launches', root), {type: 'line', data: launchData([]),
+    options: {scales: {x: {title: {display: true, text: 'iteration'}}, y: {beginAtZero: true}}}});
+  chart('distribution', $('#chart-distribution', root), {type: 'bar', data: distributionData([]),
+    options: {scales: {x: {title: {display: true, text: 'ms'}}, y: {beginAtZero: true, ticks: {precision: 0}}}}});
+  chart('phases', $('#chart-phases', root), {type: 'bar', data: phaseData([]),
+    options: {scales: {x: {stacked: true, title: {display: true, text: 'iteration'}}, y: {stacked: true}}}});
+  chart('process', $('#chart-process', root), {type: 'line', data: processData([]),
+    options: {scales: {x: {type: 'linear', title: {display: true, text: 's since the first sample'}},
+                       cpu: {type: 'linear', position: 'left', beginAtZero: true, title: {display: true, text: 'CPU %'}},
+                       rss: {type: 'linear', position: 'right', beginAtZero: true, grid: {drawOnChartArea: false},
+                             title: {display: true, text: 'RSS MiB'}}}}});
+
+  let onlyApp = true;
+  const load = async () => {
+    const [run, launches, looperStats, samples] = await Promise.all([
+      api(`/api/v1/runs/${id}`), api(`/api/v1/runs/${id}/launches`),
+      api(`/api/v1/runs/${id}/looper-stats`), api(`/api/v1/runs/${id}/proc-samples`)]);
+    const s = run.summary && run.summary.displayed_ms;
+    const progress = run.progress || state.progress.get(run.id);
+    const active = run.status === 'queued' || run.status === 'running';
+    head.replaceChildren(...[
+      h('p', {}, statusBadge(run.status), ' ', progressText(active ? progress : null), ' ',
+        h('a', {href: `#/trend?package=${encodeURIComponent(run.package)}`}, run.package),
+        ` ${run.activity ?? ''} · ${run.mode} · ${run.iterations} iterations on ${run.serial} (${run.device_model ?? 'unknown model'})`,
+        active ? h('button', {class: 'cancel', onclick: () => api(`/api/v1/runs/${id}`, {method: 'DELETE'}).catch(report)}, 'Cancel') : null),
+      h('p', {class: 'times'}, `created ${fmtTime(run.created_at)} · started ${fmtTime(run.started_at)} · finished ${fmtTime(run.finished_at)}`),
+      run.error ? h('p', {class: 'error'}, run.error) : null,
+      s ? h('table', {class: 'summary', id: 'summary'},
+        h('tr', {}, ['valid launches', 'min', 'median', 'mean', 'p90', 'max', 'stddev', 'median 95% CI'].map((t) => h('th', {}, t))),
+        h('tr', {}, h('td', {}, `${s.count} / ${run.launches.recorded}`), h('td', {}, fmtNum(s.min)),
+          h('td', {}, fmtNum(s.median, 1)), h('td', {}, fmtNum(s.mean, 1)), h('td', {}, fmtNum(s.p90, 1)),
+          h('td', {}, fmtNum(s.max)), h('td', {}, fmtNum(s.stddev, 1)),
+          h('td', {}, s.median_ci ? `${fmtNum(s.median_ci.lower, 1)}–${fmtNum(s.median_ci.upper, 1)}` : '—')))
+        : h('p', {}, 'no valid launch yet')].filter(Boolean));
+    updateChart('launches', launchData(launches.launches));
+    updateChart('distribution', distributionData(launches.launches));
+    updateChart('phases', phaseData(launches.launches));
+    updateChart('process', processData(samples.samples));
+    const appRows = looperStats.entries.filter((r) => r.package === run.package);
+    const rows = onlyApp && appRows.length ? appRows : looperStats.entries;
+    const toggle = h('label', {}, h('input', {type: 'checkbox', checked: onlyApp, onchange: (e) => {
+      onlyApp = e.target.checked;
+      reload();
+    }}), ` only ${run.package}'s rows (${appRows.length} of ${looperStats.entries.length})`);
+    looper.replaceChildren(h('h3', {}, 'Looper stats (system_server, the run\'s window)'), toggle,
+      h('p', {class: 'hint'}, h('span', {class: 'slow legend'}, 'max latency > 700 ms'), ' ',
+        h('span', {class: 'very-slow legend'}, 'max latency > 5 s')),
+      h('div', {class: 'looper-tables'},
+        looperTable('looper-by-cpu', rows, 'total_cpu_micros', 'By CPU'),
+        looperTable('looper-by-latency', rows, 'max_latency_micros', 'By max latency')));
+  };
+  const reload = debounce(() => load().catch(report), 300);
+  const off = onEvent((event, data) => {
+    if (event === 'refresh' || (event === 'run' && String(data.id) === String(id))) reload();
+  });
+  load().catch(report);
+  return off;
+};
+
+pages.trend = (root, params) => {
+  const pkg = params.get('package') || '';
+  const form = h('form', {class: 'filters', onsubmit: (e) => {
+    e.preventDefault();
+    location.hash = `#/trend?package=${encodeURIComponent(new FormData(form).get('package'))}`;
+  }}, h('input', {name: 'package', value: pkg, placeholder: 'package', required: true}),
+    h('button', {type: 'submit'}, 'Show'));
+  const table = h('table', {id: 'trend'});
+  root.append(h('h2', {}, 'Trends'), form);
+  if (!pkg) {
+    root.append(h('p', {}, 'A package\'s median launch time across its runs, per device model; ' +
+                         'regressions against the previous run (GET /api/v1/runs/{id}/compare) are marked.'));
+    return null;
+  }
+  root.append(chartBox('trend', `${pkg}: median displayed_ms per run`), table);
+  chart('trend', $('#chart-trend', root), {type: 'line', data: {datasets: []},
+    options: {parsing: false, scales: {x: {type: 'linear', ticks: {callback(v) { return this.max - this.min < 3600e3 ? fmtTime(v).slice(11) : fmtTime(v).slice(5, 16); }}},
+                                       y: {beginAtZero: true, title: {display: true, text: 'ms'}}},
+              plugins: {tooltip: {callbacks: {label: (c) => `#${c.raw.id} ${c.raw.y} ms ${c.raw.verdict ?? ''}`}}}}});
+  const load = async () => {
+    const list = await api(`/api/v1/runs?package=${encodeURIComponent(pkg)}&status=succeeded&limit=60`);
+    const runs = list.runs.reverse();
+    const details = await Promise.all(runs.map(async (run) => {
+      const [detail, compare] = await Promise.all([
+        api(`/api/v1/runs/${run.id}`),
+        api(`/api/v1/runs/${run.id}/compare`).catch(() => null)]);
+      return {run, median: detail.summary?.displayed_ms?.median ?? null, compare};
+    }));
+    const models = new Map();
+    for (const d of details) {
+      const key = `${d.run.device_model ?? d.run.serial} · ${d.run.mode}`;
+      if (!models.has(key)) models.set(key, []);
+      models.get(key).push(d);
+    }
+    const datasets = [...models.entries()].map(([model, ds], i) => ({
+      label: model, borderColor: COLORS[i % COLORS.length], backgroundColor: COLORS[i % COLORS.length],
+      data: ds.filter((d) => d.median !== null).map((d) => ({x: d.run.created_at, y: d.median, id: d.run.id,
+                                                             verdict: d.compare?.verdict})),
+      pointStyle: ds.filter((d) => d.median !== null).map((d) => (d.compare?.verdict === 'regression' ? 'triangle' : 'circle')),
+      pointRadius: ds.filter((d) => d.median !== null).map((d) => (d.compare?.verdict === 'regression' ? 9 : 3)),
+      pointBackgroundColor: ds.filter((d) => d.median !== null).map((d) =>
+        d.compare?.verdict === 'regression' ? '#d62728' : d.compare?.verdict === 'improvement' ? '#2ca02c' : COLORS[i % COLORS.length]),
+    }));
+    updateChart('trend', {datasets});
+    table.replaceChildren(
+      h('tr', {}, ['run', 'model · mode', 'created', 'median ms', 'vs previous', 'Δ ms', 'Δ %', 'p'].map((t) => h('th', {}, t))),
+      ...details.reverse().map((d) => h('tr', {class: d.compare?.verdict === 'regression' ? 'regression' : null},
+        h('td', {}, h('a', {href: `#/runs/${d.run.id}`}, `#${d.run.id}`)),
+        h('td', {}, `${d.run.device_model ?? d.run.serial} · ${d.run.mode}`), h('td', {}, fmtTime(d.run.created_at)),
+        h('td', {}, fmtNum(d.median, 1)),
+        h('td', {}, d.compare ? h('span', {class: `verdict ${d.compare.verdict}`}, d.compare.verdict) : 'first run'),
+        h('td', {}, fmtNum(d.compare?.delta_ms, 1)), h('td', {}, fmtNum(d.compare?.delta_percent, 1)),
+        h('td', {}, d.compare?.p_value === null || d.compare?.p_value === undefined ? '—' : d.compare.p_value.toPrecision(2)))));
+  };
+  const reload = debounce(() => load().catch(report), 1000);
+  const off = onEvent((event, data) => {
+    if (event === 'refresh' || (event === 'run' && data.status === 'succeeded')) reload();
+  });
+  load().catch(report);
+  return off;
+};
+
+pages.schedules = (root) => {
+  const table = h('table', {id: 'schedules'});
+  const form = h('form', {class: 'new-run', onsubmit: async (e) => {
+    e.preventDefault();
+    const f = new FormData(form);
+    const body = {cron: f.get('cron'), timezone: f.get('timezone') || 'UTC',
+                  run: {serial: f.get('serial'), package: f.get('package'), mode: f.get('mode'),
+                        iterations: Number(f.get('iterations'))}};
+    try {
+      await api('/api/v1/schedules', {method: 'POST', body});
+      showError('');
+      form.reset();
+      load().catch(report);
+    } catch (err) {
+      report(err);
+    }
+  }}, h('strong', {}, 'New schedule '),
+    h('input', {name: 'cron', placeholder: 'cron: 0 2 * * *', required: true}),
+    h('input', {name: 'timezone', placeholder: 'timezone (UTC)'}),
+    h('input', {name: 'serial', placeholder: 'serial', required: true}),
+    h('input', {name: 'package', placeholder: 'package', required: true}),
+    h('select', {name: 'mode'}, ['cold', 'warm', 'hot'].map((m) => h('option', {value: m}, m))),
+    h('input', {name: 'iterations', type: 'number', min: 1, value: 20, class: 'narrow'}),
+    h('button', {type: 'submit'}, 'Add'));
+  root.append(h('h2', {}, 'Schedules'), form, table);
+  const load = async () => {
+    const body = await api('/api/v1/schedules');
+    table.replaceChildren(
+      h('tr', {}, ['id', 'cron', 'timezone', 'run', 'enabled', 'last fired', 'created', ''].map((t) => h('th', {}, t))),
+      ...body.schedules.map((s) => h('tr', {},
+        h('td', {}, s.id), h('td', {}, h('code', {}, s.cron)), h('td', {}, s.timezone),
+        h('td', {}, `${s.run.package} ${s.run.mode} ×${s.run.iterations} on ${s.run.serial}`),
+        h('td', {}, s.enabled ? 'yes' : 'no'), h('td', {}, fmtTime(s.last_fired_at)), h('td', {}, fmtTime(s.created_at)),
+        h('td', {}, h('button', {onclick: async () => {
+          await api(`/api/v1/schedules/${s.id}`, {method: 'DELETE'}).catch(report);
+          load().catch(report);
+        }}, 'Delete')))));
+  };
+  load().catch(report);
+  return null;
+};
+
+function report(err) {
+  if (err instanceof Unauthorized) return;
+  console.error(err);
+  showError(err.message);
+}
+
+// ---- Routing
+function route() {
+  const hash = location.hash.replace(/^#/, '') || '/devices';
+  const [path, query] = hash.split('?');
+  const params = new URLSearchParams(query || '');
+  const parts = path.split('/').filter(Boolean);
+  let name = parts[0] || 'devices';
+  let arg = null;
+  if (name === 'runs' && parts[1]) {
+    name = 'run';
+    arg = parts[1];
+  }
+  if (!pages[name]) name = 'devices';
+  if (state.page && state.page.cleanup) state.page.cleanup();
+  for (const c of Object.values(state.charts)) c.destroy();
+  state.charts = {};
+  showError('');
+  const root = h('div', {class: `page page-${name}`});
+  main().replaceChildren(root);
+  document.querySelectorAll('nav a').forEach((a) => {
+    a.classList.toggle('active', a.dataset.page === (name === 'run' ? 'runs' : name));
+  });
+  state.page = {name, cleanup: pages[name](root, params, arg)};
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  $('#token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, $('#token-input').value);
+    $('#token-form').hidden = true;
+    window.dispatchEvent(new Event('droidlab-token'));
+    route();
+  });
+  window.addEventListener('hashchange', route);
+  route();
+  streamEvents();
+});

@@ -1,0 +1,363 @@
+// The dashboard in headless Chromium, against a real lab on this machine:
+//   the real adb server (Debian's adb) on a private port, two droidlab-devsim devices connected to
+//   it with `adb connect`, and the real daemon (`droidlab serve --listen 127.0.0.1:0`) on a fresh
+//   database. Then, in Debian's Chromium driven over CDP by playwright-core:
+//   1. the devices page lists both devsim devices (model, SDK);
+//   2. a run POSTed to the API appears on the runs page and reaches `succeeded` live, through the
+//      event stream, with no reload (a marker set in the page before the POST survives);
+//   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
+//      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
+//      ones (> 700 ms, > 5 s) marked;
+//   4. the trend page compares a second run with the first, live, and marks a regression (the
+//      daemon's compare answer made one: devsim runs do not regress); a schedule added by its form;
+//   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
+//   and no console error (a CSP violation is one) and no uncaught page error.
+// Screenshots go to $DROIDLAB_BROWSER_ARTIFACTS (printed). Exit 0 pass, 1 fail, 77 skip.
+//
+//   node dashboard_test.cjs   (env: DROIDLAB_BINARY, DROIDLAB_DEVSIM, DROIDLAB_ADB,
+//                              DROIDLAB_CHROMIUM, DROIDLAB_NODE_MODULES, DROIDLAB_BROWSER_ARTIFACTS)
+'use strict';
+
+const {spawn, execFileSync} = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) {
+    console.error(`dashboard_test: ${name} is not set`);
+    process.exit(2);
+  }
+  return value;
+};
+const droidlab = env('DROIDLAB_BINARY');
+const devsim = env('DROIDLAB_DEVSIM');
+const adb = env('DROIDLAB_ADB');
+const chromiumPath = env('DROIDLAB_CHROMIUM');
+const artifacts = env('DROIDLAB_BROWSER_ARTIFACTS');
+const {chromium} = require(path.join(env('DROIDLAB_NODE_MODULES'), 'playwright-core'));
+
+const started = Date.now();
+const log = (...args) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+const children = [];
+let adbPort = 0;
+let tmp = null;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runAdb(...args) {
+  return execFileSync(adb, ['-P', String(adbPort), ...args], {encoding: 'utf8', timeout: 15000});
+}
+
+// Starts a child; resolves with it and the first `count` stdout lines matching `pattern`.
+function startChild(name, argv, pattern, count, timeoutMs, extraEnv = {}) {
+  const child = spawn(argv[0], argv.slice(1), {stdio: ['ignore', 'pipe', 'pipe'],
+                                               env: {...process.env, ...extraEnv}});
+  children.push(child);
+  const stderr = [];
+  child.stderr.on('data', (d) => stderr.push(d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', (e) => reject(new Error(`${name}: ${e.message}`)));
+    const found = [];
+    const timer = setTimeout(() => reject(new Error(`${name}: no ${pattern} line in ${timeoutMs} ms; stderr: ${stderr.join('')}`)), timeoutMs);
+    readline.createInterface({input: child.stdout}).on('line', (line) => {
+      const match = line.match(pattern);
+      if (!match || found.length >= count) return;
+      found.push(match);
+      if (found.length === count) {
+        clearTimeout(timer);
+        resolve({child, lines: found});
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) early: ${stderr.join('')}`));
+    });
+  });
+}
+
+async function waitFor(what, fn, timeoutMs = 15000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+}
+
+async function main() {
+  for (const [what, file] of [['chromium', chromiumPath], ['adb', adb]]) {
+    if (!fs.existsSync(file)) {
+      console.log(`dashboard_test: SKIP: ${what} is not installed (${file})`);
+      return 77;
+    }
+  }
+  for (const file of [droidlab, devsim]) check(fs.existsSync(file), `${file} is built`);
+  fs.rmSync(artifacts, {recursive: true, force: true});  // no stale failure.png from an earlier run
+  fs.mkdirSync(artifacts, {recursive: true});
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'droidlab-browser-'));
+
+  adbPort = await freePort();
+  runAdb('start-server');
+  log(`adb server on port ${adbPort}`);
+
+  const sim = await startChild('devsim', [devsim, '--port', '0', '--count', '2', '--fast'],
+                               /listening on (\S+) serial=(\S+) model=(.*) sdk=(\d+)/, 2, 10000);
+  const devices = sim.lines.map((m) => ({address: m[1], serial: m[2], model: m[3], sdk: m[4]}));
+  for (const d of devices) runAdb('connect', d.address);
+  log('devsim devices:', devices.map((d) => d.address).join(', '));
+
+  const daemon = await startChild('droidlab serve',
+    [droidlab, 'serve', '--listen', '127.0.0.1:0', '--db', path.join(tmp, 'droidlab.db'),
+     '--adb-server', `tcp:127.0.0.1:${adbPort}`, '--adb-path', adb, '--log-level', 'warn'],
+    /http:\/\/127\.0\.0\.1:(\d+)/, 1, 10000);
+  const base = `http://127.0.0.1:${daemon.lines[0][1]}`;
+  log(`daemon at ${base}`);
+  const api = async (method, p, body) => {
+    const response = await fetch(base + p, {method, body: body && JSON.stringify(body),
+                                            headers: body ? {'Content-Type': 'application/json'} : {}});
+    return {status: response.status, body: await response.json()};
+  };
+  await waitFor('the devices registered with their properties', async () => {
+    const {body} = await api('GET', '/api/v1/devices');
+    return devices.every((d) => body.devices.some((x) => x.serial === d.address && x.state === 'device' && x.model));
+  }, 20000);
+
+  const browser = await chromium.launch({executablePath: chromiumPath, headless: true,
+                                         args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage']});
+  log(`chromium ${browser.version()}`);
+  const problems = [];
+  try {
+    const page = await browser.newPage({viewport: {width: 1400, height: 1000}});
+    page.on('console', (m) => {
+      // GET /runs/{id}/compare answers 404 for a package's first run: expected, shown as "first run".
+      if (m.type() !== 'error' || /\/compare$/.test(m.location().url)) return;
+      problems.push(`console: ${m.text()} (${m.location().url})`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+
+    // 1. Devices.
+    await page.goto(`${base}/#/devices`);
+    for (const d of devices) {
+      const row = page.locator(`#devices tr[data-serial="${d.address}"]`);
+      await row.waitFor({timeout: 10000});
+      const text = await row.innerText();
+      check(text.includes(d.model) && text.includes(d.sdk) && text.includes('device'),
+            `the devices page row of ${d.address} shows its state, model and SDK: ${text}`);
+    }
+    await page.screenshot({path: path.join(artifacts, 'devices.png'), fullPage: true});
+    log('devices page lists both devices');
+
+    // 2. Runs, live. The stream must be connected before the POST for the test to mean anything.
+    await page.click('nav a[data-page="runs"]');
+    await page.locator('#runs').waitFor();
+    await page.locator('#live.on').waitFor({timeout: 10000});
+    // A marker a reload would lose, and every status/progress text the run's row shows.
+    await page.evaluate(() => {
+      window.__notReloaded = true;
+      window.__seen = new Set();
+      new MutationObserver(() => {
+        for (const cell of document.querySelectorAll('#runs tr[data-run-id] td:nth-child(-n+3)')) {
+          window.__seen.add(cell.textContent);
+        }
+      }).observe(document.getElementById('runs'), {subtree: true, childList: true, characterData: true});
+    });
+    const iterations = 5;
+    const created = await api('POST', '/api/v1/runs', {
+      serial: devices[0].address, package: 'com.example.app', mode: 'cold', iterations,
+      looper_stats: {sampling_interval: 1}, proc_sample_interval_ms: 50});
+    check(created.status === 201, `POST /api/v1/runs: 201, got ${created.status} ${JSON.stringify(created.body)}`);
+    const id = created.body.id;
+    log(`run ${id} queued`);
+    const row = page.locator(`#runs tr[data-run-id="${id}"]`);
+    await row.waitFor({timeout: 10000});
+    await page.locator(`#runs tr[data-run-id="${id}"] .status.succeeded`).waitFor({timeout: 45000});
+    check(await page.evaluate(() => window.__notReloaded === true), 'the runs page was not reloaded');
+    check(await page.evaluate(() => window.droidlab.events > 0), 'events came through the stream');
+    const seen = await page.evaluate(() => [...window.__seen]);
+    check(seen.includes('running') && seen.some((t) => /^launching \d+\/5/.test(t)),
+          `the row showed the run running, with its progress, before it succeeded: ${JSON.stringify(seen)}`);
+    await page.screenshot({path: path.join(artifacts, 'runs.png'), fullPage: true});
+    log(`run ${id} appeared and succeeded on the runs page, live`);
+
+    // A second run of the same package, for the trend page's comparison (runs while we look).
+    const second = await api('POST', '/api/v1/runs', {
+      serial: devices[0].address, package: 'com.example.app', mode: 'cold', iterations});
+    check(second.status === 201, `the second POST: 201, got ${second.status}`);
+    // ... which the devices page shows as what the device runs now, with its progress.
+    const devicesPage = await browser.newPage();
+    devicesPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await devicesPage.goto(`${base}/#/devices`);
+    await devicesPage.locator(`#devices tr[data-serial="${devices[0].address}"] a[href="#/runs/${second.body.id}"]`)
+      .waitFor({timeout: 10000});
+    await devicesPage.close();
+    log(`the devices page shows run ${second.body.id} running on ${devices[0].address}`);
+
+    // 3. The run page's charts.
+    await row.locator('a').first().click();
+    await page.waitForFunction((n) => {
+      const c = window.droidlab.charts.launches;
+      return c && c.data.datasets[0].data.filter((v) => v !== null).length === n;
+    }, iterations, {timeout: 10000});
+    const drawn = await page.evaluate(() => {
+      const count = (name, rgb) => {
+        const canvas = document.getElementById(`chart-${name}`);
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let n = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i + 3] > 0 && Math.abs(data[i] - rgb[0]) < 30 && Math.abs(data[i + 1] - rgb[1]) < 30 &&
+              Math.abs(data[i + 2] - rgb[2]) < 30) n += 1;
+        }
+        return n;
+      };
+      const charts = window.droidlab.charts;
+      return {
+        launchPixels: count('launches', [0x1f, 0x77, 0xb4]),
+        phasePixels: count('phases', [0x2c, 0xa0, 0x2c]),
+        distribution: charts.distribution.data.datasets[0].data.reduce((a, b) => a + b, 0),
+        phases: charts.phases.data.datasets[1].data.filter((v) => v !== null).length,
+        samples: charts.process.data.datasets[0].data.length,
+        looperRows: document.querySelectorAll('#looper-by-cpu tbody tr').length,
+      };
+    });
+    log('run page:', JSON.stringify(drawn));
+    check(drawn.launchPixels > 50, `the launch chart's line is drawn (${drawn.launchPixels} pixels of its colour)`);
+    check(drawn.distribution === iterations, `the histogram counts every launch (${drawn.distribution})`);
+    check(drawn.phases === iterations && drawn.phasePixels > 50, 'the phase bars are drawn');
+    check(drawn.samples > 0, 'the process chart has samples');
+    check(drawn.looperRows > 0, 'the looper-stats table has rows');
+    await page.screenshot({path: path.join(artifacts, 'run.png'), fullPage: true});
+    // devsim's looper messages are all fast: the marking of slow ones, on rows of our own.
+    const marks = await page.evaluate(() => {
+      const rows = [
+        {handler_class: 'Fast', total_cpu_micros: 5000, max_latency_micros: 100000},
+        {handler_class: 'Janky', total_cpu_micros: 1000, max_latency_micros: 800000},
+        {handler_class: 'Anr', total_cpu_micros: 9000, max_latency_micros: 6000000},
+      ];
+      const byLatency = looperTable('t1', rows, 'max_latency_micros', 'by latency');
+      const byCpu = looperTable('t2', rows, 'total_cpu_micros', 'by CPU');
+      const read = (table) => [...table.querySelectorAll('tbody tr')].map(
+        (tr) => `${tr.cells[0].textContent}:${tr.className || '-'}`);
+      return {latency: read(byLatency), cpu: read(byCpu)};
+    });
+    check(JSON.stringify(marks.latency) === '["Anr:very-slow","Janky:slow","Fast:-"]' &&
+          JSON.stringify(marks.cpu) === '["Anr:very-slow","Fast:-","Janky:slow"]',
+          `looper rows sorted and marked (> 700 ms slow, > 5 s very slow): ${JSON.stringify(marks)}`);
+
+    // The other pages load without errors.
+    await page.goto(`${base}/#/trend?package=com.example.app`);
+    await waitFor('the second run to succeed', async () =>
+      (await api('GET', `/api/v1/runs/${second.body.id}`)).body.status === 'succeeded', 30000);
+    // Live: the page refetches when a run succeeds; the newer run is compared with the first.
+    await page.locator(`#trend tr:has(a[href="#/runs/${second.body.id}"]) .verdict`).waitFor({timeout: 10000});
+    check(await page.locator('#trend tr').count() === 3, 'the trend table: a header and both runs');
+    check(await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].data.length === 2),
+          'the trend chart has both runs');
+    await page.screenshot({path: path.join(artifacts, 'trend.png'), fullPage: true});
+    // Two devsim runs of the same scenario are no regression: the marking, with the daemon's
+    // compare answer for the second run turned into one (the rest of the page is real).
+    await page.route(`**/api/v1/runs/${second.body.id}/compare`, async (route) => {
+      const real = await route.fetch();
+      const body = await real.json();
+      await route.fulfill({response: real, json: {...body, verdict: 'regression', delta_ms: 120}});
+    });
+    await page.reload();
+    await page.locator(`#trend tr.regression:has(a[href="#/runs/${second.body.id}"]) .verdict.regression`)
+      .waitFor({timeout: 10000});
+    const pointStyles = await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].pointStyle);
+    check(JSON.stringify(pointStyles) === '["circle","triangle"]', `the regression is a triangle: ${pointStyles}`);
+    await page.screenshot({path: path.join(artifacts, 'trend-regression.png'), fullPage: true});
+    await page.unroute(`**/api/v1/runs/${second.body.id}/compare`);
+    await page.goto(`${base}/#/schedules`);
+    await page.locator('#schedules tr').first().waitFor({timeout: 10000});
+    await page.fill('form.new-run input[name="cron"]', '0 2 * * *');
+    await page.fill('form.new-run input[name="timezone"]', 'Europe/Paris');
+    await page.fill('form.new-run input[name="serial"]', devices[1].address);
+    await page.fill('form.new-run input[name="package"]', 'com.example.app');
+    await page.click('form.new-run button[type="submit"]');
+    await page.locator('#schedules tr:has-text("Europe/Paris")').waitFor({timeout: 10000});
+    const schedules = (await api('GET', '/api/v1/schedules')).body.schedules;
+    check(schedules.length === 1 && schedules[0].cron === '0 2 * * *' && schedules[0].run.serial === devices[1].address,
+          `the schedule form stored it: ${JSON.stringify(schedules)}`);
+    await page.screenshot({path: path.join(artifacts, 'schedules.png'), fullPage: true});
+
+    // 5. With a token: the page loads, asks for it, and with it lists the devices and goes live.
+    const guarded = await startChild('droidlab serve (token)',
+      [droidlab, 'serve', '--listen', '127.0.0.1:0', '--db', path.join(tmp, 'guarded.db'),
+       '--adb-server', `tcp:127.0.0.1:${adbPort}`, '--adb-path', adb, '--log-level', 'warn'],
+      /http:\/\/127\.0\.0\.1:(\d+)/, 1, 10000, {DROIDLAB_TOKEN: 'browser-test-token'});
+    const guardedBase = `http://127.0.0.1:${guarded.lines[0][1]}`;
+    check((await fetch(`${guardedBase}/api/v1/devices`)).status === 401, 'the API needs the token');
+    const tokenPage = await browser.newPage();
+    tokenPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await tokenPage.goto(`${guardedBase}/#/devices`);
+    await tokenPage.locator('#token-form:not([hidden])').waitFor({timeout: 10000});
+    await tokenPage.fill('#token-input', 'browser-test-token');
+    await tokenPage.click('#token-form button');
+    await tokenPage.locator(`#devices tr[data-serial="${devices[1].address}"]`).waitFor({timeout: 20000});
+    await tokenPage.locator('#live.on').waitFor({timeout: 10000});
+    await tokenPage.screenshot({path: path.join(artifacts, 'token.png'), fullPage: true});
+    log('with a token: asked for, then devices and the live stream');
+  } catch (error) {
+    const pages = browser.contexts().flatMap((c) => c.pages());
+    if (pages.length) await pages[0].screenshot({path: path.join(artifacts, 'failure.png'), fullPage: true});
+    if (problems.length) error.message += `\nconsole and page errors:\n  ${problems.join('\n  ')}`;
+    throw error;
+  } finally {
+    await browser.close();
+  }
+  check(problems.length === 0, `no console or page errors:\n  ${problems.join('\n  ')}`);
+  log(`PASS; screenshots in ${artifacts}`);
+  return 0;
+}
+
+async function cleanup() {
+  for (const child of children.reverse()) {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  await Promise.all(children.map((c) => c.exitCode === null && new Promise((r) => {
+    const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 5000);
+    c.once('exit', () => { clearTimeout(t); r(); });
+  })));
+  if (adbPort) {
+    try { runAdb('kill-server'); } catch (e) { /* already gone */ }
+  }
+  if (tmp) fs.rmSync(tmp, {recursive: true, force: true});
+}
+
+// Whatever happens, the adb server and the children this test started are stopped.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => cleanup().finally(() => process.exit(1)));
+}
+
+main().then(async (code) => {
+  await cleanup();
+  process.exit(code);
+}, async (error) => {
+  console.error(`dashboard_test: FAIL: ${error.stack || error}`);
+  console.error(`screenshots so far in ${artifacts}`);
+  await cleanup();
+  process.exit(1);
+});
