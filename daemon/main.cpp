@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "daemon/client_commands.h"
+#include "daemon/client_options.h"
 #include "daemon/migrate_command.h"
 #include "daemon/parse_command.h"
 #include "daemon/serve_command.h"
@@ -27,10 +29,12 @@ void PrintUsage(std::FILE* to) {
                "      create or upgrade the history database; refuse one that is not droidlab's\n"
                "  %s\n"
                "      run the daemon: device tracking, runs, schedules, the REST API\n"
+               "%s"
                "  droidlab --version\n"
                "  droidlab --help\n",
                DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage(),
-               droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::ServeCommandUsage());
+               droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::ServeCommandUsage(),
+               droidlab::daemon::ClientCommandsUsage());
 }
 
 }  // namespace
@@ -53,6 +57,10 @@ int main(int argc, char** argv) {
   if (command == "parse") return droidlab::daemon::RunParseCommand(rest, stdout, stderr);
   if (command == "migrate") return droidlab::daemon::RunMigrateCommand(rest, stdout, stderr);
   if (command == "serve") return droidlab::daemon::RunServeCommand(rest, stdout, stderr);
+  if (droidlab::daemon::IsClientCommand(command)) {
+    return droidlab::daemon::RunClientCommand(
+        command, rest, droidlab::daemon::ClientEnvironmentFromProcess(), stdout, stderr);
+  }
   std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());
   PrintUsage(stderr);
   return 2;
