@@ -2,7 +2,8 @@
 # Installs what droidlab needs from Debian 12's packages, and nothing else.
 #   deploy/install-deps.sh           to build and run the daemon
 #   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
-#                                    wrk and nginx for bench/api_http_bench)
+#                                    wrk and nginx for bench/api_http_bench; expat to read the
+#                                    JUnit reports of the client commands back)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -12,7 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev wrk nginx-light)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light libexpat1-dev)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2
