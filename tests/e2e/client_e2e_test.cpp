@@ -26,9 +26,10 @@ using std::chrono::seconds;
 
 class ClientE2eTest : public DaemonLabTest {
  protected:
-  // Starts the daemon and waits until it lists `serials` as devices.
-  void StartDaemonWith(const std::vector<std::string>& serials) {
-    port_ = StartDaemon();
+  // Starts the daemon (with `extra` flags) and waits until it lists `serials` as devices.
+  void StartDaemonWith(const std::vector<std::string>& serials,
+                       const std::vector<std::string>& extra = {}) {
+    port_ = StartDaemon(extra);
     ASSERT_NE(port_, 0) << "the daemon did not print its address";
     for (const auto& serial : serials) {
       ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port_, serial); }, seconds(20))) << serial;
@@ -197,6 +198,42 @@ TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
   const XmlElement* failure = suite->Find("failure");
   ASSERT_NE(failure, nullptr);
   EXPECT_EQ(failure->attributes.at("type"), "regression");
+}
+
+// A daemon with a token: refused without it (exit 5, the daemon's words), served with it from
+// --token-file or DROIDLAB_TOKEN — the event stream of `run --wait` included.
+TEST_F(ClientE2eTest, ATokenFromFileOrEnvironmentIsSent) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  api_token_ = "lab-token-7f3a";
+  const std::string token_file = dir_.File("token");
+  WriteFileBytes(token_file, api_token_ + "\n");
+  StartDaemonWith({devices[0].address}, {"--token-file", token_file});
+
+  auto refused = Client({"devices"});
+  EXPECT_EQ(refused.exit_code, 5);
+  EXPECT_EQ(refused.err,
+            "droidlab devices: the daemon answered 401 to GET /api/v1/devices: this daemon needs "
+            "Authorization: Bearer TOKEN\n");
+  auto wrong_file = Client({"devices", "--token-file", dir_.File("missing")});
+  EXPECT_EQ(wrong_file.exit_code, 2);
+  EXPECT_EQ(wrong_file.err, "droidlab devices: --token-file: cannot read " +
+                                dir_.File("missing") + "\n");
+
+  auto listed = Client({"devices", "--token-file", token_file});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find(devices[0].address), std::string::npos) << listed.out;
+
+  std::vector<std::string> argv = {"/usr/bin/env", "DROIDLAB_TOKEN=" + api_token_,
+                                   DROIDLAB_BINARY};
+  for (const auto& arg : With(ColdRun(devices[0].address, "com.example.app", 2), {"--wait"})) {
+    argv.push_back(arg);
+  }
+  argv.push_back("--server=http://127.0.0.1:" + std::to_string(port_));
+  auto run = RunProcess(argv);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("run 1: running, launching"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("run 1 succeeded"), std::string::npos) << run.out;
 }
 
 // No adb needed: nothing listens.

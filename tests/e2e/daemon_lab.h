@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/common/adb_lab.h"
 #include "tests/common/child_process.h"
@@ -16,9 +17,10 @@ namespace droidlab::testutil {
 
 class DaemonLabTest : public AdbLabTest {
  protected:
-  // Starts the daemon on a kernel-chosen port; its port, or 0 when it did not say it listens.
-  uint16_t StartDaemon();
-  // GET over HTTP; null JSON unless the answer is 200 with JSON.
+  // Starts the daemon on a kernel-chosen port, with `extra` flags; its port, or 0 when it did not
+  // say it listens.
+  uint16_t StartDaemon(const std::vector<std::string>& extra = {});
+  // GET over HTTP (with `api_token_` when set); null JSON unless the answer is 200 with JSON.
   nlohmann::json Get(uint16_t port, const std::string& target);
   // The daemon lists `serial` as an adb `device` with its properties read.
   bool DeviceListed(uint16_t port, const std::string& serial);
@@ -29,6 +31,7 @@ class DaemonLabTest : public AdbLabTest {
 
   TempDir dir_;
   std::unique_ptr<ChildProcess> daemon_;
+  std::string api_token_;  // sent by Get when not empty
 };
 
 }  // namespace droidlab::testutil
