@@ -86,7 +86,12 @@ class Command {
   // Follows the run to its end with progress on stderr; the ended run, or the failure.
   BasicResult<Json, ClientFailure> Follow(int64_t id) {
     ProgressReporter progress(err_, env_.stderr_is_terminal);
-    auto run = FollowRun(client_, id, [&progress](const RunProgressView& p) { progress.Update(p); });
+    auto on_notice = [this, &progress](const std::string& line) {
+      progress.Finish();
+      std::fprintf(err_, "droidlab %s: %s\n", name_.c_str(), line.c_str());
+    };
+    auto run = FollowRun(
+        client_, id, [&progress](const RunProgressView& p) { progress.Update(p); }, on_notice);
     progress.Finish();
     return run;
   }

@@ -17,11 +17,14 @@ constexpr std::chrono::seconds kReconnectPause{1};
 
 BasicResult<Json, ClientFailure> FollowRun(
     const ApiClient& client, int64_t run_id,
-    const std::function<void(const RunProgressView&)>& on_progress) {
+    const std::function<void(const RunProgressView&)>& on_progress,
+    const std::function<void(const std::string&)>& on_notice) {
   const std::string run_target = "/api/v1/runs/" + std::to_string(run_id);
   std::optional<ClientFailure> failure;
   Json run;
   bool ended = false;
+  bool answered = false;  // the daemon has answered once: losing it now is worth a wait
+  std::optional<std::chrono::steady_clock::time_point> lost_since;
 
   // Reads the run; stops the stream when it has ended or cannot be read.
   auto read_run = [&]() -> StreamStep {
@@ -30,6 +33,8 @@ BasicResult<Json, ClientFailure> FollowRun(
       failure = got.error();
       return StreamStep::kStop;
     }
+    answered = true;
+    lost_since.reset();
     run = std::move(*got);
     if (auto view = ProgressFromJson(run)) on_progress(*view);
     ended = IsFinalRunStatus(run.value("status", ""));
@@ -50,8 +55,24 @@ BasicResult<Json, ClientFailure> FollowRun(
     return StreamStep::kContinue;
   };
 
+  // Whether a failure to reach the daemon is to be waited out rather than returned.
+  auto wait_for_daemon = [&]() {
+    if (!failure || failure->exit_code != kExitUnreachable || !answered) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (!lost_since) {
+      lost_since = now;
+      on_notice(failure->message + "; waiting up to " +
+                std::to_string(kDaemonLossGrace.count()) + " s for it to come back");
+    }
+    if (now - *lost_since >= kDaemonLossGrace) return false;
+    failure.reset();
+    std::this_thread::sleep_for(kReconnectPause);
+    return true;
+  };
+
   for (;;) {
     auto stream = client.FollowEvents("/api/v1/events", read_run, on_event, kStreamIdle);
+    if (wait_for_daemon()) continue;
     if (failure) return *failure;
     if (ended) return run;
     if (stream && stream->refused) {
@@ -63,6 +84,7 @@ BasicResult<Json, ClientFailure> FollowRun(
     // The stream broke, fell silent or was never opened: the run (or the daemon's absence)
     // decides whether to go on.
     if (read_run() == StreamStep::kStop) {
+      if (wait_for_daemon()) continue;
       if (failure) return *failure;
       return run;
     }

@@ -1,6 +1,9 @@
 // The client commands as a user and a nightly job run them: `droidlab devices | run | watch` as
 // processes against `droidlab serve`, the real adb server and devsim devices. Exit codes, stdout
 // and the one-line errors are the contract (daemon/README.md).
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "tests/common/adb_lab.h"
+#include "tests/common/child_process.h"
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/wait_until.h"
@@ -234,6 +238,46 @@ TEST_F(ClientE2eTest, ATokenFromFileOrEnvironmentIsSent) {
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_NE(run.err.find("run 1: running, launching"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("run 1 succeeded"), std::string::npos) << run.out;
+}
+
+// `watch` outlives its daemon: killed mid-run (kill -9) and started again on the same address,
+// the daemon marks the run `interrupted`, and watch reports that (exit 1) rather than a lost
+// connection.
+TEST_F(ClientE2eTest, WatchWaitsForARestartedDaemonAndReportsTheRunInterrupted) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const int fixed = FreeLoopbackPort();
+  ASSERT_GT(fixed, 0);
+  const std::vector<std::string> listen = {"--listen", "127.0.0.1:" + std::to_string(fixed)};
+  StartDaemonWith({devices[0].address}, listen);
+  ASSERT_EQ(port_, fixed);
+
+  auto queued = Client(ColdRun(devices[0].address, "com.example.app", 200));
+  ASSERT_EQ(queued.exit_code, 0) << queued.err;
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port_, 1) == "running"; }, seconds(20)));
+
+  ChildProcess watch({DROIDLAB_BINARY, "watch", "1", "--json", "--server",
+                      "http://127.0.0.1:" + std::to_string(port_)});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        Json l = Get(port_, "/api/v1/runs/1/launches");
+        return l.is_object() && l["launches"].size() >= 2;
+      },
+      seconds(30)));
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  StartDaemonWith({}, listen);
+  ASSERT_EQ(port_, fixed);
+
+  auto line = watch.ReadLine(std::chrono::milliseconds(40000));
+  ASSERT_TRUE(line.has_value()) << "watch printed nothing";
+  Json ended = Json::parse(*line, nullptr, false);
+  ASSERT_TRUE(ended.is_object()) << *line;
+  EXPECT_EQ(ended["status"], "interrupted");
+  const auto status = watch.Wait(std::chrono::milliseconds(10000));
+  ASSERT_TRUE(status.has_value()) << "watch did not exit after the run ended";
+  EXPECT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 1);
 }
 
 // No adb needed: nothing listens.
