@@ -28,7 +28,11 @@ class Command {
  public:
   Command(std::string name, const ClientOptions& options, ApiClient client,
           const ClientEnvironment& env, std::FILE* out, std::FILE* err)
-      : name_(std::move(name)), o_(options), client_(std::move(client)), env_(env), out_(out),
+      : name_(std::move(name)),
+        o_(options),
+        client_(std::move(client)),
+        env_(env),
+        out_(out),
         err_(err) {}
 
   int Run() {
@@ -73,7 +77,8 @@ class Command {
   std::string RunsTarget() const {
     std::string query;
     auto add = [&query](const char* key, const std::optional<std::string>& value) {
-      if (value) query += (query.empty() ? "?" : "&") + std::string(key) + "=" + PercentEncode(*value);
+      if (value)
+        query += (query.empty() ? "?" : "&") + std::string(key) + "=" + PercentEncode(*value);
     };
     add("serial", o_.serial);
     add("package", o_.package);
@@ -118,8 +123,8 @@ class Command {
     std::optional<std::string> comparison_error;
     int exit_code = kExitOk;
     if (o_.baseline && status == "succeeded") {
-      const std::string target = "/api/v1/runs/" + std::to_string(id) +
-                                 "/compare?baseline=" + PercentEncode(*o_.baseline);
+      const std::string target =
+          "/api/v1/runs/" + std::to_string(id) + "/compare?baseline=" + PercentEncode(*o_.baseline);
       auto compared = CallApi(client_, "GET", target);
       if (compared) {
         comparison = std::move(*compared);
@@ -164,11 +169,11 @@ class Command {
     }
     exit_code = RunExitCode(status, verdict, o_.fail_on_regression);
     if (exit_code == kExitRunNotSucceeded) {
-      std::fprintf(err_, "droidlab run: run %lld %s\n", static_cast<long long>(id),
-                   status.c_str());
+      std::fprintf(err_, "droidlab run: run %lld %s\n", static_cast<long long>(id), status.c_str());
     } else if (exit_code == kExitRegression) {
       std::fprintf(err_, "droidlab run: run %lld is a regression against run %s\n",
-                   static_cast<long long>(id), FormatValue(comparison->value("baseline_id", Json())).c_str());
+                   static_cast<long long>(id),
+                   FormatValue(comparison->value("baseline_id", Json())).c_str());
     }
     return exit_code;
   }

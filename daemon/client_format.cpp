@@ -94,12 +94,16 @@ std::string FormatValue(const Json& value) {
 std::string DevicesTable(const Json& body) {
   std::vector<std::vector<std::string>> rows;
   for (const Json& d : ArrayOf(body, "devices")) {
-    rows.push_back({Text(d, "serial"), Text(d, "state"), Text(d, "model"),
-                    Text(d, "manufacturer"), Text(d, "sdk"), Text(d, "release"),
-                    FormatTime(Field(d, "last_seen"))});
+    rows.push_back({Text(d, "serial"), Text(d, "state"), Text(d, "model"), Text(d, "manufacturer"),
+                    Text(d, "sdk"), Text(d, "release"), FormatTime(Field(d, "last_seen"))});
   }
-  return FormatTable({{"SERIAL"}, {"STATE"}, {"MODEL"}, {"MANUFACTURER"}, {"SDK", true},
-                      {"RELEASE"}, {"LAST SEEN"}},
+  return FormatTable({{"SERIAL"},
+                      {"STATE"},
+                      {"MODEL"},
+                      {"MANUFACTURER"},
+                      {"SDK", true},
+                      {"RELEASE"},
+                      {"LAST SEEN"}},
                      rows);
 }
 
@@ -183,8 +187,7 @@ std::string ComparisonText(const Json& c) {
   std::string verdict = Text(c, "verdict");
   std::replace(verdict.begin(), verdict.end(), '_', ' ');
   std::string out = verdict + " against run " + Text(c, "baseline_id") + ": median " +
-                    Text(c, "baseline_median_ms") + " -> " + Text(c, "candidate_median_ms") +
-                    " ms";
+                    Text(c, "baseline_median_ms") + " -> " + Text(c, "candidate_median_ms") + " ms";
   const Json& percent = Field(c, "delta_percent");
   if (percent.is_number()) {
     char text[32];
@@ -224,7 +227,8 @@ std::optional<RunProgressView> ProgressFromJson(const Json& run) {
   } else if (Field(run, "iterations").is_number_integer()) {
     p.total = run["iterations"].get<int64_t>();
     const Json& launches = Field(run, "launches");
-    if (Field(launches, "recorded").is_number_integer()) p.done = launches["recorded"].get<int64_t>();
+    if (Field(launches, "recorded").is_number_integer())
+      p.done = launches["recorded"].get<int64_t>();
     if (Field(launches, "valid").is_number_integer()) p.valid = launches["valid"].get<int64_t>();
   }
   return p;
@@ -241,12 +245,12 @@ std::string ProgressLine(const RunProgressView& p) {
 }
 
 std::string ProgressBar(const RunProgressView& p, int width) {
-  const std::string head =
-      "run " + std::to_string(p.id) + " " + (p.status == "running" && !p.phase.empty() ? p.phase
-                                                                                    : p.status);
+  const std::string head = "run " + std::to_string(p.id) + " " +
+                           (p.status == "running" && !p.phase.empty() ? p.phase : p.status);
   const std::string tail = "  " + std::to_string(p.done) + "/" + std::to_string(p.total);
   const int room = width - static_cast<int>(head.size() + tail.size()) - 3;
-  if (room < 10 || p.total <= 0) return ProgressLine(p).substr(0, static_cast<size_t>(std::max(width, 0)));
+  if (room < 10 || p.total <= 0)
+    return ProgressLine(p).substr(0, static_cast<size_t>(std::max(width, 0)));
   const int bar = std::min(room, 40);
   const int filled = static_cast<int>(std::min<int64_t>(p.done, p.total) * bar / p.total);
   return head + " [" + std::string(static_cast<size_t>(filled), '#') +

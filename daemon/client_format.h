@@ -52,8 +52,8 @@ bool IsFinalRunStatus(std::string_view status);
 // Where a run is, from GET /runs/{id} or an `event: run`.
 struct RunProgressView {
   int64_t id = 0;
-  std::string status;   // queued, running, succeeded, …
-  std::string phase;    // preflight, launching, collecting, restoring; "" when unknown
+  std::string status;  // queued, running, succeeded, …
+  std::string phase;   // preflight, launching, collecting, restoring; "" when unknown
   int64_t done = 0;
   int64_t total = 0;
   int64_t valid = 0;

@@ -74,8 +74,8 @@ class Exchange {
                                                const std::string& body, const char* accept) const {
     http::request<http::string_body> req{verb, server_.base_path + target, 11};
     const bool v6 = server_.host.find(':') != std::string::npos;
-    req.set(http::field::host, (v6 ? "[" + server_.host + "]" : server_.host) + ":" +
-                                   std::to_string(server_.port));
+    req.set(http::field::host,
+            (v6 ? "[" + server_.host + "]" : server_.host) + ":" + std::to_string(server_.port));
     req.set(http::field::user_agent, "droidlab/" DROIDLAB_VERSION);
     req.set(http::field::accept, accept);
     if (token_) req.set(http::field::authorization, "Bearer " + *token_);
@@ -126,7 +126,8 @@ asio::awaitable<void> DoRequest(Exchange& x, http::verb verb, const std::string&
   auto [error, bytes] = co_await http::async_read(x.stream(), buffer, parser, kTuple);
   (void)bytes;
   if (error) {
-    *out = TransportError{error.category() == http::make_error_code(http::error::bad_version).category()
+    *out = TransportError{error.category() ==
+                                  http::make_error_code(http::error::bad_version).category()
                               ? x.Fail("not an HTTP answer (" + error.message() + ")")
                               : x.Describe(error)};
     co_return;
@@ -144,8 +145,8 @@ asio::awaitable<void> DoFollow(Exchange& x, const std::string& target,
     *out = TransportError{*error};
     co_return;
   }
-  http::request<http::string_body> req = x.MakeRequest(http::verb::get, target, "",
-                                                       "text/event-stream");
+  http::request<http::string_body> req =
+      x.MakeRequest(http::verb::get, target, "", "text/event-stream");
   if (auto error = co_await x.Write(req)) {
     *out = TransportError{*error};
     co_return;
@@ -154,8 +155,8 @@ asio::awaitable<void> DoFollow(Exchange& x, const std::string& target,
   http::response_parser<http::buffer_body> parser;
   parser.body_limit(boost::none);  // a stream has no end but the daemon's
   x.stream().expires_after(x.timeout());
-  auto [head_error, head_bytes] = co_await http::async_read_header(x.stream(), buffer, parser,
-                                                                    kTuple);
+  auto [head_error, head_bytes] =
+      co_await http::async_read_header(x.stream(), buffer, parser, kTuple);
   (void)head_bytes;
   if (head_error) {
     *out = TransportError{x.Describe(head_error)};

@@ -42,7 +42,7 @@ enum class StreamStep { kContinue, kStop };
 
 // How an event stream ended, short of a TransportError.
 struct StreamEnd {
-  bool stopped = false;           // a callback said kStop
+  bool stopped = false;              // a callback said kStop
   std::optional<HttpReply> refused;  // the daemon answered something other than 200
 };
 
@@ -52,8 +52,7 @@ class ApiClient {
             std::chrono::milliseconds timeout = std::chrono::seconds(15));
 
   // METHOD base_path+target; `body` is sent as JSON when not empty.
-  BasicResult<HttpReply, TransportError> Request(std::string_view method,
-                                                 const std::string& target,
+  BasicResult<HttpReply, TransportError> Request(std::string_view method, const std::string& target,
                                                  const std::string& body = "") const;
 
   // Reads the event stream at `target`. `on_open` runs once the daemon has answered 200 (it has

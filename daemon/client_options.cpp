@@ -25,10 +25,16 @@ struct FlagSet {
   std::set<std::string> switches;
 };
 
-const std::set<std::string> kRunFlags = {
-    "--serial", "--package", "--activity", "--mode", "--iterations",
-    "--looper-sampling-interval", "--proc-interval-ms", "--launch-timeout-ms",
-    "--on-launch-failure", "--preflight"};
+const std::set<std::string> kRunFlags = {"--serial",
+                                         "--package",
+                                         "--activity",
+                                         "--mode",
+                                         "--iterations",
+                                         "--looper-sampling-interval",
+                                         "--proc-interval-ms",
+                                         "--launch-timeout-ms",
+                                         "--on-launch-failure",
+                                         "--preflight"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -155,8 +161,8 @@ BasicResult<int64_t, std::string> IdArgument(const std::vector<std::string>& pos
                                              const char* what) {
   if (positional.size() != 1) return std::string("expected one ") + what;
   auto id = ParseInteger(positional[0]);
-  if (!id || *id < 1) return std::string(what) + ": expected a positive whole number, got '" +
-                             positional[0] + "'";
+  if (!id || *id < 1)
+    return std::string(what) + ": expected a positive whole number, got '" + positional[0] + "'";
   return *id;
 }
 

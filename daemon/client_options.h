@@ -34,8 +34,15 @@ enum ClientExit : int {
 int RunExitCode(std::string_view status, const std::optional<std::string>& verdict,
                 bool fail_on_regression);
 
-enum class ClientCommand { kDevices, kRuns, kRun, kWatch, kSchedulesList, kSchedulesAdd,
-                           kSchedulesDelete };
+enum class ClientCommand {
+  kDevices,
+  kRuns,
+  kRun,
+  kWatch,
+  kSchedulesList,
+  kSchedulesAdd,
+  kSchedulesDelete
+};
 
 struct ClientOptions {
   ClientCommand command = ClientCommand::kDevices;
@@ -51,10 +58,10 @@ struct ClientOptions {
   // Which extensions the user gave, so that the body carries only those (the daemon's defaults
   // stay the daemon's).
   bool launch_timeout_given = false, on_launch_failure_given = false, preflight_given = false;
-  bool wait = false;                      // --wait (implied by the three below)
-  std::optional<std::string> baseline;    // --baseline ID|previous
+  bool wait = false;                    // --wait (implied by the three below)
+  std::optional<std::string> baseline;  // --baseline ID|previous
   bool fail_on_regression = false;
-  std::optional<std::string> junit;       // --junit FILE
+  std::optional<std::string> junit;  // --junit FILE
   // watch, schedules delete
   int64_t id = 0;
   // schedules add
@@ -72,7 +79,7 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
 std::string RunBodyJson(const ClientOptions& options);
 
 struct ServerAddress {
-  std::string host;       // a name or an address; IPv6 without brackets
+  std::string host;  // a name or an address; IPv6 without brackets
   uint16_t port = 8765;
   std::string base_path;  // "" or "/prefix" (a daemon behind a reverse proxy), no trailing '/'
   std::string url;        // as people read it: http://host:port/prefix

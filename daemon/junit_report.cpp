@@ -18,8 +18,8 @@ std::string Attr(const Json& object, const char* key) {
 
 // xs:dateTime as the JUnit schema has it: local to nothing, no zone suffix (the times are UTC).
 std::string IsoTime(const Json& run) {
-  std::string text = FormatTime(run.is_object() && run.contains("created_at") ? run["created_at"]
-                                                                                : Json());
+  std::string text =
+      FormatTime(run.is_object() && run.contains("created_at") ? run["created_at"] : Json());
   if (text == "-") return "";
   text[10] = 'T';
   text.pop_back();  // the 'Z'
@@ -49,11 +49,21 @@ std::string XmlEscape(std::string_view text) {
   for (char c : text) {
     const auto b = static_cast<unsigned char>(c);
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if (b < 0x20 && c != '\t' && c != '\n' && c != '\r') {
           out += "\xEF\xBF\xBD";
@@ -107,8 +117,7 @@ std::string JunitReport(const Json& run, const Json& launches,
     Case c("compare with run " + (comparison ? Attr(*comparison, "baseline_id") : "-"));
     if (comparison_error) {
       c.failed = true;
-      c.body = "<failure message=\"" + XmlEscape(*comparison_error) +
-               "\" type=\"comparison\"/>";
+      c.body = "<failure message=\"" + XmlEscape(*comparison_error) + "\" type=\"comparison\"/>";
     } else {
       const std::string text = ComparisonText(*comparison);
       if (comparison->is_object() && comparison->value("verdict", "") == "regression") {
@@ -132,8 +141,8 @@ std::string JunitReport(const Json& run, const Json& launches,
   out += "<testsuites>\n";
   out += "  <testsuite name=\"" + suite + "\" tests=\"" + std::to_string(cases.size()) +
          "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
-         std::to_string(skipped) + "\" timestamp=\"" + IsoTime(run) +
-         "\" hostname=\"" + Attr(run, "serial") + "\">\n";
+         std::to_string(skipped) + "\" timestamp=\"" + IsoTime(run) + "\" hostname=\"" +
+         Attr(run, "serial") + "\">\n";
   out += "    <properties>\n";
   for (const char* key : {"id", "serial", "device_model", "package", "activity", "mode",
                           "iterations", "status", "fingerprint"}) {
@@ -141,8 +150,8 @@ std::string JunitReport(const Json& run, const Json& launches,
   }
   out += "    </properties>\n";
   for (const Case& c : cases) {
-    out += "    <testcase classname=\"" + suite + "\" name=\"" + c.name + "\" time=\"" + c.time +
-           "\"";
+    out +=
+        "    <testcase classname=\"" + suite + "\" name=\"" + c.name + "\" time=\"" + c.time + "\"";
     out += c.body.empty() ? "/>\n" : ">" + c.body + "</testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";

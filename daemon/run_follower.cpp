@@ -61,8 +61,8 @@ BasicResult<Json, ClientFailure> FollowRun(
     const auto now = std::chrono::steady_clock::now();
     if (!lost_since) {
       lost_since = now;
-      on_notice(failure->message + "; waiting up to " +
-                std::to_string(kDaemonLossGrace.count()) + " s for it to come back");
+      on_notice(failure->message + "; waiting up to " + std::to_string(kDaemonLossGrace.count()) +
+                " s for it to come back");
     }
     if (now - *lost_since >= kDaemonLossGrace) return false;
     failure.reset();
@@ -76,10 +76,9 @@ BasicResult<Json, ClientFailure> FollowRun(
     if (failure) return *failure;
     if (ended) return run;
     if (stream && stream->refused) {
-      return ClientFailure{kExitApiError, "the daemon answered " +
-                                              std::to_string(stream->refused->status) +
-                                              " to GET /api/v1/events: " +
-                                              ApiErrorMessage(*stream->refused)};
+      return ClientFailure{kExitApiError,
+                           "the daemon answered " + std::to_string(stream->refused->status) +
+                               " to GET /api/v1/events: " + ApiErrorMessage(*stream->refused)};
     }
     // The stream broke, fell silent or was never opened: the run (or the daemon's absence)
     // decides whether to go on.

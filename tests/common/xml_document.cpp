@@ -56,8 +56,7 @@ BasicResult<std::unique_ptr<XmlElement>, std::string> ParseXml(const std::string
   XML_SetUserData(parser, &builder);
   XML_SetElementHandler(parser, OnStart, OnEnd);
   XML_SetCharacterDataHandler(parser, OnText);
-  const bool ok =
-      XML_Parse(parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
+  const bool ok = XML_Parse(parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_OK;
   std::string error;
   if (!ok) {
     error = std::string(XML_ErrorString(XML_GetErrorCode(parser))) + " at line " +

@@ -11,11 +11,11 @@ namespace {
 using Json = nlohmann::json;
 
 TEST(ClientFormatTest, TableColumnsAlignAndNumbersAlignRight) {
-  EXPECT_EQ(FormatTable({{"ID", true}, {"NAME"}, {"NOTE"}},
-                        {{"7", "a", ""}, {"12", "longer", "x"}}),
-            "ID  NAME    NOTE\n"
-            " 7  a\n"
-            "12  longer  x\n");
+  EXPECT_EQ(
+      FormatTable({{"ID", true}, {"NAME"}, {"NOTE"}}, {{"7", "a", ""}, {"12", "longer", "x"}}),
+      "ID  NAME    NOTE\n"
+      " 7  a\n"
+      "12  longer  x\n");
 }
 
 TEST(ClientFormatTest, TableWidthsCountCharactersNotBytes) {
@@ -43,10 +43,11 @@ TEST(ClientFormatTest, DevicesTableFromTheApi) {
        "sdk":33,"release":"13","last_seen":1795426189587},
       {"serial":"emulator-5554","state":"disconnected","model":null,"manufacturer":null,
        "sdk":null,"release":null,"last_seen":1795426189587}]})");
-  EXPECT_EQ(DevicesTable(body),
-            "SERIAL         STATE         MODEL    MANUFACTURER  SDK  RELEASE  LAST SEEN\n"
-            "R58M123ABC     device        Pixel 7  Google         33  13       2026-11-23 09:29:49Z\n"
-            "emulator-5554  disconnected  -        -               -  -        2026-11-23 09:29:49Z\n");
+  EXPECT_EQ(
+      DevicesTable(body),
+      "SERIAL         STATE         MODEL    MANUFACTURER  SDK  RELEASE  LAST SEEN\n"
+      "R58M123ABC     device        Pixel 7  Google         33  13       2026-11-23 09:29:49Z\n"
+      "emulator-5554  disconnected  -        -               -  -        2026-11-23 09:29:49Z\n");
   EXPECT_EQ(DevicesTable(Json::parse(R"({"devices":[]})")),
             "SERIAL  STATE  MODEL  MANUFACTURER  SDK  RELEASE  LAST SEEN\n");
 }

@@ -21,8 +21,8 @@ std::string ErrorOf(const std::string& command, std::vector<std::string> args) {
   return parsed ? "(parsed)" : parsed.error();
 }
 
-const std::vector<std::string> kRun = {"--serial", "R58M123ABC", "--package", "com.example.app",
-                                       "--mode", "warm", "--iterations", "20"};
+const std::vector<std::string> kRun = {"--serial", "R58M123ABC", "--package",    "com.example.app",
+                                       "--mode",   "warm",       "--iterations", "20"};
 
 std::vector<std::string> RunWith(std::vector<std::string> extra) {
   std::vector<std::string> args = kRun;
@@ -85,8 +85,8 @@ TEST(ClientOptionsTest, UnknownFlagsMissingValuesAndStrayArgumentsAreRefused) {
 }
 
 TEST(ClientOptionsTest, BaselineJunitAndTheGateImplyWaiting) {
-  auto o = Parse("run", RunWith({"--baseline", "previous", "--fail-on-regression", "--junit",
-                                 "out.xml"}));
+  auto o = Parse("run",
+                 RunWith({"--baseline", "previous", "--fail-on-regression", "--junit", "out.xml"}));
   ASSERT_TRUE(o) << o.error();
   EXPECT_TRUE(o->wait);
   EXPECT_TRUE(o->fail_on_regression);
@@ -105,8 +105,8 @@ TEST(ClientOptionsTest, BaselineJunitAndTheGateImplyWaiting) {
 }
 
 TEST(ClientOptionsTest, RunsFiltersAndGlobalFlagsAnywhere) {
-  auto o = Parse("runs", {"--json", "--serial", "S1", "--status=failed", "--limit", "5",
-                          "--server", "http://lab:9000", "--token-file", "/t"});
+  auto o = Parse("runs", {"--json", "--serial", "S1", "--status=failed", "--limit", "5", "--server",
+                          "http://lab:9000", "--token-file", "/t"});
   ASSERT_TRUE(o) << o.error();
   EXPECT_TRUE(o->json);
   EXPECT_EQ(o->serial, "S1");
@@ -186,7 +186,8 @@ TEST(ClientOptionsTest, ServerAddressForms) {
            {"lab", "lab", "", "http://lab:8765", 8765},
            {"http://lab", "lab", "", "http://lab:80", 80},
            {"http://[::1]:8765", "::1", "", "http://[::1]:8765", 8765},
-           {"http://proxy:8080/droidlab/", "proxy", "/droidlab", "http://proxy:8080/droidlab", 8080},
+           {"http://proxy:8080/droidlab/", "proxy", "/droidlab", "http://proxy:8080/droidlab",
+            8080},
        }) {
     auto a = ResolveServer(c.text, std::nullopt);
     ASSERT_TRUE(a) << c.text << ": " << a.error();

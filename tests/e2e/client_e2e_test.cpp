@@ -1,16 +1,15 @@
 // The client commands as a user and a nightly job run them: `droidlab devices | run | watch` as
 // processes against `droidlab serve`, the real adb server and devsim devices. Exit codes, stdout
 // and the one-line errors are the contract (daemon/README.md).
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <iterator>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -50,8 +49,9 @@ class ClientE2eTest : public DaemonLabTest {
 
   static std::vector<std::string> ColdRun(const std::string& serial, const std::string& package,
                                           int iterations) {
-    return {"run", "--serial", serial, "--package", package, "--mode", "cold", "--iterations",
-            std::to_string(iterations)};
+    return {"run",       "--serial",     serial,
+            "--package", package,        "--mode",
+            "cold",      "--iterations", std::to_string(iterations)};
   }
 
   static std::vector<std::string> With(std::vector<std::string> args,
@@ -123,13 +123,13 @@ TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
 
   auto runs = Client({"runs", "--status", "succeeded"});
   EXPECT_EQ(runs.exit_code, 0) << runs.err;
-  EXPECT_NE(runs.out.find("\n 1  succeeded  " + devices[0].address), std::string::npos)
-      << runs.out;
+  EXPECT_NE(runs.out.find("\n 1  succeeded  " + devices[0].address), std::string::npos) << runs.out;
 
   // The daemon's refusal, with its own words, and exit 5.
   auto unknown = Client({"watch", "999"});
   EXPECT_EQ(unknown.exit_code, 5);
-  EXPECT_EQ(unknown.err, "droidlab watch: the daemon answered 404 to GET /api/v1/runs/999: no run 999\n");
+  EXPECT_EQ(unknown.err,
+            "droidlab watch: the daemon answered 404 to GET /api/v1/runs/999: no run 999\n");
   auto bad = Client({"runs", "--status", "done"});
   EXPECT_EQ(bad.exit_code, 5);
   EXPECT_NE(bad.err.find("400"), std::string::npos) << bad.err;
@@ -142,8 +142,8 @@ TEST_F(ClientE2eTest, AFailedRunExitsOneAndItsJunitReportFails) {
   StartDaemonWith({devices[0].address});
 
   const std::string report = dir_.File("failed.xml");
-  auto run = Client(With(ColdRun(devices[0].address, "com.example.missing", 2),
-                         {"--wait", "--junit", report}));
+  auto run = Client(
+      With(ColdRun(devices[0].address, "com.example.missing", 2), {"--wait", "--junit", report}));
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
   EXPECT_NE(run.out.find("run 1 failed: "), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("error: preflight: package com.example.missing is not installed"),
@@ -167,8 +167,8 @@ TEST_F(ClientE2eTest, AFailedRunExitsOneAndItsJunitReportFails) {
 // scenarios of ~200 ms at a 4 % spread, as ServeE2eTest's comparison): the first night has no
 // baseline and passes; the second is a regression, exit 3, and its JUnit report says so.
 TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
-  const auto base = StartDevsim(
-      {"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
+  const auto base =
+      StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
   ASSERT_EQ(base.size(), 1u);
   ChildProcess slower_devsim({DevsimPath(), "--port", "0", "--fast", "--scenario",
                               ColdLaunchScenario("slower", 11, 240, 9)});
@@ -184,8 +184,8 @@ TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
       << first.err;
 
   const std::string report = dir_.File("nightly.xml");
-  auto second = Client(With(ColdRun(slower[0].address, "com.example.app", 15),
-                            With(gate, {"--junit", report})));
+  auto second = Client(
+      With(ColdRun(slower[0].address, "com.example.app", 15), With(gate, {"--junit", report})));
   EXPECT_EQ(second.exit_code, 3) << second.out << second.err;
   EXPECT_NE(second.out.find("\nregression against run 1: median "), std::string::npos)
       << second.out;
@@ -221,15 +221,14 @@ TEST_F(ClientE2eTest, ATokenFromFileOrEnvironmentIsSent) {
             "Authorization: Bearer TOKEN\n");
   auto wrong_file = Client({"devices", "--token-file", dir_.File("missing")});
   EXPECT_EQ(wrong_file.exit_code, 2);
-  EXPECT_EQ(wrong_file.err, "droidlab devices: --token-file: cannot read " +
-                                dir_.File("missing") + "\n");
+  EXPECT_EQ(wrong_file.err,
+            "droidlab devices: --token-file: cannot read " + dir_.File("missing") + "\n");
 
   auto listed = Client({"devices", "--token-file", token_file});
   EXPECT_EQ(listed.exit_code, 0) << listed.err;
   EXPECT_NE(listed.out.find(devices[0].address), std::string::npos) << listed.out;
 
-  std::vector<std::string> argv = {"/usr/bin/env", "DROIDLAB_TOKEN=" + api_token_,
-                                   DROIDLAB_BINARY};
+  std::vector<std::string> argv = {"/usr/bin/env", "DROIDLAB_TOKEN=" + api_token_, DROIDLAB_BINARY};
   for (const auto& arg : With(ColdRun(devices[0].address, "com.example.app", 2), {"--wait"})) {
     argv.push_back(arg);
   }
@@ -291,9 +290,9 @@ TEST(ClientUnreachableTest, NoDaemonIsExitFourWithOneLine) {
   EXPECT_EQ(devices.err,
             "droidlab devices: cannot reach the daemon at " + url + ": Connection refused\n");
   // DROIDLAB_SERVER when there is no --server.
-  auto run = RunProcess({"/usr/bin/env", "DROIDLAB_SERVER=" + url, DROIDLAB_BINARY, "run",
-                         "--serial", "S", "--package", "com.a", "--mode", "cold", "--iterations",
-                         "2", "--wait"});
+  auto run =
+      RunProcess({"/usr/bin/env", "DROIDLAB_SERVER=" + url, DROIDLAB_BINARY, "run", "--serial", "S",
+                  "--package", "com.a", "--mode", "cold", "--iterations", "2", "--wait"});
   EXPECT_EQ(run.exit_code, 4);
   EXPECT_EQ(run.err, "droidlab run: cannot reach the daemon at " + url + ": Connection refused\n");
 }

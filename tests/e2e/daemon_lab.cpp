@@ -18,9 +18,12 @@ std::string Encoded(const std::string& serial) {
 
 uint16_t DaemonLabTest::StartDaemon(const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {
-      DROIDLAB_BINARY, "serve", "--listen", "127.0.0.1:0", "--db", dir_.File("lab.db"),
-      "--adb-server", "tcp:127.0.0.1:" + std::to_string(server_.port()), "--adb-path", AdbPath(),
-      "--log-level", "warn"};
+      DROIDLAB_BINARY, "serve",
+      "--listen",      "127.0.0.1:0",
+      "--db",          dir_.File("lab.db"),
+      "--adb-server",  "tcp:127.0.0.1:" + std::to_string(server_.port()),
+      "--adb-path",    AdbPath(),
+      "--log-level",   "warn"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   daemon_ = std::make_unique<ChildProcess>(argv);
   auto line = daemon_->ReadLine(std::chrono::milliseconds(10000));
@@ -31,8 +34,7 @@ uint16_t DaemonLabTest::StartDaemon(const std::vector<std::string>& extra) {
 }
 
 nlohmann::json DaemonLabTest::Get(uint16_t port, const std::string& target) {
-  const std::string auth =
-      api_token_.empty() ? "" : "Authorization: Bearer " + api_token_ + "\r\n";
+  const std::string auth = api_token_.empty() ? "" : "Authorization: Bearer " + api_token_ + "\r\n";
   auto r = HttpCall(port, "GET", target, "", auth);
   if (r.status != 200) return nlohmann::json();
   return nlohmann::json::parse(r.body, nullptr, false);
