@@ -1,5 +1,6 @@
 #include "daemon/client_commands.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -90,7 +91,7 @@ class Command {
 
   // Follows the run to its end with progress on stderr; the ended run, or the failure.
   BasicResult<Json, ClientFailure> Follow(int64_t id) {
-    ProgressReporter progress(err_, env_.stderr_is_terminal);
+    ProgressReporter progress(err_, env_.stderr_is_terminal, env_.terminal_columns);
     auto on_notice = [this, &progress](const std::string& line) {
       progress.Finish();
       std::fprintf(err_, "droidlab %s: %s\n", name_.c_str(), line.c_str());
@@ -232,6 +233,11 @@ ClientEnvironment ClientEnvironmentFromProcess() {
   env.server = Env("DROIDLAB_SERVER");
   env.token = Env("DROIDLAB_TOKEN");
   env.stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;
+  winsize size{};
+  if (env.stderr_is_terminal && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 &&
+      size.ws_col >= 20) {
+    env.terminal_columns = size.ws_col;
+  }
   return env;
 }
 
@@ -243,6 +249,12 @@ bool IsClientCommand(std::string_view command) {
 int RunClientCommand(std::string_view command, const std::vector<std::string>& args,
                      const ClientEnvironment& env, std::FILE* out, std::FILE* err) {
   const std::string name(command);
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(ClientCommandsUsage(), out);
+      return kExitOk;
+    }
+  }
   auto options = ParseClientArgs(command, args);
   if (!options) {
     std::fprintf(err, "droidlab %s: %s\n", name.c_str(), options.error().c_str());

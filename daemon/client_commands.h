@@ -16,6 +16,7 @@ struct ClientEnvironment {
   std::optional<std::string> server;  // DROIDLAB_SERVER
   std::optional<std::string> token;   // DROIDLAB_TOKEN
   bool stderr_is_terminal = false;    // progress as a bar rather than lines
+  int terminal_columns = 80;          // the bar's room
 };
 
 ClientEnvironment ClientEnvironmentFromProcess();
@@ -23,7 +24,7 @@ ClientEnvironment ClientEnvironmentFromProcess();
 bool IsClientCommand(std::string_view command);
 
 // `command` is argv[1], `args` what follows it. Results on `out`; progress, warnings and the
-// one-line errors on `err`.
+// one-line errors on `err`. --help (or -h) anywhere prints the client commands' usage, exit 0.
 int RunClientCommand(std::string_view command, const std::vector<std::string>& args,
                      const ClientEnvironment& env, std::FILE* out, std::FILE* err);
 
