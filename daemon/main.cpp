@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "daemon/backup_command.h"
+#include "daemon/client_commands.h"
+#include "daemon/client_options.h"
 #include "daemon/migrate_command.h"
 #include "daemon/parse_command.h"
 #include "daemon/serve_command.h"
@@ -30,11 +32,12 @@ void PrintUsage(std::FILE* to) {
                "      copy the history database while the daemon runs (online backup)\n"
                "  %s\n"
                "      run the daemon: device tracking, runs, schedules, the REST API\n"
+               "%s"
                "  droidlab --version\n"
                "  droidlab --help\n",
                DROIDLAB_VERSION, droidlab::daemon::ParseCommandUsage(),
                droidlab::daemon::MigrateCommandUsage(), droidlab::daemon::BackupCommandUsage(),
-               droidlab::daemon::ServeCommandUsage());
+               droidlab::daemon::ServeCommandUsage(), droidlab::daemon::ClientCommandsUsage());
 }
 
 }  // namespace
@@ -58,6 +61,10 @@ int main(int argc, char** argv) {
   if (command == "backup") return droidlab::daemon::RunBackupCommand(rest, stdout, stderr);
   if (command == "migrate") return droidlab::daemon::RunMigrateCommand(rest, stdout, stderr);
   if (command == "serve") return droidlab::daemon::RunServeCommand(rest, stdout, stderr);
+  if (droidlab::daemon::IsClientCommand(command)) {
+    return droidlab::daemon::RunClientCommand(
+        command, rest, droidlab::daemon::ClientEnvironmentFromProcess(), stdout, stderr);
+  }
   std::fprintf(stderr, "droidlab: unknown command '%s'\n", command.c_str());
   PrintUsage(stderr);
   return 2;

@@ -16,10 +16,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 
 #include "adb/client.h"
 #include "api/server.h"
@@ -37,14 +35,6 @@ namespace droidlab::daemon {
 namespace asio = boost::asio;
 
 namespace {
-
-BasicResult<std::string, FileError> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return FileError{"cannot read " + path};
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 int64_t WallNowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -1,8 +1,10 @@
 #include "daemon/serve_config.h"
 
 #include <charconv>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 namespace droidlab::daemon {
 
@@ -29,15 +31,6 @@ bool KnownLogLevel(std::string_view level) {
   static const std::set<std::string_view> kLevels{"trace", "debug", "info", "warn",
                                                   "error", "critical", "off"};
   return kLevels.count(level) > 0;
-}
-
-// A token file holds the token alone (a trailing newline is not part of it).
-BasicResult<std::string, FileError> ReadToken(const std::string& path, FileReader read_file) {
-  auto bytes = read_file(path);
-  if (!bytes) return bytes.error();
-  std::string token = Trimmed(*bytes);
-  if (token.empty()) return FileError{path + ": empty"};
-  return token;
 }
 
 // Applies the config file's keys onto `config`.
@@ -69,7 +62,7 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
       } else if (key == "adb_path") {
         config.adb_path = s;
       } else if (key == "token_file") {
-        auto token = ReadToken(s, read_file);
+        auto token = ReadTokenFile(s, read_file);
         if (!token) return where(key) + ": " + token.error().message;
         config.token = *token;
       } else {
@@ -109,6 +102,22 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
 }
 
 }  // namespace
+
+BasicResult<std::string, FileError> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return FileError{"cannot read " + path};
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file) {
+  auto bytes = read_file(path);
+  if (!bytes) return bytes.error();
+  std::string token = Trimmed(*bytes);
+  if (token.empty()) return FileError{path + ": empty"};
+  return token;
+}
 
 const char* ServeCommandUsage() {
   return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] "
@@ -171,7 +180,7 @@ BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::str
     } else if (flag == "--adb-path") {
       config.adb_path = value;
     } else if (flag == "--token-file") {
-      auto token = ReadToken(value, read_file);
+      auto token = ReadTokenFile(value, read_file);
       if (!token) return "--token-file: " + token.error().message;
       config.token = *token;
     } else if (flag == "--log-level") {

@@ -43,6 +43,11 @@ struct FileError {
   std::string message;
 };
 using FileReader = BasicResult<std::string, FileError> (*)(const std::string& path);
+// The FileReader of the real file system.
+BasicResult<std::string, FileError> ReadWholeFile(const std::string& path);
+// A token file holds the token alone (a trailing newline is not part of it); an empty one is an
+// error. Shared by `serve` and the client commands.
+BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file);
 
 // Builds the settings from the command line (after `serve`), the environment's DROIDLAB_TOKEN
 // (nullopt: unset) and the files it names. Errors: one line a person can act on, naming the

@@ -3,7 +3,8 @@
 #   deploy/install-deps.sh           to build and run the daemon
 #   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
 #                                    wrk and nginx for bench/api_http_bench; chromium, nodejs and
-#                                    npm for the dashboard's browser test, tests/browser/)
+#                                    npm for the dashboard's browser test, tests/browser/; expat
+#                                    to read the JUnit reports of the client commands back)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -14,7 +15,7 @@ packages=(
   libjs-chart.js
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2

@@ -26,6 +26,9 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
   // Terminates and reaps the child; returns its wait status. Safe to call twice.
   int Stop();
+  // Waits up to `limit` for the child to exit on its own and reaps it; its wait status, or
+  // nullopt when it is still running (Stop then ends it).
+  std::optional<int> Wait(std::chrono::milliseconds limit);
 
  private:
   pid_t pid_ = -1;

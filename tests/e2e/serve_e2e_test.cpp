@@ -23,6 +23,7 @@
 #include "tests/common/http_client.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/wait_until.h"
+#include "tests/e2e/daemon_lab.h"
 
 namespace droidlab::testutil {
 namespace {
@@ -31,46 +32,7 @@ using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-std::string Encoded(const std::string& serial) {
-  std::string out;
-  for (char c : serial) out += c == ':' ? std::string("%3A") : std::string(1, c);
-  return out;
-}
-
-class ServeE2eTest : public AdbLabTest {
- protected:
-  // Starts the daemon on a kernel-chosen port; its port, or 0 when it did not say it listens.
-  uint16_t StartDaemon() {
-    daemon_ = std::make_unique<ChildProcess>(std::vector<std::string>{
-        DROIDLAB_BINARY, "serve", "--listen", "127.0.0.1:0", "--db", dir_.File("lab.db"),
-        "--adb-server", "tcp:127.0.0.1:" + std::to_string(server_.port()), "--adb-path",
-        AdbPath(), "--log-level", "warn"});
-    auto line = daemon_->ReadLine(milliseconds(10000));
-    if (!line) return 0;
-    const size_t at = line->find("http://127.0.0.1:");
-    if (at == std::string::npos) return 0;
-    return static_cast<uint16_t>(std::stoi(line->substr(at + 17)));
-  }
-
-  Json Get(uint16_t port, const std::string& target) {
-    auto r = HttpCall(port, "GET", target);
-    if (r.status != 200) return Json();
-    return Json::parse(r.body, nullptr, false);
-  }
-
-  bool DeviceListed(uint16_t port, const std::string& serial) {
-    Json device = Get(port, "/api/v1/devices/" + Encoded(serial));
-    return device.is_object() && device["state"] == "device" && device["model"].is_string();
-  }
-
-  std::string RunStatus(uint16_t port, int64_t id) {
-    Json run = Get(port, "/api/v1/runs/" + std::to_string(id));
-    return run.is_object() ? run["status"].get<std::string>() : "";
-  }
-
-  TempDir dir_;
-  std::unique_ptr<ChildProcess> daemon_;
-};
+using ServeE2eTest = DaemonLabTest;
 
 TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
@@ -169,19 +131,11 @@ TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
 // iterations a 10 % shift is caught essentially always; the A/A half can fail only at the
 // verdict's false-positive rate (0.7 % measured, orchestrator/README.md).
 TEST_F(ServeE2eTest, CompareJudgesAaAsNoChangeAndATenPercentShiftAsARegression) {
-  auto scenario = [&](const std::string& name, int seed, int mean, int stddev) {
-    const std::string path = dir_.File(name + ".json");
-    WriteFileBytes(path, R"({"seed":)" + std::to_string(seed) +
-                             R"(,"packages":[{"name":"com.example.app","activity":".MainActivity",)"
-                             R"("uid":10123,"cold":{"mean":)" + std::to_string(mean) +
-                             R"(,"stddev":)" + std::to_string(stddev) + "}}]}");
-    return path;
-  };
-  const auto base = StartDevsim({"--port", "0", "--fast", "--scenario", scenario("base", 7, 200, 8)});
+  const auto base = StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
   ASSERT_EQ(base.size(), 1u);
   // The same phone model with a build 10 % slower to launch.
   ChildProcess slower_devsim({DevsimPath(), "--port", "0", "--fast", "--scenario",
-                              scenario("slower", 11, 220, 9)});
+                              ColdLaunchScenario("slower", 11, 220, 9)});
   const auto slower = ReadListeningLines(slower_devsim, 1);
   ASSERT_EQ(slower.size(), 1u);
   server_.Adb({"connect", slower[0].address});

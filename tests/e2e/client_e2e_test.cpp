@@ -1,0 +1,301 @@
+// The client commands as a user and a nightly job run them: `droidlab devices | run | watch` as
+// processes against `droidlab serve`, the real adb server and devsim devices. Exit codes, stdout
+// and the one-line errors are the contract (daemon/README.md).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/common/adb_lab.h"
+#include "tests/common/child_process.h"
+#include "tests/common/subprocess.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/wait_until.h"
+#include "tests/common/xml_document.h"
+#include "tests/e2e/daemon_lab.h"
+
+namespace droidlab::testutil {
+namespace {
+
+using Json = nlohmann::json;
+using std::chrono::seconds;
+
+class ClientE2eTest : public DaemonLabTest {
+ protected:
+  // Starts the daemon (with `extra` flags) and waits until it lists `serials` as devices.
+  void StartDaemonWith(const std::vector<std::string>& serials,
+                       const std::vector<std::string>& extra = {}) {
+    port_ = StartDaemon(extra);
+    ASSERT_NE(port_, 0) << "the daemon did not print its address";
+    for (const auto& serial : serials) {
+      ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port_, serial); }, seconds(20))) << serial;
+    }
+  }
+
+  ProcessResult Client(std::vector<std::string> args) {
+    std::vector<std::string> argv = {DROIDLAB_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--server");
+    argv.push_back("http://127.0.0.1:" + std::to_string(port_));
+    return RunProcess(argv);
+  }
+
+  static std::vector<std::string> ColdRun(const std::string& serial, const std::string& package,
+                                          int iterations) {
+    return {"run",       "--serial",     serial,
+            "--package", package,        "--mode",
+            "cold",      "--iterations", std::to_string(iterations)};
+  }
+
+  static std::vector<std::string> With(std::vector<std::string> args,
+                                       const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+
+  uint16_t port_ = 0;
+};
+
+TEST_F(ClientE2eTest, DevicesListsTheSimulatedDevices) {
+  const auto devices = StartDevsim({"--port", "0", "--fast", "--count", "2"}, 2);
+  ASSERT_EQ(devices.size(), 2u);
+  StartDaemonWith({devices[0].address, devices[1].address});
+
+  auto table = Client({"devices"});
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(table.err, "");
+  EXPECT_EQ(table.out.rfind("SERIAL ", 0), 0u) << table.out;
+  for (const auto& device : devices) {
+    // One row per device: its serial, adb's state and the model devsim reports.
+    const size_t row = table.out.find("\n" + device.address + " ");
+    ASSERT_NE(row, std::string::npos) << table.out;
+    const std::string line = table.out.substr(row + 1, table.out.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find(" device "), std::string::npos) << line;
+    EXPECT_NE(line.find(" Pixel 7 "), std::string::npos) << line;
+  }
+
+  auto json = Client({"devices", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  Json body = Json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(body.is_object()) << json.out;
+  std::vector<std::string> serials;
+  for (const auto& d : body["devices"]) serials.push_back(d["serial"].get<std::string>());
+  std::sort(serials.begin(), serials.end());
+  std::vector<std::string> expected = {devices[0].address, devices[1].address};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(serials, expected);
+}
+
+TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+
+  auto run = Client(With(ColdRun(devices[0].address, "com.example.app", 3), {"--wait"}));
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.out.rfind("run 1 succeeded: com.example.app cold x3 on " + devices[0].address, 0),
+            0u)
+      << run.out;
+  // The summary's displayed_ms row: METRIC COUNT MIN MEDIAN MEAN P90 MAX STDDEV.
+  const size_t row = run.out.find("\ndisplayed_ms ");
+  ASSERT_NE(row, std::string::npos) << run.out;
+  std::istringstream cells(run.out.substr(row + 1, run.out.find('\n', row + 1) - row - 1));
+  std::vector<std::string> summary{std::istream_iterator<std::string>(cells), {}};
+  ASSERT_EQ(summary.size(), 8u) << run.out;
+  EXPECT_EQ(summary[1], "3");
+  // Progress on stderr, as lines (not a terminal), ending with the run's end.
+  EXPECT_NE(run.err.find("run 1: running, launching"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("run 1: succeeded 3/3 (3 valid)\n"), std::string::npos) << run.err;
+
+  auto watch = Client({"watch", "1", "--json"});
+  EXPECT_EQ(watch.exit_code, 0) << watch.err;
+  Json ended = Json::parse(watch.out, nullptr, false);
+  ASSERT_TRUE(ended.is_object()) << watch.out;
+  EXPECT_EQ(ended["status"], "succeeded");
+  EXPECT_EQ(ended["summary"]["displayed_ms"]["count"], 3);
+
+  auto runs = Client({"runs", "--status", "succeeded"});
+  EXPECT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_NE(runs.out.find("\n 1  succeeded  " + devices[0].address), std::string::npos) << runs.out;
+
+  // The daemon's refusal, with its own words, and exit 5.
+  auto unknown = Client({"watch", "999"});
+  EXPECT_EQ(unknown.exit_code, 5);
+  EXPECT_EQ(unknown.err,
+            "droidlab watch: the daemon answered 404 to GET /api/v1/runs/999: no run 999\n");
+  auto bad = Client({"runs", "--status", "done"});
+  EXPECT_EQ(bad.exit_code, 5);
+  EXPECT_NE(bad.err.find("400"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("status: 'done' is not one of"), std::string::npos) << bad.err;
+}
+
+TEST_F(ClientE2eTest, AFailedRunExitsOneAndItsJunitReportFails) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+
+  const std::string report = dir_.File("failed.xml");
+  auto run = Client(
+      With(ColdRun(devices[0].address, "com.example.missing", 2), {"--wait", "--junit", report}));
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("run 1 failed: "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("error: preflight: package com.example.missing is not installed"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.err.find("droidlab run: run 1 failed\n"), std::string::npos) << run.err;
+
+  auto doc = ParseXml(ReadFileBytes(report));
+  ASSERT_TRUE(doc) << doc.error();
+  const XmlElement* suite = (*doc)->Find("testsuite");
+  ASSERT_NE(suite, nullptr);
+  EXPECT_EQ(suite->attributes.at("failures"), "1");
+  const XmlElement* failure = suite->Find("failure");
+  ASSERT_NE(failure, nullptr);
+  EXPECT_EQ(failure->attributes.at("type"), "failed");
+  EXPECT_NE(failure->attributes.at("message").find("com.example.missing is not installed"),
+            std::string::npos);
+}
+
+// The nightly job's one line. The same model with a build ~20 % slower to launch (devsim
+// scenarios of ~200 ms at a 4 % spread, as ServeE2eTest's comparison): the first night has no
+// baseline and passes; the second is a regression, exit 3, and its JUnit report says so.
+TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
+  const auto base =
+      StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
+  ASSERT_EQ(base.size(), 1u);
+  ChildProcess slower_devsim({DevsimPath(), "--port", "0", "--fast", "--scenario",
+                              ColdLaunchScenario("slower", 11, 240, 9)});
+  const auto slower = ReadListeningLines(slower_devsim, 1);
+  ASSERT_EQ(slower.size(), 1u);
+  server_.Adb({"connect", slower[0].address});
+  StartDaemonWith({base[0].address, slower[0].address});
+
+  const std::vector<std::string> gate = {"--baseline", "previous", "--fail-on-regression"};
+  auto first = Client(With(ColdRun(base[0].address, "com.example.app", 15), gate));
+  EXPECT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.err.find("droidlab run: no baseline to compare with: "), std::string::npos)
+      << first.err;
+
+  const std::string report = dir_.File("nightly.xml");
+  auto second = Client(
+      With(ColdRun(slower[0].address, "com.example.app", 15), With(gate, {"--junit", report})));
+  EXPECT_EQ(second.exit_code, 3) << second.out << second.err;
+  EXPECT_NE(second.out.find("\nregression against run 1: median "), std::string::npos)
+      << second.out;
+  EXPECT_NE(second.err.find("droidlab run: run 2 is a regression against run 1\n"),
+            std::string::npos)
+      << second.err;
+
+  auto doc = ParseXml(ReadFileBytes(report));
+  ASSERT_TRUE(doc) << doc.error();
+  const XmlElement* suite = (*doc)->Find("testsuite");
+  ASSERT_NE(suite, nullptr);
+  EXPECT_EQ(suite->attributes.at("tests"), "17");  // the run, 15 launches, the comparison
+  EXPECT_EQ(suite->attributes.at("failures"), "1");
+  const XmlElement* failure = suite->Find("failure");
+  ASSERT_NE(failure, nullptr);
+  EXPECT_EQ(failure->attributes.at("type"), "regression");
+}
+
+// A daemon with a token: refused without it (exit 5, the daemon's words), served with it from
+// --token-file or DROIDLAB_TOKEN — the event stream of `run --wait` included.
+TEST_F(ClientE2eTest, ATokenFromFileOrEnvironmentIsSent) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  api_token_ = "lab-token-7f3a";
+  const std::string token_file = dir_.File("token");
+  WriteFileBytes(token_file, api_token_ + "\n");
+  StartDaemonWith({devices[0].address}, {"--token-file", token_file});
+
+  auto refused = Client({"devices"});
+  EXPECT_EQ(refused.exit_code, 5);
+  EXPECT_EQ(refused.err,
+            "droidlab devices: the daemon answered 401 to GET /api/v1/devices: this daemon needs "
+            "Authorization: Bearer TOKEN\n");
+  auto wrong_file = Client({"devices", "--token-file", dir_.File("missing")});
+  EXPECT_EQ(wrong_file.exit_code, 2);
+  EXPECT_EQ(wrong_file.err,
+            "droidlab devices: --token-file: cannot read " + dir_.File("missing") + "\n");
+
+  auto listed = Client({"devices", "--token-file", token_file});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find(devices[0].address), std::string::npos) << listed.out;
+
+  std::vector<std::string> argv = {"/usr/bin/env", "DROIDLAB_TOKEN=" + api_token_, DROIDLAB_BINARY};
+  for (const auto& arg : With(ColdRun(devices[0].address, "com.example.app", 2), {"--wait"})) {
+    argv.push_back(arg);
+  }
+  argv.push_back("--server=http://127.0.0.1:" + std::to_string(port_));
+  auto run = RunProcess(argv);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("run 1: running, launching"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("run 1 succeeded"), std::string::npos) << run.out;
+}
+
+// `watch` outlives its daemon: killed mid-run (kill -9) and started again on the same address,
+// the daemon marks the run `interrupted`, and watch reports that (exit 1) rather than a lost
+// connection.
+TEST_F(ClientE2eTest, WatchWaitsForARestartedDaemonAndReportsTheRunInterrupted) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const int fixed = FreeLoopbackPort();
+  ASSERT_GT(fixed, 0);
+  const std::vector<std::string> listen = {"--listen", "127.0.0.1:" + std::to_string(fixed)};
+  StartDaemonWith({devices[0].address}, listen);
+  ASSERT_EQ(port_, fixed);
+
+  auto queued = Client(ColdRun(devices[0].address, "com.example.app", 200));
+  ASSERT_EQ(queued.exit_code, 0) << queued.err;
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port_, 1) == "running"; }, seconds(20)));
+
+  ChildProcess watch({DROIDLAB_BINARY, "watch", "1", "--json", "--server",
+                      "http://127.0.0.1:" + std::to_string(port_)});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        Json l = Get(port_, "/api/v1/runs/1/launches");
+        return l.is_object() && l["launches"].size() >= 2;
+      },
+      seconds(30)));
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  StartDaemonWith({}, listen);
+  ASSERT_EQ(port_, fixed);
+
+  auto line = watch.ReadLine(std::chrono::milliseconds(40000));
+  ASSERT_TRUE(line.has_value()) << "watch printed nothing";
+  Json ended = Json::parse(*line, nullptr, false);
+  ASSERT_TRUE(ended.is_object()) << *line;
+  EXPECT_EQ(ended["status"], "interrupted");
+  const auto status = watch.Wait(std::chrono::milliseconds(10000));
+  ASSERT_TRUE(status.has_value()) << "watch did not exit after the run ended";
+  EXPECT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 1);
+}
+
+// No adb needed: nothing listens.
+TEST(ClientUnreachableTest, NoDaemonIsExitFourWithOneLine) {
+  const int port = FreeLoopbackPort();
+  ASSERT_GT(port, 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port);
+  auto devices = RunProcess({DROIDLAB_BINARY, "devices", "--server", url});
+  EXPECT_EQ(devices.exit_code, 4);
+  EXPECT_EQ(devices.out, "");
+  EXPECT_EQ(devices.err,
+            "droidlab devices: cannot reach the daemon at " + url + ": Connection refused\n");
+  // DROIDLAB_SERVER when there is no --server.
+  auto run =
+      RunProcess({"/usr/bin/env", "DROIDLAB_SERVER=" + url, DROIDLAB_BINARY, "run", "--serial", "S",
+                  "--package", "com.a", "--mode", "cold", "--iterations", "2", "--wait"});
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_EQ(run.err, "droidlab run: cannot reach the daemon at " + url + ": Connection refused\n");
+}
+
+}  // namespace
+}  // namespace droidlab::testutil

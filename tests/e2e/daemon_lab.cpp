@@ -1,0 +1,64 @@
+#include "tests/e2e/daemon_lab.h"
+
+#include <chrono>
+
+#include "tests/common/http_client.h"
+
+namespace droidlab::testutil {
+
+namespace {
+
+std::string Encoded(const std::string& serial) {
+  std::string out;
+  for (char c : serial) out += c == ':' ? std::string("%3A") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+uint16_t DaemonLabTest::StartDaemon(const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {
+      DROIDLAB_BINARY, "serve",
+      "--listen",      "127.0.0.1:0",
+      "--db",          dir_.File("lab.db"),
+      "--adb-server",  "tcp:127.0.0.1:" + std::to_string(server_.port()),
+      "--adb-path",    AdbPath(),
+      "--log-level",   "warn"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  daemon_ = std::make_unique<ChildProcess>(argv);
+  auto line = daemon_->ReadLine(std::chrono::milliseconds(10000));
+  if (!line) return 0;
+  const size_t at = line->find("http://127.0.0.1:");
+  if (at == std::string::npos) return 0;
+  return static_cast<uint16_t>(std::stoi(line->substr(at + 17)));
+}
+
+nlohmann::json DaemonLabTest::Get(uint16_t port, const std::string& target) {
+  const std::string auth = api_token_.empty() ? "" : "Authorization: Bearer " + api_token_ + "\r\n";
+  auto r = HttpCall(port, "GET", target, "", auth);
+  if (r.status != 200) return nlohmann::json();
+  return nlohmann::json::parse(r.body, nullptr, false);
+}
+
+bool DaemonLabTest::DeviceListed(uint16_t port, const std::string& serial) {
+  nlohmann::json device = Get(port, "/api/v1/devices/" + Encoded(serial));
+  return device.is_object() && device["state"] == "device" && device["model"].is_string();
+}
+
+std::string DaemonLabTest::RunStatus(uint16_t port, int64_t id) {
+  nlohmann::json run = Get(port, "/api/v1/runs/" + std::to_string(id));
+  return run.is_object() ? run["status"].get<std::string>() : "";
+}
+
+std::string DaemonLabTest::ColdLaunchScenario(const std::string& name, int seed, int mean,
+                                              int stddev) {
+  const std::string path = dir_.File(name + ".json");
+  WriteFileBytes(path, R"({"seed":)" + std::to_string(seed) +
+                           R"(,"packages":[{"name":"com.example.app","activity":".MainActivity",)"
+                           R"("uid":10123,"cold":{"mean":)" +
+                           std::to_string(mean) + R"(,"stddev":)" + std::to_string(stddev) +
+                           "}}]}");
+  return path;
+}
+
+}  // namespace droidlab::testutil

@@ -1,0 +1,37 @@
+// A lab with a daemon in it, for end-to-end tests of `droidlab serve` and of the client commands
+// that talk to it: the real adb server and devsim devices (AdbLabTest), plus `droidlab serve` as
+// a process on a kernel-chosen port with its database in a temporary folder.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/common/adb_lab.h"
+#include "tests/common/child_process.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::testutil {
+
+class DaemonLabTest : public AdbLabTest {
+ protected:
+  // Starts the daemon on a kernel-chosen port, with `extra` flags; its port, or 0 when it did not
+  // say it listens.
+  uint16_t StartDaemon(const std::vector<std::string>& extra = {});
+  // GET over HTTP (with `api_token_` when set); null JSON unless the answer is 200 with JSON.
+  nlohmann::json Get(uint16_t port, const std::string& target);
+  // The daemon lists `serial` as an adb `device` with its properties read.
+  bool DeviceListed(uint16_t port, const std::string& serial);
+  std::string RunStatus(uint16_t port, int64_t id);
+  // A devsim scenario file: com.example.app/.MainActivity whose cold launches draw from
+  // N(mean, stddev) ms with `seed`.
+  std::string ColdLaunchScenario(const std::string& name, int seed, int mean, int stddev);
+
+  TempDir dir_;
+  std::unique_ptr<ChildProcess> daemon_;
+  std::string api_token_;  // sent by Get when not empty
+};
+
+}  // namespace droidlab::testutil
