@@ -257,12 +257,7 @@ TEST_F(ClientE2eTest, WatchWaitsForARestartedDaemonAndReportsTheRunInterrupted) 
 
   ChildProcess watch({DROIDLAB_BINARY, "watch", "1", "--json", "--server",
                       "http://127.0.0.1:" + std::to_string(port_)});
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        Json l = Get(port_, "/api/v1/runs/1/launches");
-        return l.is_object() && l["launches"].size() >= 2;
-      },
-      seconds(30)));
+  ASSERT_TRUE(WaitForLaunches(port_, 1, 2));
   ::kill(daemon_->pid(), SIGKILL);
   daemon_->Stop();
   StartDaemonWith({}, listen);

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "tests/common/http_client.h"
+#include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
 
@@ -48,6 +49,23 @@ bool DaemonLabTest::DeviceListed(uint16_t port, const std::string& serial) {
 std::string DaemonLabTest::RunStatus(uint16_t port, int64_t id) {
   nlohmann::json run = Get(port, "/api/v1/runs/" + std::to_string(id));
   return run.is_object() ? run["status"].get<std::string>() : "";
+}
+
+int64_t DaemonLabTest::PostRun(uint16_t port, const std::string& body) {
+  const std::string auth = api_token_.empty() ? "" : "Authorization: Bearer " + api_token_ + "\r\n";
+  auto created = HttpCall(port, "POST", "/api/v1/runs", body, auth);
+  EXPECT_EQ(created.status, 201) << created.body;
+  if (created.status != 201) return 0;
+  return nlohmann::json::parse(created.body)["id"].get<int64_t>();
+}
+
+bool DaemonLabTest::WaitForLaunches(uint16_t port, int64_t id, size_t count) {
+  return WaitUntil(
+      [&] {
+        nlohmann::json l = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches");
+        return l.is_object() && l["launches"].size() >= count;
+      },
+      std::chrono::seconds(30));
 }
 
 std::string DaemonLabTest::ColdLaunchScenario(const std::string& name, int seed, int mean,

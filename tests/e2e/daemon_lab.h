@@ -25,6 +25,10 @@ class DaemonLabTest : public AdbLabTest {
   // The daemon lists `serial` as an adb `device` with its properties read.
   bool DeviceListed(uint16_t port, const std::string& serial);
   std::string RunStatus(uint16_t port, int64_t id);
+  // POST /api/v1/runs with `body`: the new run's id, or 0 (and a failed expectation).
+  int64_t PostRun(uint16_t port, const std::string& body);
+  // Waits (bounded, 30 s) until at least `count` of the run's launches are stored.
+  bool WaitForLaunches(uint16_t port, int64_t id, size_t count);
   // A devsim scenario file: com.example.app/.MainActivity whose cold launches draw from
   // N(mean, stddev) ms with `seed`.
   std::string ColdLaunchScenario(const std::string& name, int seed, int mean, int stddev);

@@ -104,12 +104,7 @@ TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
   const int64_t running = Json::parse(first.body)["id"];
   const int64_t queued = Json::parse(second.body)["id"];
   // Killed once some launches are stored (the writer commits every 50 ms).
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        Json l = Get(port, "/api/v1/runs/" + std::to_string(running) + "/launches");
-        return l.is_object() && l["launches"].size() >= 2;
-      },
-      seconds(30)));
+  ASSERT_TRUE(WaitForLaunches(port, running, 2));
   ASSERT_EQ(RunStatus(port, running), "running");
 
   ::kill(daemon_->pid(), SIGKILL);
@@ -188,15 +183,9 @@ TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
   const std::string body = R"({"serial":")" + serial +
                            R"(","package":"com.example.app","mode":"cold","iterations":200,)"
                            R"("looper_stats":{"sampling_interval":1}})";
-  auto created = HttpCall(port, "POST", "/api/v1/runs", body);
-  ASSERT_EQ(created.status, 201) << created.body;
-  const int64_t id = Json::parse(created.body)["id"];
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        Json l = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches");
-        return l.is_object() && l["launches"].size() >= 2;
-      },
-      seconds(30)));
+  const int64_t id = PostRun(port, body);
+  ASSERT_NE(id, 0);
+  ASSERT_TRUE(WaitForLaunches(port, id, 2));
   Shell(devices[0], "devsim-fault unplug 2000");
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "failed"; }, seconds(30)))
       << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
@@ -223,15 +212,9 @@ TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
   }
   const std::string body = R"({"serial":")" + devices[0].address +
                            R"(","package":"com.example.app","mode":"cold","iterations":200})";
-  auto created = HttpCall(port, "POST", "/api/v1/runs", body);
-  ASSERT_EQ(created.status, 201) << created.body;
-  const int64_t id = Json::parse(created.body)["id"];
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        Json l = Get(port, "/api/v1/runs/" + std::to_string(id) + "/launches");
-        return l.is_object() && l["launches"].size() >= 2;
-      },
-      seconds(30)));
+  const int64_t id = PostRun(port, body);
+  ASSERT_NE(id, 0);
+  ASSERT_TRUE(WaitForLaunches(port, id, 2));
 
   EXPECT_EQ(server_.Adb({"kill-server"}).exit_code, 0);
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "failed"; }, seconds(30)))
