@@ -1,6 +1,7 @@
 // libFuzzer target for ParseDumpsysPackage. The first input line is the package name, the rest
 // the dump. Invariants: an installed result came from a "Package [PKG]" block or a "[PKG]"
-// dexopt block, a not-installed one from "Unable to find package: PKG"; every dexopt entry has an
+// dexopt block, a not-installed one from "Unable to find package: PKG" (blanks around PKG
+// allowed, as the parser trims them); every dexopt entry has an
 // ISA; PrimaryDexopt points into the entries; skipped lines are bounded.
 #include <algorithm>
 #include <cstddef>
@@ -10,6 +11,19 @@
 #include <string_view>
 
 #include "parsers/dumpsys_package.h"
+
+// "Unable to find package: " then NAME; the parser trims the rest of the line, so blanks around
+// the name (a CRLF capture's '\r', a doubled space) are allowed.
+static bool SaysNotFound(std::string_view input, std::string_view name) {
+  constexpr std::string_view kPrefix = "Unable to find package: ";
+  for (size_t at = input.find(kPrefix); at != std::string_view::npos;
+       at = input.find(kPrefix, at + 1)) {
+    std::string_view rest = input.substr(at + kPrefix.size());
+    while (!rest.empty() && static_cast<unsigned char>(rest.front()) <= ' ') rest.remove_prefix(1);
+    if (rest.substr(0, name.size()) == name) return true;
+  }
+  return false;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
@@ -24,8 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (r->installed) {
     if (input.find("[" + std::string(name) + "]") == std::string_view::npos) std::abort();
-  } else if (input.find("Unable to find package: " + std::string(name)) ==
-             std::string_view::npos) {
+  } else if (!SaysNotFound(input, name)) {
     std::abort();
   }
   for (const auto& d : r->dexopt) {
