@@ -10,6 +10,7 @@
 #include "api/web_assets.h"
 #include "orchestrator/comparison.h"
 #include "orchestrator/cron.h"
+#include "orchestrator/defaults.h"
 #include "orchestrator/run_spec.h"
 #include "orchestrator/store_await.h"
 
@@ -24,12 +25,6 @@ using Json = nlohmann::json;
 // g++ 12 destroys twice the temporaries of a co_await full-expression (orchestrator/README.md):
 // every lambda below that captures more than references and integers is named before it is
 // awaited.
-
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::optional<int64_t> ParseId(std::string_view text) {
   int64_t value = 0;
@@ -444,7 +439,7 @@ class Routes {
   }
 
   asio::awaitable<HttpResponse> CreateSchedule(const HttpRequest& request, const PathParams&) {
-    auto parsed = ScheduleFromBody(request.body, WallNowMs());
+    auto parsed = ScheduleFromBody(request.body, orchestrator::WallNowMs());
     if (!parsed) co_return parsed.error();
     const store::NewSchedule schedule = std::move(*parsed);
     store::Store* st = s_.store;

@@ -23,6 +23,7 @@
 #include "api/server.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/device_registry.h"
+#include "orchestrator/defaults.h"
 #include "orchestrator/owed_restores.h"
 #include "orchestrator/run_executor.h"
 #include "orchestrator/run_queue.h"
@@ -35,12 +36,6 @@ namespace droidlab::daemon {
 namespace asio = boost::asio;
 
 namespace {
-
-int64_t WallNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // A module's log callback: one spdlog line, prefixed with the module's name.
 std::function<void(std::string_view)> LogAs(const char* module, spdlog::level::level_enum level) {
@@ -101,7 +96,7 @@ asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config
       policy.max_age = std::chrono::hours(24 * *config.retention_max_age_days);
     }
     policy.max_runs = config.retention_max_runs;
-    policy.now_ms = WallNowMs();
+    policy.now_ms = orchestrator::WallNowMs();
     st.PruneAsync(policy, [](store::StoreResult<store::RetentionResult> r) {
       if (!r) {
         spdlog::warn("retention: {}", r.error().message);
@@ -154,7 +149,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // Before anything listens: runs a crash left `running` are `interrupted`, so no client ever
   // sees them as running (the run queue checks again as it starts; blocking is fine here).
   auto interrupted = st->InterruptRunningRuns("the daemon stopped while the run was running",
-                                              WallNowMs());
+                                              orchestrator::WallNowMs());
   if (interrupted && *interrupted > 0) {
     spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
   }

@@ -32,13 +32,14 @@
 namespace droidlab::orchestrator {
 
 // `start(done)` must call exactly one store *Async function passing `done` as its completion;
-// `done` takes the completion's argument (copied) and resumes the caller with it.
+// `done` takes the completion's argument and resumes the caller with it, on the caller's
+// executor. AwaitRead and AwaitOffThread below are this with a different `start`.
 template <class T, class Start>
 boost::asio::awaitable<T> AwaitStore(Start start) {
   auto executor = co_await boost::asio::this_coro::executor;
   auto initiation = [executor, start = std::move(start)](auto handler) mutable {
-    start([executor, handler = std::move(handler)](const T& value) mutable {
-      boost::asio::post(executor, [handler = std::move(handler), value]() mutable {
+    start([executor, handler = std::move(handler)](T value) mutable {
+      boost::asio::post(executor, [handler = std::move(handler), value = std::move(value)]() mutable {
         std::move(handler)(std::move(value));
       });
     });
@@ -54,19 +55,12 @@ template <class Query>
 auto AwaitRead(store::Store& store, Query query)
     -> boost::asio::awaitable<std::invoke_result_t<Query&, store::Reader&>> {
   using T = std::invoke_result_t<Query&, store::Reader&>;
-  auto executor = co_await boost::asio::this_coro::executor;
-  auto initiation = [executor, &store, query = std::move(query)](auto handler) mutable {
-    store.PostRead([executor, handler = std::move(handler),
-                    query = std::move(query)](store::Reader& reader) mutable {
-      T value = query(reader);
-      boost::asio::post(executor, [handler = std::move(handler),
-                                   value = std::move(value)]() mutable {
-        std::move(handler)(std::move(value));
-      });
+  auto start = [&store, query = std::move(query)](auto done) mutable {
+    store.PostRead([done = std::move(done), query = std::move(query)](store::Reader& r) mutable {
+      done(query(r));
     });
   };
-  auto op = boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
-      std::move(initiation), boost::asio::use_awaitable);
+  auto op = AwaitStore<T>(std::move(start));
   co_return co_await std::move(op);
 }
 
@@ -76,19 +70,12 @@ template <class F>
 auto AwaitOffThread(boost::asio::any_io_executor worker, F call)
     -> boost::asio::awaitable<std::invoke_result_t<F&>> {
   using T = std::invoke_result_t<F&>;
-  auto executor = co_await boost::asio::this_coro::executor;
-  auto initiation = [executor, worker, call = std::move(call)](auto handler) mutable {
-    boost::asio::post(worker, [executor, handler = std::move(handler),
-                               call = std::move(call)]() mutable {
-      T value = call();
-      boost::asio::post(executor, [handler = std::move(handler),
-                                   value = std::move(value)]() mutable {
-        std::move(handler)(std::move(value));
-      });
+  auto start = [worker, call = std::move(call)](auto done) mutable {
+    boost::asio::post(worker, [done = std::move(done), call = std::move(call)]() mutable {
+      done(call());
     });
   };
-  auto op = boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(T)>(
-      std::move(initiation), boost::asio::use_awaitable);
+  auto op = AwaitStore<T>(std::move(start));
   co_return co_await std::move(op);
 }
 

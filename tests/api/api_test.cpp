@@ -29,6 +29,7 @@
 
 #include "api/server.h"
 #include "orchestrator/store_await.h"
+#include "tests/common/test_store.h"
 #include "tests/common/http_client.h"
 #include "tests/common/temp_dir.h"
 
@@ -79,11 +80,8 @@ asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_
 class ApiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    store::StoreOptions options;
-    options.path = dir_.File("droidlab.db");
-    auto st = store::Store::Open(options);
-    ASSERT_TRUE(st) << st.error().message;
-    store_ = std::move(*st);
+    store_ = testutil::OpenTestStore(dir_);
+    ASSERT_TRUE(store_);
   }
 
   void Start(ServerOptions options = {}) {

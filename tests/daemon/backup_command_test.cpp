@@ -2,7 +2,6 @@
 // into a file that is a complete droidlab database; a refused source or a usage error leaves
 // the destination alone.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <filesystem>
 #include <memory>
@@ -21,18 +20,19 @@ using testutil::RunProcess;
 using testutil::TempDir;
 using testutil::WriteFileBytes;
 
+// The runs in a droidlab database, read through the store (which also refuses a file that is
+// not a droidlab database); -1 when it does not open.
 int64_t CountRuns(const std::string& path) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* stmt = nullptr;
-  int64_t count = -1;
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &stmt, nullptr) == SQLITE_OK &&
-      sqlite3_step(stmt) == SQLITE_ROW) {
-    count = sqlite3_column_int64(stmt, 0);
-  }
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return count;
+  store::StoreOptions options;
+  options.path = path;
+  auto opened = store::Store::Open(options);
+  EXPECT_TRUE(opened.ok()) << path << ": " << opened.error().message;
+  if (!opened.ok()) return -1;
+  auto counts = (*opened)->Read([](store::Reader& r) { return r.CountRunsByStatus(); });
+  if (!counts) return -1;
+  int64_t runs = 0;
+  for (const auto& [status, n] : *counts) runs += n;
+  return runs;
 }
 
 store::NewRun ARun(int i) {

@@ -109,6 +109,8 @@ TEST_F(SimulatedAndroidTest, DateAndGetconfAgreeWithUptimeLogAndStarttime) {
   EXPECT_EQ(Sh("getconf PAGESIZE").Stdout(), "4096\n");
   EXPECT_EQ(Sh("getconf NOPE").exit_code, 1);
   EXPECT_EQ(Sh("date -u").Stdout(), "Sat Mar 14 00:20:34 UTC 2026\n");
+  EXPECT_EQ(Sh("date -u +%Y-%m-%d_%e_%%").Stdout(), "2026-03-14_14_%\n");
+  EXPECT_EQ(Sh("date -u +%q").exit_code, 1);
   const std::string clocks = Sh("cat /proc/uptime; date +%s.%N").Stdout();
   double uptime = 0, idle = 0, real = 0;
   ASSERT_EQ(std::sscanf(clocks.c_str(), "%lf %lf\n%lf", &uptime, &idle, &real), 3) << clocks;

@@ -21,6 +21,7 @@
 #include "adb/client.h"
 #include "orchestrator/device_registry.h"
 #include "store/store.h"
+#include "tests/common/test_store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/wait_until.h"
@@ -96,11 +97,8 @@ class RunningRegistry {
 
 TEST_F(DeviceRegistryE2eTest, RecordsConnectDisconnectAndReconnect) {
   TempDir dir;
-  store::StoreOptions store_options;
-  store_options.path = dir.File("lab.db");
-  auto opened = store::Store::Open(store_options);
-  ASSERT_TRUE(opened.ok()) << opened.error().message;
-  std::unique_ptr<store::Store> st = std::move(opened).value();
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
 
   RunningRegistry running(Options(), *st);
   auto& registry = running.registry();
@@ -196,11 +194,8 @@ TEST_F(DeviceRegistryE2eTest, RecordsConnectDisconnectAndReconnect) {
 
 TEST_F(DeviceRegistryE2eTest, SnapshotFollowsTheStoreAndGetpropIsParsed) {
   TempDir dir;
-  store::StoreOptions store_options;
-  store_options.path = dir.File("lab.db");
-  auto opened = store::Store::Open(store_options);
-  ASSERT_TRUE(opened.ok()) << opened.error().message;
-  std::unique_ptr<store::Store> st = std::move(opened).value();
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
   RunningRegistry running(Options(), *st);
 
   const auto devices = StartDevsim({"--port", "0", "--fast"}, 1);

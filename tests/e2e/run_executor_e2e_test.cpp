@@ -32,6 +32,7 @@
 #include "orchestrator/run_spec.h"
 #include "parsers/logcat.h"
 #include "store/store.h"
+#include "tests/common/test_store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/wait_until.h"
@@ -105,11 +106,8 @@ class RunExecutorE2eTest : public AdbLabTest {
   void SetUp() override {
     AdbLabTest::SetUp();
     if (IsSkipped()) return;
-    store::StoreOptions options;
-    options.path = dir_.File("lab.db");
-    auto opened = store::Store::Open(options);
-    ASSERT_TRUE(opened.ok()) << opened.error().message;
-    store_ = std::move(opened).value();
+    store_ = OpenTestStore(dir_, "lab.db");
+    ASSERT_TRUE(store_);
   }
 
   // A devsim phone of `sdk` with quick launches (so a run takes ~a second) and `extra` JSON
@@ -161,6 +159,12 @@ class RunExecutorE2eTest : public AdbLabTest {
     return id.ok() ? *id : 0;
   }
 
+  // Executes run `id` to its end; its outcome, or nullopt when it never ended (40 s).
+  std::optional<RunOutcome> RunToEnd(int64_t id, const RunSpec& spec,
+                                     orchestrator::OwedRestores* owed = nullptr) {
+    RunningExecution run(ClientOptions(), *store_, id, spec, owed);
+    return run.Wait();
+  }
   std::vector<store::Launch> Launches(int64_t run_id) {
     EXPECT_TRUE(store_->Flush().ok());
     auto l = store_->Read([&](store::Reader& r) { return r.ListLaunches(run_id); });
@@ -244,8 +248,7 @@ TEST_F(RunExecutorE2eTest, Sdk28ColdLaunchesEqualTheDeviceLog) {
   const DevsimDevice device = StartPhone(28);
   RunSpec spec = Spec(device, LaunchMode::kCold, 3);
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   EXPECT_EQ(outcome->valid_launches, 3);
@@ -290,8 +293,7 @@ TEST_F(RunExecutorE2eTest, Sdk29WarmLaunchesAreWarm) {
   RunSpec spec = Spec(device, LaunchMode::kWarm, 3);
   spec.proc_sample_interval_ms = 50;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto launches = Launches(id);
@@ -326,8 +328,7 @@ TEST_F(RunExecutorE2eTest, Sdk33ColdWithLooperStatsRestoresSettingAndBattery) {
   spec.looper_sampling_interval = 1;
   spec.fully_drawn_timeout_ms = 3000;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto launches = Launches(id);
@@ -356,8 +357,7 @@ TEST_F(RunExecutorE2eTest, Sdk34HotWithLooperStatsUsesIgnoreBatteryStatus) {
   RunSpec spec = Spec(device, LaunchMode::kHot, 3);
   spec.looper_sampling_interval = 1;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto launches = Launches(id);
@@ -401,8 +401,7 @@ TEST_F(RunExecutorE2eTest, HungAmStartTimesOutThatIterationOnly) {
   RunSpec spec = Spec(device, LaunchMode::kCold, 3);
   spec.launch_timeout_ms = 1500;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto launches = Launches(id);
@@ -423,8 +422,7 @@ TEST_F(RunExecutorE2eTest, HungAmStartFailsTheRunWhenAskedTo) {
   spec.launch_timeout_ms = 1000;
   spec.on_launch_failure = orchestrator::OnLaunchFailure::kFail;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
   EXPECT_EQ(outcome->error.value_or("").rfind("iteration 1 of 3: ", 0), 0u)
@@ -441,8 +439,7 @@ TEST_F(RunExecutorE2eTest, Sdk28LooperStatsUnavailableFailsAndRestores) {
   RunSpec spec = Spec(device, LaunchMode::kCold, 2);
   spec.looper_sampling_interval = 1;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
   EXPECT_NE(outcome->error.value_or("").find("looper stats unavailable"), std::string::npos)
@@ -476,8 +473,7 @@ TEST_F(RunExecutorE2eTest, TruncatedLooperDumpFailsClearlyAndRestores) {
   RunSpec spec = Spec(device, LaunchMode::kCold, 2);
   spec.looper_sampling_interval = 1;
   const int64_t id = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, id, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(id, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
   EXPECT_NE(outcome->error.value_or("").find("dumpsys looper_stats"), std::string::npos)
@@ -535,8 +531,7 @@ TEST_F(RunExecutorE2eTest, UnplugMidLooperRunLeavesADebtTheNextRunPays) {
   EXPECT_NE(LooperSetting(device), before) << "the unplug came too late to leave a debt";
   RunSpec second_spec = Spec(device, LaunchMode::kCold, 2);
   const int64_t second = CreateRun(second_spec);
-  RunningExecution run(ClientOptions(), *store_, second, second_spec, &owed);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(second, second_spec, &owed);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   EXPECT_FALSE(owed.Owes(device.address));
@@ -552,8 +547,7 @@ TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
   RunSpec spec = Spec(device, LaunchMode::kCold, 2);
   const int64_t locked = CreateRun(spec);
   {
-    RunningExecution run(ClientOptions(), *store_, locked, spec);
-    const auto outcome = run.Wait();
+    const auto outcome = RunToEnd(locked, spec);
     ASSERT_TRUE(outcome);
     EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
     EXPECT_NE(outcome->error.value_or("").find("locked"), std::string::npos)
@@ -563,8 +557,7 @@ TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
   Shell(device, "input keyevent KEYCODE_SLEEP");
   const int64_t dark = CreateRun(spec);
   {
-    RunningExecution run(ClientOptions(), *store_, dark, spec);
-    const auto outcome = run.Wait();
+    const auto outcome = RunToEnd(dark, spec);
     ASSERT_TRUE(outcome);
     EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
     EXPECT_NE(outcome->error.value_or("").find("mWakefulness=Asleep"), std::string::npos)
@@ -573,8 +566,7 @@ TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
   Shell(device, "input keyevent KEYCODE_WAKEUP");
   Shell(device, "wm dismiss-keyguard");
   const int64_t unlocked = CreateRun(spec);
-  RunningExecution run(ClientOptions(), *store_, unlocked, spec);
-  const auto outcome = run.Wait();
+  const auto outcome = RunToEnd(unlocked, spec);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto stored = StoredRun(unlocked);

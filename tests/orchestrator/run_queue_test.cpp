@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "orchestrator/store_await.h"
+#include "tests/common/test_store.h"
 #include "tests/common/temp_dir.h"
 
 namespace droidlab::orchestrator {
@@ -112,11 +113,8 @@ class FakeExecutor {
 class RunQueueTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    store::StoreOptions options;
-    options.path = dir_.File("droidlab.db");
-    auto st = store::Store::Open(options);
-    ASSERT_TRUE(st) << st.error().message;
-    store_ = std::move(*st);
+    store_ = testutil::OpenTestStore(dir_);
+    ASSERT_TRUE(store_);
     executor_ = std::make_unique<FakeExecutor>(*store_);
   }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "orchestrator/store_await.h"
+#include "tests/common/test_store.h"
 #include "tests/common/temp_dir.h"
 
 namespace droidlab::orchestrator {
@@ -31,11 +32,8 @@ constexpr int64_t kTwoAm = 1'795'399'200'000;
 class SchedulerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    store::StoreOptions options;
-    options.path = dir_.File("droidlab.db");
-    auto st = store::Store::Open(options);
-    ASSERT_TRUE(st) << st.error().message;
-    store_ = std::move(*st);
+    store_ = testutil::OpenTestStore(dir_);
+    ASSERT_TRUE(store_);
     RunQueueOptions queue_options;
     queue_options.now_ms = [this] { return now_ms_; };
     // Runs end at once: the scheduler's part ends when the run is queued.

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <iomanip>
+#include <sstream>
+#include <string_view>
 #include <optional>
 
 namespace droidlab::devsim {
@@ -268,47 +271,16 @@ CommandOutput SimulatedAndroid::Date(const Argv& argv) {
       out += piece;
     } else if (c == '%') {
       out.push_back('%');
+    } else if (c == 'Z') {
+      out += "UTC";  // -u: toybox prints the zone's name, not glibc's "GMT"
+    } else if (std::string_view("YmdeHMSab").find(c) != std::string_view::npos) {
+      // put_time in the classic locale: English day and month names, as toybox prints.
+      const char spec[] = {'%', c, '\0'};
+      std::ostringstream field;
+      field << std::put_time(&tm, spec);
+      out += field.str();
     } else {
-      static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-      static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-      int n = -1;
-      switch (c) {
-        case 'Y':
-          n = std::snprintf(piece, sizeof piece, "%d", tm.tm_year + 1900);
-          break;
-        case 'm':
-          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mon + 1);
-          break;
-        case 'd':
-          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_mday);
-          break;
-        case 'e':
-          n = std::snprintf(piece, sizeof piece, "%2d", tm.tm_mday);
-          break;
-        case 'H':
-          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_hour);
-          break;
-        case 'M':
-          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_min);
-          break;
-        case 'S':
-          n = std::snprintf(piece, sizeof piece, "%02d", tm.tm_sec);
-          break;
-        case 'a':
-          n = std::snprintf(piece, sizeof piece, "%s", kDays[tm.tm_wday]);
-          break;
-        case 'b':
-          n = std::snprintf(piece, sizeof piece, "%s", kMonths[tm.tm_mon]);
-          break;
-        case 'Z':
-          n = std::snprintf(piece, sizeof piece, "UTC");
-          break;
-        default:
-          break;
-      }
-      if (n < 0) return Error(std::string("date: bad format '%") + c + "'\n", 1);
-      out += piece;
+      return Error(std::string("date: bad format '%") + c + "'\n", 1);
     }
   }
   CommandOutput output;
