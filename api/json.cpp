@@ -24,7 +24,7 @@ nlohmann::json SummaryOf(std::span<const store::Launch> launches, Get get) {
     if (auto v = get(l)) values.push_back(static_cast<double>(*v));
   }
   if (values.empty()) return nullptr;
-  return SummaryJson(orchestrator::Summarize(values));
+  return SummaryJson(analysis::Summarize(values));
 }
 
 }  // namespace
@@ -153,7 +153,7 @@ nlohmann::json ScheduleJson(const store::Schedule& s) {
           {"created_at", s.created_at}};
 }
 
-nlohmann::json SummaryJson(const orchestrator::Summary& s) {
+nlohmann::json SummaryJson(const analysis::Summary& s) {
   nlohmann::json j = {{"count", s.count},         {"min", OrNull(s.min)},
                       {"median", OrNull(s.median)}, {"mean", OrNull(s.mean)},
                       {"p90", OrNull(s.p90)},       {"max", OrNull(s.max)},
@@ -166,8 +166,8 @@ nlohmann::json SummaryJson(const orchestrator::Summary& s) {
   return j;
 }
 
-nlohmann::json ComparisonJson(const orchestrator::Comparison& c) {
-  nlohmann::json j = {{"verdict", orchestrator::VerdictName(c.verdict)},
+nlohmann::json ComparisonJson(const analysis::Comparison& c) {
+  nlohmann::json j = {{"verdict", analysis::VerdictName(c.verdict)},
                       {"reason", c.reason},
                       {"baseline_count", c.baseline_count},
                       {"candidate_count", c.candidate_count},
@@ -184,7 +184,7 @@ nlohmann::json ComparisonJson(const orchestrator::Comparison& c) {
                         {"upper", c.delta_ci_ms->upper},
                         {"level", c.delta_ci_ms->level}};
   }
-  if (c.p_value_method) j["p_value_method"] = orchestrator::PValueMethodName(*c.p_value_method);
+  if (c.p_value_method) j["p_value_method"] = analysis::PValueMethodName(*c.p_value_method);
   return j;
 }
 

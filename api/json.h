@@ -6,10 +6,10 @@
 #include <optional>
 #include <span>
 
-#include "orchestrator/comparison.h"
-#include "orchestrator/device_registry.h"
-#include "orchestrator/run_executor.h"
-#include "orchestrator/statistics.h"
+#include "analysis/comparison.h"
+#include "orchestrator/lab/device_registry.h"
+#include "orchestrator/run/run_executor.h"
+#include "analysis/statistics.h"
 #include "store/records.h"
 
 namespace droidlab::api {
@@ -25,8 +25,8 @@ nlohmann::json LaunchJson(const store::Launch& launch);
 nlohmann::json LooperStatsRowJson(const store::LooperStatsRow& row);
 nlohmann::json ProcSampleJson(const store::ProcSample& sample);
 nlohmann::json ScheduleJson(const store::Schedule& schedule);
-nlohmann::json SummaryJson(const orchestrator::Summary& summary);
-nlohmann::json ComparisonJson(const orchestrator::Comparison& comparison);
+nlohmann::json SummaryJson(const analysis::Summary& summary);
+nlohmann::json ComparisonJson(const analysis::Comparison& comparison);
 nlohmann::json ProgressJson(const orchestrator::RunProgress& progress);
 
 // The valid launches' values of one column, for summaries and comparisons.

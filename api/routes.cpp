@@ -8,10 +8,10 @@
 
 #include "api/json.h"
 #include "api/web_assets.h"
-#include "orchestrator/comparison.h"
-#include "orchestrator/cron.h"
-#include "orchestrator/defaults.h"
-#include "orchestrator/run_spec.h"
+#include "analysis/comparison.h"
+#include "orchestrator/lab/cron.h"
+#include "base/wall_clock.h"
+#include "orchestrator/spec/run_spec.h"
 #include "orchestrator/store_await.h"
 
 namespace droidlab::api {
@@ -97,7 +97,7 @@ HttpResponse ComparisonResponse(const store::Run& candidate, const store::Run& b
                                 const std::vector<store::Launch>& baseline_launches) {
   const std::vector<double> base = ValidDisplayedMs(baseline_launches);
   const std::vector<double> cand = ValidDisplayedMs(candidate_launches);
-  Json body = ComparisonJson(orchestrator::Compare(base, cand));
+  Json body = ComparisonJson(analysis::Compare(base, cand));
   body["run_id"] = candidate.id;
   body["baseline_id"] = baseline.id;
   body["metric"] = "displayed_ms";
@@ -439,7 +439,7 @@ class Routes {
   }
 
   asio::awaitable<HttpResponse> CreateSchedule(const HttpRequest& request, const PathParams&) {
-    auto parsed = ScheduleFromBody(request.body, orchestrator::WallNowMs());
+    auto parsed = ScheduleFromBody(request.body, WallNowMs());
     if (!parsed) co_return parsed.error();
     const store::NewSchedule schedule = std::move(*parsed);
     store::Store* st = s_.store;

@@ -13,9 +13,9 @@
 #include "api/lab_metrics.h"
 #include "api/metrics.h"
 #include "api/router.h"
-#include "orchestrator/device_registry.h"
-#include "orchestrator/run_queue.h"
-#include "orchestrator/scheduler.h"
+#include "orchestrator/lab/device_registry.h"
+#include "orchestrator/lab/run_queue.h"
+#include "orchestrator/lab/scheduler.h"
 #include "store/store.h"
 
 namespace droidlab::api {

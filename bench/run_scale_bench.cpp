@@ -28,8 +28,8 @@
 
 #include "adb/client.h"
 #include "bench/bench_lab.h"
-#include "orchestrator/run_executor.h"
-#include "orchestrator/run_queue.h"
+#include "orchestrator/run/run_executor.h"
+#include "orchestrator/lab/run_queue.h"
 #include "store/store.h"
 
 namespace {

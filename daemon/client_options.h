@@ -15,7 +15,7 @@
 
 #include "base/result.h"
 #include "daemon/serve_config.h"
-#include "orchestrator/run_spec.h"
+#include "orchestrator/spec/run_spec.h"
 
 namespace droidlab::daemon {
 

@@ -22,12 +22,12 @@
 #include "adb/client.h"
 #include "api/server.h"
 #include "daemon/serve_config.h"
-#include "orchestrator/device_registry.h"
-#include "orchestrator/defaults.h"
-#include "orchestrator/owed_restores.h"
-#include "orchestrator/run_executor.h"
-#include "orchestrator/run_queue.h"
-#include "orchestrator/scheduler.h"
+#include "orchestrator/lab/device_registry.h"
+#include "base/wall_clock.h"
+#include "orchestrator/run/owed_restores.h"
+#include "orchestrator/run/run_executor.h"
+#include "orchestrator/lab/run_queue.h"
+#include "orchestrator/lab/scheduler.h"
 #include "schema/migrations.h"
 #include "store/store.h"
 
@@ -96,7 +96,7 @@ asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config
       policy.max_age = std::chrono::hours(24 * *config.retention_max_age_days);
     }
     policy.max_runs = config.retention_max_runs;
-    policy.now_ms = orchestrator::WallNowMs();
+    policy.now_ms = WallNowMs();
     st.PruneAsync(policy, [](store::StoreResult<store::RetentionResult> r) {
       if (!r) {
         spdlog::warn("retention: {}", r.error().message);
@@ -149,7 +149,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // Before anything listens: runs a crash left `running` are `interrupted`, so no client ever
   // sees them as running (the run queue checks again as it starts; blocking is fine here).
   auto interrupted = st->InterruptRunningRuns("the daemon stopped while the run was running",
-                                              orchestrator::WallNowMs());
+                                              WallNowMs());
   if (interrupted && *interrupted > 0) {
     spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
   }

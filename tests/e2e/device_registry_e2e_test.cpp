@@ -19,7 +19,7 @@
 #include <thread>
 
 #include "adb/client.h"
-#include "orchestrator/device_registry.h"
+#include "orchestrator/lab/device_registry.h"
 #include "store/store.h"
 #include "tests/common/test_store.h"
 #include "tests/common/adb_lab.h"

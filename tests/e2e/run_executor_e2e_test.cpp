@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "adb/client.h"
-#include "orchestrator/launch_matcher.h"
-#include "orchestrator/owed_restores.h"
-#include "orchestrator/run_executor.h"
-#include "orchestrator/run_spec.h"
+#include "orchestrator/run/launch_matcher.h"
+#include "orchestrator/run/owed_restores.h"
+#include "orchestrator/run/run_executor.h"
+#include "orchestrator/spec/run_spec.h"
 #include "parsers/logcat.h"
 #include "store/store.h"
 #include "tests/common/test_store.h"

@@ -3,9 +3,9 @@
 // (KeyValueListParser format, LooperStatsService's keys).
 #include <gtest/gtest.h>
 
-#include "orchestrator/device_clock.h"
-#include "orchestrator/looper_session.h"
-#include "orchestrator/proc_sampler.h"
+#include "orchestrator/run/device_clock.h"
+#include "orchestrator/run/looper_session.h"
+#include "orchestrator/run/proc_sampler.h"
 
 namespace droidlab::orchestrator {
 namespace {

@@ -1,4 +1,4 @@
-#include "orchestrator/cron.h"
+#include "orchestrator/lab/cron.h"
 
 #include <gtest/gtest.h>
 

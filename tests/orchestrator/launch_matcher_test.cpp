@@ -1,7 +1,7 @@
-// MatchLaunch (orchestrator/launch_matcher.h) on real logcat lines: the tests/data/logcat
+// MatchLaunch (orchestrator/run/launch_matcher.h) on real logcat lines: the tests/data/logcat
 // samples (Android 9 and 10+ threadtime) and lines in the layouts ActivityStarter, ProcessList
 // and ActivityMetricsLogger print on Android 13 (`logcat -v epoch`, logprint.cpp).
-#include "orchestrator/launch_matcher.h"
+#include "orchestrator/run/launch_matcher.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // OwedRestores: the bookkeeping of looper_stats settings owed by unplugged devices (the paying
 // itself runs against devsim in tests/e2e/run_executor_e2e_test.cpp and serve_e2e_test.cpp).
-#include "orchestrator/owed_restores.h"
+#include "orchestrator/run/owed_restores.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // RunQueue with a real SQLite store and a fake executor (the real one needs devices: see
 // tests/e2e): order per device, parallel devices, cancelling queued and running runs, start-up
 // recovery of the store's runs, and the events a dashboard is sent.
-#include "orchestrator/run_queue.h"
+#include "orchestrator/lab/run_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// ParseRunSpec / ValidateRunSpec / RunSpecToJson (orchestrator/run_spec.h): the request body of
+// ParseRunSpec / ValidateRunSpec / RunSpecToJson (orchestrator/spec/run_spec.h): the request body of
 // POST /api/v1/runs (API.md). Names follow adb/names.h; the activity is a Java class name
 // (".Main" or "a.b.Main"), nothing a shell would read specially.
-#include "orchestrator/run_spec.h"
+#include "orchestrator/spec/run_spec.h"
 
 #include <gtest/gtest.h>
 

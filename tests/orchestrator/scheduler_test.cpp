@@ -2,7 +2,7 @@
 // a due schedule queues one run and records the firing first, so a restarted scheduler at the
 // same moment queues nothing; a firing missed beyond the grace window is skipped; a schedule
 // whose stored spec no longer parses is left alone while the others fire.
-#include "orchestrator/scheduler.h"
+#include "orchestrator/lab/scheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,354 @@
+#include "orchestrator/lab/device_registry.h"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <charconv>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "orchestrator/stderr_log.h"
+#include "base/wall_clock.h"
+#include "orchestrator/store_await.h"
+#include "parsers/getprop.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr const char kDisconnected[] = "disconnected";
+constexpr const char kDeviceState[] = "device";
+
+
+std::optional<std::string> Prop(const parsers::GetpropOutput& out, std::string_view name) {
+  auto it = out.properties.find(name);
+  if (it == out.properties.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+std::string StateText(const adb::DeviceEntry& entry) {
+  if (entry.state == adb::DeviceState::kUnknown && !entry.state_text.empty()) {
+    return entry.state_text;
+  }
+  return std::string(adb::DeviceStateName(entry.state));
+}
+
+}  // namespace
+
+BasicResult<DeviceProperties, std::string> DevicePropertiesFromGetprop(std::string_view output) {
+  auto parsed = parsers::ParseGetprop(output);
+  if (!parsed) return std::string("getprop output not understood: ") + parsed.error().message;
+  DeviceProperties p;
+  p.model = Prop(*parsed, "ro.product.model");
+  p.manufacturer = Prop(*parsed, "ro.product.manufacturer");
+  if (auto sdk = Prop(*parsed, "ro.build.version.sdk")) {
+    int64_t v = 0;
+    const char* end = sdk->data() + sdk->size();
+    auto [ptr, ec] = std::from_chars(sdk->data(), end, v);
+    if (ec == std::errc() && ptr == end) p.sdk = v;
+  }
+  p.release = Prop(*parsed, "ro.build.version.release");
+  p.abi = Prop(*parsed, "ro.product.cpu.abi");
+  p.fingerprint = Prop(*parsed, "ro.build.fingerprint");
+  p.serialno = Prop(*parsed, "ro.serialno");
+  return p;
+}
+
+struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
+  // Everything a device needs; guarded by `mutex` (the snapshot part is read by any thread, the
+  // rest is only touched on the io executor but kept together for simplicity).
+  struct Entry {
+    DeviceSnapshot snapshot;
+    std::optional<uint64_t> transport_id;
+    bool reading = false;         // a property read is in flight
+    bool reread = false;          // the device changed during it: read again, drop this one
+    std::shared_ptr<asio::cancellation_signal> read_cancel;
+  };
+
+  Impl(adb::Client& c, store::Store& s, DeviceRegistryOptions o)
+      : client(c), store(s), options(std::move(o)) {
+    if (!options.now_ms) options.now_ms = WallNowMs;
+    if (!options.log) options.log = StderrLog("device_registry");
+  }
+  ~Impl() { worker.join(); }
+
+  adb::Client& client;
+  store::Store& store;
+  DeviceRegistryOptions options;
+  asio::thread_pool worker{1};  // the store's possibly blocking calls, in order
+
+  mutable std::mutex mutex;
+  std::map<std::string, Entry, std::less<>> devices;
+  uint64_t updates = 0;
+
+  // io executor only.
+  bool stopping = false;
+  int reads_in_flight = 0;
+  std::shared_ptr<asio::steady_timer> reads_done;
+
+  store::Device ToStoreDevice(const DeviceSnapshot& s) const {
+    store::Device d;
+    d.serial = s.serial;
+    if (s.properties) {
+      d.model = s.properties->model;
+      d.manufacturer = s.properties->manufacturer;
+      d.sdk = s.properties->sdk;
+      d.release = s.properties->release;
+      d.abi = s.properties->abi;
+      d.fingerprint = s.properties->fingerprint;
+    }
+    d.state = s.state;
+    d.first_seen = s.first_seen;  // the store keeps the first one it got
+    d.last_seen = s.last_seen;
+    return d;
+  }
+
+  store::Completion LogCommitError(std::string what) {
+    auto log = options.log;
+    return [log, what = std::move(what)](const store::Status& s) {
+      if (!s) log(what + " not committed: " + s.error().message);
+    };
+  }
+
+  // The store's device writes wait for room in its queue: on the worker thread, awaited. The
+  // calls are named locals, never temporaries in the co_await expression (g++ 12 destroys those
+  // twice: see store_await.h).
+  asio::awaitable<void> Upsert(store::Device device) {
+    std::string what = "device " + device.serial;
+    auto call = [this, device = std::move(device), done = LogCommitError(what)]() mutable {
+      return store.UpsertDevice(device, std::move(done));
+    };
+    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
+    if (!status) options.log(what + ": store refused the upsert: " + status.error().message);
+  }
+
+  asio::awaitable<void> RecordState(store::DeviceStateChange change) {
+    std::string what = "state " + change.state + " of " + change.serial;
+    auto call = [this, change = std::move(change), done = LogCommitError(what)]() mutable {
+      return store.RecordDeviceState(change, std::move(done));
+    };
+    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
+    if (!status) options.log(what + ": store refused it: " + status.error().message);
+  }
+
+  asio::awaitable<void> HandleUpdate(const adb::DeviceListUpdate& update) {
+    {
+      std::lock_guard lock(mutex);
+      ++updates;
+    }
+    if (!update.connected) {
+      options.log("tracking lost: " + (update.error ? update.error->message : std::string("?")) +
+                  "; reconnecting");
+      co_return;
+    }
+    for (const adb::DeviceChange& change : update.changes) {
+      const int64_t now = options.now_ms();
+      const std::string& serial = change.entry.serial;
+      store::Device device;
+      bool state_changed = false;
+      bool want_read = false;
+      {
+        std::lock_guard lock(mutex);
+        if (change.kind == adb::DeviceChange::Kind::kRemoved) {
+          auto it = devices.find(serial);
+          if (it == devices.end()) continue;  // never recorded: nothing to close
+          Entry& e = it->second;
+          if (e.snapshot.state == kDisconnected) continue;
+          e.snapshot.state = kDisconnected;
+          e.snapshot.last_seen = now;
+          ++e.snapshot.state_changes;
+          e.transport_id.reset();
+          state_changed = true;
+          device = ToStoreDevice(e.snapshot);
+        } else {
+          auto [it, added] = devices.try_emplace(serial);
+          Entry& e = it->second;
+          if (added) {
+            e.snapshot.serial = serial;
+            e.snapshot.first_seen = now;
+          }
+          const std::string state = StateText(change.entry);
+          state_changed = e.snapshot.state != state;
+          const bool transport_changed = e.transport_id != change.entry.transport_id;
+          e.transport_id = change.entry.transport_id;
+          e.snapshot.state = state;
+          e.snapshot.last_seen = now;
+          if (state_changed) ++e.snapshot.state_changes;
+          want_read = state == kDeviceState &&
+                      (state_changed || transport_changed || !e.snapshot.properties ||
+                       e.snapshot.properties_error);
+          device = ToStoreDevice(e.snapshot);
+        }
+      }
+      const std::string state = device.state;
+      co_await Upsert(std::move(device));
+      if (state_changed) {
+        store::DeviceStateChange recorded{serial, state, now};  // named: see store_await.h
+        co_await RecordState(std::move(recorded));
+      }
+      if (want_read) StartRead(serial);
+    }
+  }
+
+  void StartRead(const std::string& serial) {
+    if (stopping) return;
+    std::shared_ptr<asio::cancellation_signal> signal;
+    {
+      std::lock_guard lock(mutex);
+      Entry& e = devices[serial];
+      if (e.reading) {
+        e.reread = true;
+        return;
+      }
+      e.reading = true;
+      e.reread = false;
+      e.read_cancel = std::make_shared<asio::cancellation_signal>();
+      signal = e.read_cancel;
+    }
+    ++reads_in_flight;
+    asio::co_spawn(client_executor, ReadProperties(shared_from_this(), serial),
+                   asio::bind_cancellation_slot(signal->slot(), [signal](std::exception_ptr) {}));
+  }
+
+  static asio::awaitable<void> ReadProperties(std::shared_ptr<Impl> self, std::string serial) {
+    co_await self->ReadPropertiesLoop(serial);
+    {
+      std::lock_guard lock(self->mutex);
+      auto it = self->devices.find(serial);
+      if (it != self->devices.end()) {
+        it->second.reading = false;
+        it->second.read_cancel.reset();
+      }
+    }
+    if (--self->reads_in_flight == 0 && self->reads_done) self->reads_done->cancel();
+  }
+
+  asio::awaitable<void> ReadPropertiesLoop(const std::string& serial) {
+    for (;;) {
+      {
+        std::lock_guard lock(mutex);
+        auto it = devices.find(serial);
+        if (it == devices.end()) co_return;
+        it->second.reread = false;
+        ++it->second.snapshot.property_reads;
+      }
+      BasicResult<DeviceProperties, std::string> props = std::string("not read");
+      auto parsed_serial = adb::Serial::Parse(serial);
+      if (!parsed_serial) {
+        props = "bad serial: " + parsed_serial.error().message;
+      } else {
+        // A named argv: g++ 12 cannot keep an initializer list across a co_await.
+        const std::vector<std::string> argv{"getprop"};
+        auto r = co_await client.ShellArgv(*parsed_serial, argv,
+                                           adb::DeadlineAfter(options.getprop_timeout));
+        if (!r) {
+          props = "getprop failed: " + std::string(adb::ErrcName(r.error().code)) + ": " +
+                  r.error().message;
+        } else if (r->exit_code && *r->exit_code != 0) {
+          props = "getprop exited with " + std::to_string(*r->exit_code) + ": " + r->err;
+        } else {
+          props = DevicePropertiesFromGetprop(r->out);
+        }
+      }
+      if (stopping) co_return;
+      store::Device device;
+      {
+        std::lock_guard lock(mutex);
+        auto it = devices.find(serial);
+        if (it == devices.end()) co_return;
+        Entry& e = it->second;
+        if (e.reread) continue;  // changed meanwhile (replug): this read may be of the old one
+        if (e.snapshot.state != kDeviceState) co_return;  // gone: read again when it is back
+        if (props) {
+          e.snapshot.properties = *props;
+          e.snapshot.properties_error.reset();
+        } else {
+          e.snapshot.properties_error = props.error();
+        }
+        e.snapshot.last_seen = options.now_ms();
+        device = ToStoreDevice(e.snapshot);
+      }
+      if (!props) {
+        options.log(serial + ": properties not read (state kept, retried on its next change): " +
+                    props.error());
+      }
+      co_await Upsert(std::move(device));
+      if (options.on_online && !stopping) {
+        auto online = options.on_online(serial);
+        co_await std::move(online);
+      }
+      co_return;
+    }
+  }
+
+  asio::any_io_executor client_executor;
+};
+
+DeviceRegistry::DeviceRegistry(adb::Client& client, store::Store& store,
+                               DeviceRegistryOptions options)
+    : impl_(std::make_shared<Impl>(client, store, std::move(options))) {}
+
+DeviceRegistry::~DeviceRegistry() = default;
+
+asio::awaitable<adb::Result<void>> DeviceRegistry::Run() {
+  std::shared_ptr<Impl> impl = impl_;
+  impl->client_executor = co_await asio::this_coro::executor;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  // Named, not a temporary in the co_await (see store_await.h).
+  adb::DeviceListSink sink = [impl](const adb::DeviceListUpdate& update) -> asio::awaitable<bool> {
+    co_await impl->HandleUpdate(update);
+    co_return true;
+  };
+  adb::Result<void> result = co_await impl->client.TrackDevices(std::move(sink));
+  co_await asio::this_coro::reset_cancellation_state();
+  impl->stopping = true;
+  std::vector<std::shared_ptr<asio::cancellation_signal>> reads;
+  {
+    std::lock_guard lock(impl->mutex);
+    for (auto& [serial, e] : impl->devices) {
+      if (e.read_cancel) reads.push_back(e.read_cancel);
+    }
+  }
+  for (auto& signal : reads) signal->emit(asio::cancellation_type::terminal);
+  while (impl->reads_in_flight > 0) {
+    impl->reads_done = std::make_shared<asio::steady_timer>(impl->client_executor,
+                                                            std::chrono::milliseconds(100));
+    boost::system::error_code ec;
+    co_await impl->reads_done->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  impl->reads_done.reset();
+  co_return result;
+}
+
+std::vector<DeviceSnapshot> DeviceRegistry::Snapshot() const {
+  std::lock_guard lock(impl_->mutex);
+  std::vector<DeviceSnapshot> out;
+  out.reserve(impl_->devices.size());
+  for (const auto& [serial, e] : impl_->devices) out.push_back(e.snapshot);
+  return out;
+}
+
+std::optional<DeviceSnapshot> DeviceRegistry::Find(std::string_view serial) const {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->devices.find(serial);
+  if (it == impl_->devices.end()) return std::nullopt;
+  return it->second.snapshot;
+}
+
+uint64_t DeviceRegistry::updates_handled() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->updates;
+}
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,106 @@
+// RunQueue: the lab's runs. One run at a time per device, the others waiting in the order they
+// were queued; devices run in parallel. A run is checked (ParseRunSpec's rules) and stored as
+// `queued` before Submit returns; ExecuteRun (run_executor.h) takes it from there.
+//
+//   RunQueue queue(store, [&](int64_t id, RunSpec spec, RunExecutorOptions o) {
+//     return ExecuteRun(client, store, id, std::move(spec), std::move(o));
+//   });
+//   asio::co_spawn(io, queue.Run(), ...);              // until cancelled
+//   auto run = co_await queue.Submit(spec, std::nullopt);   // store::Run, status queued
+//   auto cancelled = co_await queue.Cancel(run->id);
+//
+// Start-up (Run): runs the store left `running` (the daemon died under them) become
+// `interrupted`; runs left `queued` are queued again, oldest first.
+//
+// Threading: Run, Submit and Cancel must be called on one executor (the daemon's io_context
+// thread, where the adb client lives): runs are spawned there. Progress, Pending and the
+// listeners' registration are thread-safe. Listeners are called on that executor and must not
+// block.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "orchestrator/run/run_executor.h"
+#include "orchestrator/spec/run_spec.h"
+#include "store/records.h"
+#include "store/store.h"
+
+namespace droidlab::orchestrator {
+
+struct RunQueueError {
+  enum class Code {
+    kInvalidArgument,  // the spec (field names it)
+    kNotFound,         // Cancel: no such run
+    kConflict,         // Cancel: the run has already finished
+    kUnavailable,      // the store refused (disk full, ...), or the queue is stopping
+  };
+  Code code = Code::kInvalidArgument;
+  std::string field;  // kInvalidArgument: the spec field
+  std::string message;
+};
+template <class T>
+using QueueResult = BasicResult<T, RunQueueError>;
+
+// A change worth telling a dashboard: a run's status or progress.
+struct RunEvent {
+  int64_t run_id = 0;
+  std::string serial;
+  store::RunStatus status = store::RunStatus::kQueued;
+  std::optional<RunProgress> progress;  // while running
+  std::optional<std::string> error;
+};
+
+// Runs one run to its end and records its status (ExecuteRun's contract); the queue passes
+// `options.executor` with on_progress set to its own forwarder. Tests pass a fake.
+using RunExecuteFunction = std::function<boost::asio::awaitable<RunOutcome>(
+    int64_t run_id, RunSpec spec, RunExecutorOptions options)>;
+
+struct RunQueueOptions {
+  RunExecutorOptions executor;  // handed to each run; on_progress is the queue's
+  std::function<int64_t()> now_ms;                 // default: the wall clock, ms
+  std::function<void(std::string_view)> log;       // default: stderr
+};
+
+class RunQueue {
+ public:
+  RunQueue(store::Store& store, RunExecuteFunction execute, RunQueueOptions options = {});
+  ~RunQueue();
+  RunQueue(const RunQueue&) = delete;
+  RunQueue& operator=(const RunQueue&) = delete;
+
+  // Recovers the store's runs (above), then serves until cancelled; on cancellation cancels
+  // the runs in progress (they restore their devices) and returns once they have ended.
+  boost::asio::awaitable<void> Run();
+
+  // Checks and queues a run. `device_model` is stored with it (baselines compare like with
+  // like); `schedule_id` when a schedule started it.
+  boost::asio::awaitable<QueueResult<store::Run>> Submit(RunSpec spec,
+                                                         std::optional<std::string> device_model,
+                                                         std::optional<int64_t> schedule_id);
+  // Cancels a queued run at once, a running one within a second (the device is restored).
+  // Returns the run as stored afterwards.
+  boost::asio::awaitable<QueueResult<store::Run>> Cancel(int64_t run_id);
+
+  // The progress of a running run, if it is running now. Thread-safe.
+  std::optional<RunProgress> Progress(int64_t run_id) const;
+  // Runs queued or running now, per serial. Thread-safe.
+  size_t Pending(std::string_view serial) const;
+
+  // Listeners for every RunEvent; returns an id for Unsubscribe.
+  uint64_t Subscribe(std::function<void(const RunEvent&)> listener);
+  void Unsubscribe(uint64_t id);
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace droidlab::orchestrator

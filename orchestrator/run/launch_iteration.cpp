@@ -1,0 +1,295 @@
+#include "orchestrator/run/launch_iteration.h"
+
+#include <charconv>
+#include <functional>
+
+#include "orchestrator/run/launch_matcher.h"
+#include "parsers/am_start.h"
+#include "parsers/proc_stat.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+
+namespace {
+
+
+// Outside the coroutine: with the parse result in the coroutine frame g++ 12 warned
+// -Wmismatched-new-delete on the frame, the same warning that flagged its miscompiled string
+// conditionals (see IfAny in device_shell.h), so it is not trusted to be harmless.
+std::optional<uint64_t> StartTimeTicks(std::string_view stat_line) {
+  auto parsed = parsers::ParseProcPidStat(stat_line);
+  if (!parsed) return std::nullopt;
+  return parsed->starttime;
+}
+
+// am start -W's values into the launch; the reason when it did not launch.
+std::optional<std::string> ApplyAmStart(const std::string& output, const std::string& command,
+                                        store::Launch& launch) {
+  auto parsed = parsers::ParseAmStart(output);
+  if (!parsed) return "`" + command + "` printed nothing am prints: " + parsed.error().message;
+  launch.launch_state = parsed->launch_state;
+  launch.total_time_ms = parsed->total_time_ms;
+  launch.wait_time_ms = parsed->wait_time_ms;
+  if (parsed->error) return "am start: " + *parsed->error;
+  if (parsed->status && *parsed->status != "ok") return "am start status: " + *parsed->status;
+  return std::nullopt;
+}
+
+bool HasTotalTime(const std::string& am_output) {
+  auto parsed = parsers::ParseAmStart(am_output);
+  return parsed && parsed->total_time_ms.has_value();
+}
+
+// A failed command: fatal when the device is gone or the run cancelled, else the launch's.
+bool IsFatal(const CommandError& e) { return e.device_lost() || e.cancelled(); }
+
+asio::awaitable<CommandResult<std::optional<int64_t>>> Pidof(IterationContext& ctx) {
+  auto op20 = ctx.shell.Run(Argv("pidof", ctx.spec.package),
+                            adb::DeadlineAfter(ctx.command_timeout), false);
+  auto r = co_await std::move(op20);
+  if (!r) co_return r.error();
+  if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
+  co_return FirstPid(r->out);
+}
+
+std::string StartArgvText(const IterationContext& ctx) {
+  return "am start -W -n " + ctx.target.component;
+}
+
+}  // namespace
+
+const char* ExpectedLaunchState(LaunchMode mode) {
+  switch (mode) {
+    case LaunchMode::kCold:
+      return "COLD";
+    case LaunchMode::kWarm:
+      return "WARM";
+    case LaunchMode::kHot:
+      return "HOT";
+  }
+  return "COLD";
+}
+
+asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
+  const size_t first_event = ctx.feed.events.size();
+  const auto deadline = adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
+  auto op21 = ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), deadline);
+  auto r = co_await std::move(op21);
+  if (!r) co_return r.error();
+  // Wait for its Displayed line too (on a phone `am start -W` already did): a launch still
+  // drawing when the next one starts would lend it its lines. An activity already on top is
+  // "delivered" without a launch (no TotalTime) and logs no Displayed line.
+  const LaunchTarget target{ctx.spec.package, ctx.target.activity_class};
+  MatchedLaunch matched;
+  if (!HasTotalTime(r->out)) {
+    // Still wait for its START line, so that it cannot come in the next launch's lines.
+    const std::function<bool()> started = [&] {
+      return MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target).start.has_value();
+    };
+    const WaitResult waited =
+        co_await WaitForLog(ctx.feed, started, adb::DeadlineAfter(ctx.command_timeout));
+    if (waited == WaitResult::kCancelled) {
+      co_return CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+    }
+    co_return true;
+  }
+  const std::function<bool()> displayed = [&] {
+    matched = MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target);
+    return matched.displayed.has_value();
+  };
+  const std::function<bool()> fully_drawn = [&] {
+    matched = MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target);
+    return matched.fully_drawn.has_value();
+  };
+  WaitResult waited = co_await WaitForLog(ctx.feed, displayed, deadline);
+  if (waited == WaitResult::kDone && ctx.spec.fully_drawn_timeout_ms > 0) {
+    // Its Fully drawn too, or it would come during the next launch (none is no error here).
+    waited = co_await WaitForLog(
+        ctx.feed, fully_drawn,
+        adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.fully_drawn_timeout_ms)));
+    if (waited == WaitResult::kTimeout) waited = WaitResult::kDone;
+  }
+  if (waited == WaitResult::kCancelled) {
+    co_return CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+  }
+  if (waited == WaitResult::kStreamEnded) {
+    co_return CommandError{adb::AdbErrc::kConnectionLost, ctx.feed.end_reason};
+  }
+  if (waited == WaitResult::kTimeout) {
+    co_return CommandError{std::nullopt, "no Displayed line for " + ctx.target.component +
+                                             " within " +
+                                             std::to_string(ctx.spec.launch_timeout_ms) + " ms"};
+  }
+  co_return true;
+}
+
+asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,
+                                               int64_t iteration) {
+  IterationResult result;
+  store::Launch& launch = result.launch;
+  launch.run_id = run_id;
+  launch.iteration = iteration;
+  auto fail_launch = [&](std::string reason) {
+    launch.valid = false;
+    if (!launch.invalid_reason) launch.invalid_reason = std::move(reason);
+    result.launch_failed = true;
+  };
+
+  // 1. Prepare the app for the mode.
+  std::vector<std::string> prepare;
+  switch (ctx.spec.mode) {
+    case LaunchMode::kCold:
+      prepare = Argv("am", "force-stop", ctx.spec.package);
+      break;
+    case LaunchMode::kWarm:
+      prepare = Argv("input", "keyevent", "KEYCODE_BACK");
+      break;
+    case LaunchMode::kHot:
+      prepare = Argv("input", "keyevent", "KEYCODE_HOME");
+      break;
+  }
+  auto op22 = ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
+  if (auto r = co_await std::move(op22); !r) {
+    if (IsFatal(r.error())) {
+      result.fatal = r.error();
+      co_return result;
+    }
+    fail_launch("preparing the " + std::string(LaunchModeName(ctx.spec.mode)) +
+                " launch failed: " + r.error().message);
+    co_return result;
+  }
+  auto pid_before = co_await Pidof(ctx);
+  if (!pid_before && IsFatal(pid_before.error())) {
+    result.fatal = pid_before.error();
+    co_return result;
+  }
+
+  // 2. Launch; the iteration's lines are those after this point of the stream.
+  const size_t first_event = ctx.feed.events.size();
+  const auto launch_deadline =
+      adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
+  auto op23 =
+      ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), launch_deadline, false);
+  auto am = co_await std::move(op23);
+  if (!am) {
+    if (IsFatal(am.error())) {
+      result.fatal = am.error();
+      co_return result;
+    }
+    if (am.error().timed_out()) {
+      fail_launch("`" + StartArgvText(ctx) + "` did not answer within " +
+                  std::to_string(ctx.spec.launch_timeout_ms) + " ms");
+    } else {
+      fail_launch(am.error().message);
+    }
+  } else if (auto failure = ApplyAmStart(am->out + am->err, StartArgvText(ctx), launch)) {
+    fail_launch(*failure);
+  }
+
+  // 3. The iteration's lines: Displayed within the launch deadline, Fully drawn after it.
+  const LaunchTarget target{ctx.spec.package, ctx.target.activity_class};
+  MatchedLaunch matched;
+  auto match = [&] {
+    matched = MatchLaunch(std::span(ctx.feed.events).subspan(first_event), target);
+    return matched;
+  };
+  if (!result.launch_failed) {
+    const std::function<bool()> displayed = [&] { return match().displayed.has_value(); };
+    const WaitResult waited = co_await WaitForLog(ctx.feed, displayed, launch_deadline);
+    if (waited == WaitResult::kCancelled) {
+      result.fatal = CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+      co_return result;
+    }
+    if (waited == WaitResult::kStreamEnded) {
+      result.fatal = CommandError{adb::AdbErrc::kConnectionLost, ctx.feed.end_reason};
+      co_return result;
+    }
+    if (waited == WaitResult::kTimeout) {
+      fail_launch("no Displayed line for " + ctx.target.component + " within " +
+                  std::to_string(ctx.spec.launch_timeout_ms) + " ms");
+    }
+    if (matched.displayed && ctx.spec.fully_drawn_timeout_ms > 0) {
+      const std::function<bool()> fully_drawn = [&] { return match().fully_drawn.has_value(); };
+      const WaitResult drawn = co_await WaitForLog(
+          ctx.feed, fully_drawn,
+          adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.fully_drawn_timeout_ms)));
+      if (drawn == WaitResult::kCancelled) {
+        result.fatal = CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+        co_return result;
+      }
+    }
+  } else {
+    match();
+  }
+
+  // 4. Values and phases.
+  if (matched.displayed) launch.displayed_ms = matched.displayed->duration_ms;
+  // Only when waited for: without the wait, a previous launch's late line could be taken.
+  if (matched.fully_drawn && ctx.spec.fully_drawn_timeout_ms > 0) {
+    launch.fully_drawn_ms = matched.fully_drawn->duration_ms;
+  }
+  if (matched.start) {
+    if (auto t = LogTimeToEpochMs(matched.start->time, ctx.year)) {
+      launch.intent_at_ms = ctx.clock.ToBootMs(*t);
+    }
+  }
+  if (launch.intent_at_ms && launch.displayed_ms) {
+    // ActivityMetricsLogger counts Displayed from the intent's arrival, the START line.
+    launch.displayed_at_ms = *launch.intent_at_ms + *launch.displayed_ms;
+  } else if (matched.displayed) {
+    if (auto t = LogTimeToEpochMs(matched.displayed->time, ctx.year)) {
+      launch.displayed_at_ms = ctx.clock.ToBootMs(*t);
+    }
+  }
+  std::optional<int64_t> pid_after;
+  if (matched.process_start && matched.process_start->process_pid) {
+    pid_after = matched.process_start->process_pid;
+  } else {
+    auto p = co_await Pidof(ctx);
+    if (!p && IsFatal(p.error())) {
+      result.fatal = p.error();
+      co_return result;
+    }
+    if (p) pid_after = *p;
+  }
+  launch.pid = pid_after;
+  if (pid_after && ctx.sampler) ctx.sampler->pid = pid_after;
+  if (matched.process_start && pid_after) {
+    // The fork time of a process this launch started; a warm/hot launch's process is older.
+    auto op24 = ctx.shell.Run(Argv("cat", "/proc/" + std::to_string(*pid_after) + "/stat"),
+                              adb::DeadlineAfter(ctx.command_timeout), false);
+    auto stat = co_await std::move(op24);
+    if (!stat && IsFatal(stat.error())) {
+      result.fatal = stat.error();
+      co_return result;
+    }
+    if (stat && stat->exit_code.value_or(0) == 0) {
+      if (auto ticks = StartTimeTicks(stat->out)) launch.fork_at_ms = ctx.clock.TicksToMs(*ticks);
+    }
+  }
+
+  // 5. Is it the launch the mode asked for?
+  const std::string expected = ExpectedLaunchState(ctx.spec.mode);
+  const bool process_started =
+      matched.process_start.has_value() ||
+      (pid_before && *pid_before && pid_after && *pid_before != pid_after) ||
+      (pid_before && !*pid_before && pid_after);
+  if (launch.valid) {
+    if (launch.launch_state) {
+      if (*launch.launch_state != expected) {
+        launch.valid = false;
+        launch.invalid_reason = "LaunchState " + *launch.launch_state + ", expected " + expected;
+      }
+    } else if (ctx.spec.mode == LaunchMode::kCold && !process_started) {
+      launch.valid = false;
+      launch.invalid_reason = "no process was started: not a cold launch";
+    } else if (ctx.spec.mode != LaunchMode::kCold && process_started) {
+      launch.valid = false;
+      launch.invalid_reason = "a process was started: a cold launch, expected " + expected;
+    }
+  }
+  co_return result;
+}
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,59 @@
+// One measured launch: prepare the app for the mode, `am start -W -n COMPONENT`, match the
+// iteration's logcat lines (launch_matcher.h), read the new process's starttime, judge it.
+//
+// Modes (orchestrator/README.md says why):
+//   cold: `am force-stop PKG` — the process is gone, the next start forks it;
+//   warm: `input keyevent KEYCODE_BACK` — the activity is destroyed, the process stays;
+//   hot:  `input keyevent KEYCODE_HOME` — the activity goes to the background.
+// Validity: am's LaunchState (Android 10+) must be the mode's; on Android 9 (no LaunchState) a
+// cold launch must have started a process (a Start proc line or a new pid) and a warm/hot one
+// must not have. A launch without a Displayed line within launch_timeout_ms is kept, invalid.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "orchestrator/run/device_clock.h"
+#include "orchestrator/run/device_shell.h"
+#include "orchestrator/run/logcat_feed.h"
+#include "orchestrator/run/preflight.h"
+#include "orchestrator/run/proc_sampler.h"
+#include "orchestrator/spec/run_spec.h"
+#include "store/records.h"
+
+namespace droidlab::orchestrator {
+
+struct IterationContext {
+  DeviceShell& shell;
+  LogcatFeed& feed;
+  const RunSpec& spec;
+  const PreflightReport& target;
+  const DeviceClock& clock;
+  int year = 1970;  // for threadtime log times (epoch needs none)
+  std::chrono::milliseconds command_timeout{10'000};
+  std::shared_ptr<ProcSamplerState> sampler;  // may be null
+};
+
+struct IterationResult {
+  store::Launch launch;
+  // The launch failed (no Displayed line, am start failed or timed out): what
+  // spec.on_launch_failure decides about.
+  bool launch_failed = false;
+  // The run cannot go on: the device went away, or the run was cancelled (error.cancelled()).
+  std::optional<CommandError> fatal;
+};
+
+// An unmeasured launch: the process warm and hot launches come back to, and the looper-stats
+// probe's workload. Returns once its Displayed line is in (or it was delivered to the top).
+boost::asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx);
+
+boost::asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,
+                                                      int64_t iteration);
+
+// "COLD", "WARM", "HOT": what am's LaunchState says for a launch of this mode.
+const char* ExpectedLaunchState(LaunchMode mode);
+
+}  // namespace droidlab::orchestrator

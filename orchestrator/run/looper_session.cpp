@@ -1,0 +1,125 @@
+#include "orchestrator/run/looper_session.h"
+
+#include "parsers/looper_stats.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+
+namespace {
+
+const std::string kSetting = "looper_stats";
+
+// Rows in a dump: the gate is open when the workload left any.
+asio::awaitable<CommandResult<size_t>> DumpRows(DeviceShell& shell, adb::Deadline deadline) {
+  auto dump = co_await DumpLooperStats(shell, deadline);
+  if (!dump) co_return dump.error();
+  auto parsed = parsers::ParseLooperStats(*dump);
+  if (!parsed) {
+    co_return CommandError{std::nullopt,
+                           "`dumpsys looper_stats` not understood: " + parsed.error().message};
+  }
+  co_return parsed->entries.size();
+}
+
+}  // namespace
+
+std::string LooperSettingValue(const parsers::SettingsValue& previous, int64_t sampling_interval) {
+  parsers::KeyValueList list = parsers::ParseKeyValueList(previous.value.value_or(""));
+  list.Set("enabled", "true");
+  list.Set("sampling_interval", std::to_string(sampling_interval));
+  list.Set("ignore_battery_status", "true");
+  return list.Serialize();
+}
+
+asio::awaitable<CommandResult<std::string>> DumpLooperStats(DeviceShell& shell,
+                                                            adb::Deadline deadline) {
+  auto op3 = shell.Run(Argv("dumpsys", "looper_stats"), deadline);
+  auto r = co_await std::move(op3);
+  if (!r) co_return r.error();
+  // dumpsys prints "Can't find service" on stderr (exit 0): the parser wants to see it.
+  co_return r->out + r->err;
+}
+
+asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
+                                                        int64_t sampling_interval,
+                                                        const LooperWorkload& workload,
+                                                        adb::Deadline deadline,
+                                                        LooperSession& session) {
+  auto op4 = shell.Run(Argv("settings", "get", "global", kSetting), deadline);
+  auto got = co_await std::move(op4);
+  if (!got) co_return got.error();
+  auto previous = parsers::ParseSettingsGet(got->out);
+  if (!previous) {
+    co_return CommandError{std::nullopt, "`settings get global looper_stats` printed nothing"};
+  }
+  session.previous = *previous;
+  session.previous_read = true;
+  session.value = LooperSettingValue(session.previous, sampling_interval);
+  auto op5 = shell.Run(Argv("settings", "put", "global", kSetting, session.value), deadline);
+  if (auto r = co_await std::move(op5); !r) {
+    co_return r.error();
+  }
+  // Also the first sign of a device without the service (Android 9: "Can't find service").
+  auto op6 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+  if (auto r = co_await std::move(op6); !r) {
+    co_return CommandError{r.error().adb,
+                           "looper stats unavailable on this device: " + r.error().message};
+  }
+  if (auto w = co_await workload(); !w) co_return w.error();
+  auto rows = co_await DumpRows(shell, deadline);
+  if (!rows) co_return rows.error();
+  if (*rows > 0) {
+    session.gate = "ignore_battery_status";
+  } else {
+    // This build ignores ignore_battery_status (or predates it): fake a discharging battery.
+    auto op7 = shell.Run(Argv("dumpsys", "battery", "unplug"), deadline);
+    if (auto r = co_await std::move(op7); !r) {
+      co_return r.error();
+    }
+    session.unplugged = true;
+    auto op8 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+    if (auto r = co_await std::move(op8); !r) {
+      co_return r.error();
+    }
+    if (auto w = co_await workload(); !w) co_return w.error();
+    rows = co_await DumpRows(shell, deadline);
+    if (!rows) co_return rows.error();
+    if (*rows == 0) {
+      co_return CommandError{std::nullopt,
+                             "looper_stats recorded nothing, neither with "
+                             "ignore_battery_status=true nor with the battery unplugged"};
+    }
+    session.gate = "battery_unplug";
+  }
+  // The run's window starts here: the probe's rows are not the run's.
+  auto op9 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
+  if (auto r = co_await std::move(op9); !r) {
+    co_return r.error();
+  }
+  co_return true;
+}
+
+asio::awaitable<CommandResult<bool>> RestoreLooperSession(DeviceShell& shell,
+                                                          const LooperSession& session,
+                                                          adb::Deadline deadline) {
+  std::optional<CommandError> first_error;
+  if (session.previous_read) {
+    std::vector<std::string> argv = Argv("settings", "delete", "global", kSetting);
+    if (!session.previous.unset()) {
+      argv = Argv("settings", "put", "global", kSetting, *session.previous.value);
+    }
+    auto op10 = shell.Run(std::move(argv), deadline);
+    auto r = co_await std::move(op10);
+    if (!r) first_error = r.error();
+  }
+  if (session.unplugged) {
+    auto op11 = shell.Run(Argv("dumpsys", "battery", "reset"), deadline);
+    auto r = co_await std::move(op11);
+    if (!r && !first_error) first_error = r.error();
+  }
+  if (first_error) co_return *first_error;
+  co_return true;
+}
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,184 @@
+#include "orchestrator/run/preflight.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "parsers/dumpsys_battery.h"
+#include "parsers/screen_state.h"
+#include "parsers/dumpsys_package.h"
+#include "parsers/dumpsys_thermal.h"
+#include "parsers/getprop.h"
+#include "parsers/pm_output.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+
+namespace {
+
+std::optional<std::string> Prop(const parsers::GetpropOutput& out, std::string_view name) {
+  auto it = out.properties.find(name);
+  if (it == out.properties.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+template <class T>
+nlohmann::json Opt(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+// Why the device's screen makes a run worthless, if it does (a plain function: no `?:` over
+// strings inside the coroutine, which g++ 12 mishandles).
+std::optional<std::string> ScreenRefusal(const PreflightReport& report) {
+  if (report.wakefulness && *report.wakefulness != "Awake") {
+    return "the screen is not on (mWakefulness=" + *report.wakefulness +
+           "): wake the device and keep it awake while plugged in (Developer options > Stay "
+           "awake, or `svc power stayon usb`)";
+  }
+  if (report.keyguard_showing && *report.keyguard_showing) {
+    return std::string(
+        "the device is locked (the keyguard is showing): unlock it; lab phones are best left "
+        "with no lock screen (Settings > Security > Screen lock > None)");
+  }
+  return std::nullopt;
+}
+
+asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
+                                                             const RunSpec& spec,
+                                                             adb::Deadline deadline) {
+  PreflightReport report;
+  // pm path exits 1 for a package that is not installed: that is an answer, not a failure.
+  auto op12 = shell.Run(Argv("pm", "path", spec.package), deadline, false);
+  auto path = co_await std::move(op12);
+  if (!path) co_return path.error();
+  auto pm = parsers::ParsePmPath(path->out);
+  if (!pm || !pm->installed()) {
+    co_return CommandError{
+        std::nullopt, "package " + spec.package + " is not installed on " + shell.serial().str()};
+  }
+  std::string component_text;
+  if (spec.activity) {
+    component_text = spec.package + "/" + *spec.activity;
+  } else {
+    auto op13 = shell.Run(Argv("cmd", "package", "resolve-activity", "--brief", spec.package),
+                          deadline, false);
+    auto resolved = co_await std::move(op13);
+    if (!resolved) co_return resolved.error();
+    auto parsed = parsers::ParseResolveActivityBrief(resolved->out);
+    if (!parsed || !parsed->component || parsed->is_chooser) {
+      co_return CommandError{std::nullopt,
+                             "no launcher activity of " + spec.package +
+                                 " resolves on the device; give \"activity\" in the run"};
+    }
+    component_text = *parsed->component;
+  }
+  // Device text too goes through the grammar before it reaches `am start -n`.
+  auto component = adb::ComponentName::Parse(component_text);
+  if (!component || component->package().str() != spec.package) {
+    const std::string why = component ? std::string() : component.error().message;
+    co_return CommandError{std::nullopt,
+                           "component '" + component_text + "' is not valid" + IfAny(": ", why)};
+  }
+  report.component = component->str();
+  report.activity_class = component->FullClassName();
+
+  auto op14 = shell.Run(Argv("getprop"), deadline);
+  auto props = co_await std::move(op14);
+  if (!props) co_return props.error();
+  if (auto parsed = parsers::ParseGetprop(props->out)) {
+    report.fingerprint = Prop(*parsed, "ro.build.fingerprint");
+    report.model = Prop(*parsed, "ro.product.model");
+    if (auto sdk = Prop(*parsed, "ro.build.version.sdk")) {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(sdk->data(), sdk->data() + sdk->size(), v);
+      if (ec == std::errc() && p == sdk->data() + sdk->size()) report.sdk = v;
+    }
+  }
+
+  auto op15 = shell.Run(Argv("dumpsys", "battery"), deadline);
+  auto battery = co_await std::move(op15);
+  if (!battery) co_return battery.error();
+  if (auto parsed = parsers::ParseDumpsysBattery(battery->out)) {
+    report.battery_level = parsed->level;
+    report.powered = parsed->IsCharging();
+    report.battery_temperature_tenths_c = parsed->temperature_tenths_c;
+  }
+  auto op16 = shell.Run(Argv("dumpsys", "thermalservice"), deadline, false);
+  auto thermal = co_await std::move(op16);
+  if (!thermal) co_return thermal.error();
+  if (auto parsed = parsers::ParseDumpsysThermal(thermal->out)) {
+    report.thermal_status = parsed->thermal_status;
+  }
+  auto op17 = shell.Run(Argv("dumpsys", "package", spec.package), deadline);
+  auto package = co_await std::move(op17);
+  if (!package) co_return package.error();
+  if (auto parsed = parsers::ParseDumpsysPackage(package->out, spec.package)) {
+    report.version_code = parsed->version_code;
+    if (const parsers::DexoptStatus* d = parsed->PrimaryDexopt()) {
+      if (!d->compiler_filter.empty()) report.compiler_filter = d->compiler_filter;
+    }
+  }
+
+  auto op18 = shell.Run(Argv("dumpsys", "power"), deadline, false);
+  auto power = co_await std::move(op18);
+  if (!power) co_return power.error();
+  report.wakefulness = parsers::ParseWakefulness(power->out);
+  auto op19 = shell.Run(Argv("dumpsys", "activity", "activities"), deadline, false);
+  auto activities = co_await std::move(op19);
+  if (!activities) co_return activities.error();
+  report.keyguard_showing = parsers::ParseKeyguardShowing(activities->out);
+  if (auto refused = ScreenRefusal(report)) {
+    CommandError error;
+    error.message = std::move(*refused);
+    co_return error;
+  }
+
+  if (report.battery_level && *report.battery_level < kMinBatteryLevel) {
+    report.warnings.push_back("battery at " + std::to_string(*report.battery_level) + " % (below " +
+                              std::to_string(kMinBatteryLevel) + " %)");
+  }
+  if (report.thermal_status && *report.thermal_status > kMaxThermalStatus) {
+    report.warnings.push_back("thermal status " + std::to_string(*report.thermal_status) + " (" +
+                              std::string(parsers::ThermalStatusName(*report.thermal_status)) +
+                              "): the device throttles");
+  }
+  co_return report;
+}
+
+std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
+                          const LooperSession* looper) {
+  nlohmann::json j;
+  j["component"] = r.component;
+  j["fingerprint"] = Opt(r.fingerprint);
+  j["model"] = Opt(r.model);
+  j["sdk"] = Opt(r.sdk);
+  j["battery"] = {{"level", Opt(r.battery_level)},
+                  {"powered", Opt(r.powered)},
+                  {"temperature_tenths_c", Opt(r.battery_temperature_tenths_c)}};
+  j["thermal_status"] = Opt(r.thermal_status);
+  j["package"] = {{"version_code", Opt(r.version_code)},
+                  {"compiler_filter", Opt(r.compiler_filter)}};
+  j["screen"] = {{"wakefulness", Opt(r.wakefulness)}, {"keyguard_showing", Opt(r.keyguard_showing)}};
+  j["warnings"] = r.warnings;
+  if (clock) {
+    j["clock"] = {{"clk_tck", clock->clk_tck},
+                  {"clk_tck_read", clock->clk_tck_read},
+                  {"page_size", clock->page_size},
+                  {"realtime_at_boot_ms", clock->realtime_at_boot_ms}};
+  }
+  if (looper) {
+    nlohmann::json l;
+    l["previous_setting"] =
+        looper->previous_read ? Opt(looper->previous.value) : nlohmann::json(nullptr);
+    l["setting"] = looper->value;
+    l["charging_gate"] =
+        looper->gate.empty() ? nlohmann::json(nullptr) : nlohmann::json(looper->gate);
+    l["battery_unplugged"] = looper->unplugged;
+    j["looper_stats"] = l;
+  }
+  return j.dump();
+}
+
+}  // namespace droidlab::orchestrator

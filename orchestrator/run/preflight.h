@@ -1,0 +1,60 @@
+// Before a run: is the package there, which activity to launch, and is the device in a state
+// whose numbers mean something (DESIGN.md; API.md's "preflight": "warn" | "enforce").
+//   resolve: `pm path PKG`, the activity from the spec or `cmd package resolve-activity --brief`;
+//   state:   getprop (fingerprint, SDK), `dumpsys battery` (level, temperature, powered),
+//            `dumpsys thermalservice` (status; Android 9 prints nothing: unknown, no warning),
+//            `dumpsys package PKG` (versionCode, compiler filter: launch speed depends on it),
+//            `dumpsys power` (mWakefulness) and `dumpsys activity activities` (mKeyguardShowing).
+// Warnings: battery below 25 %, thermal status severe or worse. "enforce" refuses the run on any.
+// Refused always: a screen that is not on (Asleep, Dozing, Dreaming) or a showing keyguard — an
+// app launched there draws behind the lock or not at all, so no number would mean anything.
+// When a dump lacks the field (old or OEM format) the state is unknown: recorded as null, no
+// refusal.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adb/names.h"
+#include "orchestrator/run/device_clock.h"
+#include "orchestrator/run/device_shell.h"
+#include "orchestrator/run/looper_session.h"
+#include "orchestrator/spec/run_spec.h"
+
+namespace droidlab::orchestrator {
+
+inline constexpr int kMinBatteryLevel = 25;
+inline constexpr int kMaxThermalStatus = 2;  // moderate; severe (3) and worse are flagged
+
+struct PreflightReport {
+  std::string component;       // "com.pkg/.Main", checked against adb::ComponentName
+  std::string activity_class;  // full class name
+  std::optional<std::string> fingerprint;
+  std::optional<std::string> model;
+  std::optional<int64_t> sdk;
+  std::optional<int> battery_level;
+  std::optional<bool> powered;
+  std::optional<int> battery_temperature_tenths_c;
+  std::optional<int> thermal_status;
+  std::optional<int64_t> version_code;
+  std::optional<std::string> compiler_filter;
+  std::optional<std::string> wakefulness;  // "Awake", "Asleep", "Dozing", "Dreaming"
+  std::optional<bool> keyguard_showing;
+  std::vector<std::string> warnings;
+};
+
+// Errors: a failed command, a package that is not installed, an activity that does not resolve,
+// a screen that is off or locked.
+boost::asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
+                                                                    const RunSpec& spec,
+                                                                    adb::Deadline deadline);
+
+// What is stored with the run (runs.preflight_json): the report, and once known the clock and
+// the looper-stats session (which charging gate worked).
+std::string PreflightJson(const PreflightReport& report, const DeviceClock* clock,
+                          const LooperSession* looper);
+
+}  // namespace droidlab::orchestrator

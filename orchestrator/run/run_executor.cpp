@@ -1,0 +1,508 @@
+#include "orchestrator/run/run_executor.h"
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "orchestrator/stderr_log.h"
+#include "base/wall_clock.h"
+#include "orchestrator/run/device_clock.h"
+#include "orchestrator/run/device_shell.h"
+#include "orchestrator/run/launch_iteration.h"
+#include "orchestrator/run/logcat_feed.h"
+#include "orchestrator/run/looper_session.h"
+#include "orchestrator/run/preflight.h"
+#include "orchestrator/run/proc_sampler.h"
+#include "orchestrator/store_await.h"
+#include "parsers/looper_stats.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+using namespace boost::asio::experimental::awaitable_operators;
+
+namespace {
+
+
+int YearOf(int64_t epoch_ms) {
+  const std::time_t t = static_cast<std::time_t>(epoch_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return tm.tm_year + 1900;
+}
+
+asio::awaitable<bool> Cancelled() {
+  auto cs = co_await asio::this_coro::cancellation_state;
+  co_return cs.cancelled() != asio::cancellation_type::none;
+}
+
+// What the launch loop leaves behind; shared because the `||` race may end on another operand.
+struct LoopState {
+  int64_t iterations_done = 0;
+  int64_t launches_recorded = 0;
+  int64_t valid_launches = 0;
+  bool cancelled = false;
+  std::optional<std::string> error;  // the run fails with this
+};
+
+class Execution {
+ public:
+  Execution(adb::Client& client, store::Store& store, int64_t run_id, RunSpec spec,
+            RunExecutorOptions options)
+      : client_(client),
+        store_(store),
+        run_id_(run_id),
+        spec_(std::move(spec)),
+        options_(std::move(options)) {
+    if (!options_.now_ms) options_.now_ms = WallNowMs;
+    if (!options_.log) options_.log = StderrLog("run_executor");
+    progress_.run_id = run_id_;
+    progress_.iterations = spec_.iterations;
+  }
+
+  asio::awaitable<RunOutcome> Run();
+
+ private:
+  void Log(const std::string& what) {
+    options_.log("run " + std::to_string(run_id_) + " on " + spec_.serial + ": " + what);
+  }
+  void Phase(std::string phase) {
+    progress_.phase = std::move(phase);
+    if (options_.on_progress) options_.on_progress(progress_);
+  }
+  adb::Deadline CommandDeadline() const { return adb::DeadlineAfter(options_.command_timeout); }
+
+  asio::awaitable<store::Status> UpdateStatus(store::RunStatusUpdate update) {
+    update.run_id = run_id_;
+    co_return co_await AwaitStore<store::Status>(
+        [this, &update](auto done) { store_.UpdateRunStatusAsync(update, std::move(done)); });
+  }
+  store::Completion LogIfLost(std::string what) {
+    return [log = options_.log, what = std::move(what), id = run_id_](const store::Status& s) {
+      if (!s)
+        log("run " + std::to_string(id) + ": " + what + " not committed: " + s.error().message);
+    };
+  }
+
+  asio::awaitable<void> LaunchLoop(DeviceShell& shell, std::shared_ptr<LogcatFeed> feed,
+                                   std::shared_ptr<ProcSamplerState> sampler,
+                                   std::shared_ptr<LoopState> state);
+  asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
+  asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
+  asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
+  // End records how the run ends, Finish stores and reports it: two steps, so that no
+  // temporary is part of a co_await full-expression (g++ 12 destroys those twice).
+  void End(store::RunStatus status, std::optional<std::string> error) {
+    outcome_.status = status;
+    outcome_.error = std::move(error);
+  }
+  void EndAfterError(const CommandError& e, const std::string& what, bool run_cancelled) {
+    if (e.cancelled() || run_cancelled) {
+      End(store::RunStatus::kCancelled, "cancelled during " + what);
+    } else {
+      End(store::RunStatus::kFailed, what + ": " + e.message);
+    }
+  }
+  asio::awaitable<RunOutcome> Finish();
+
+  adb::Client& client_;
+  store::Store& store_;
+  int64_t run_id_;
+  RunSpec spec_;
+  RunExecutorOptions options_;
+  RunProgress progress_;
+  RunOutcome outcome_;
+  int64_t started_ms_ = 0;
+  std::optional<PreflightReport> preflight_;
+  std::optional<DeviceClock> clock_;
+  LooperSession looper_;
+  bool looper_started_ = false;
+};
+
+asio::awaitable<RunOutcome> Execution::Finish() {
+  Phase("restoring");
+  const store::RunStatus status = outcome_.status;
+  const std::optional<std::string> error = outcome_.error;
+  store::RunStatusUpdate update;
+  update.status = status;
+  update.error = error;
+  update.finished_at = options_.now_ms();
+  if (preflight_) {
+    update.preflight_json = PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
+                                          looper_started_ ? &looper_ : nullptr);
+  }
+  auto updating = UpdateStatus(std::move(update));
+  store::Status s = co_await std::move(updating);
+  if (!s) Log("final status not stored: " + s.error().message);
+  Log(std::string("finished ") + store::RunStatusName(status) + IfAny(": ", error.value_or("")));
+  co_return outcome_;
+}
+
+// The device put back as it was, on a fresh coroutine: the run's cancellation must not cut the
+// restore short; its own deadline bounds it.
+asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shell) {
+  if (!looper_started_) co_return std::nullopt;
+  const adb::Deadline deadline = adb::DeadlineAfter(options_.restore_timeout);
+  auto body =
+      [](DeviceShell& device, const LooperSession& session, adb::Deadline until,
+         std::function<void(std::string_view)> log) -> asio::awaitable<std::optional<std::string>> {
+    try {
+      auto r = co_await RestoreLooperSession(device, session, until);
+      if (!r) co_return r.error().message;
+      co_return std::nullopt;
+    } catch (const std::exception& e) {
+      log(std::string("restore threw: ") + e.what());
+      co_return std::string("restore threw: ") + e.what();
+    }
+  };
+  auto executor = co_await asio::this_coro::executor;
+  auto restoring =
+      asio::co_spawn(executor, body(shell, looper_, deadline, options_.log),
+                     asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
+  std::optional<std::string> error = co_await std::move(restoring);
+  if (error) {
+    Log("looper_stats setting NOT restored: " + *error +
+        (options_.owed_restores ? " (owed: put back when the device is online again)" : ""));
+    if (options_.owed_restores) options_.owed_restores->Add(spec_.serial, looper_);
+  } else {
+    Log("looper_stats setting restored" + std::string(looper_.unplugged ? ", battery reset" : ""));
+  }
+  co_return error;
+}
+
+asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(DeviceShell& shell) {
+  Phase("collecting");
+  auto text = co_await DumpLooperStats(shell, CommandDeadline());
+  if (!text) co_return "looper stats not collected: " + text.error().message;
+  auto dump = parsers::ParseLooperStats(*text);
+  if (!dump) co_return "looper stats not collected: " + dump.error().message;
+  if (dump->entries.empty()) {
+    co_return std::string(
+        "looper stats: the dump after the launches has no rows (collection was off: the "
+        "charging gate closed again, or the setting was changed during the run)");
+  }
+  std::vector<store::LooperStatsRow> rows =
+      store::LooperStatsRowsFromDump(run_id_, spec_.package, *dump);
+  int64_t app_rows = 0;
+  for (const auto& row : rows) app_rows += row.is_app ? 1 : 0;
+  const int64_t n = static_cast<int64_t>(rows.size());
+  store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
+    store_.AddLooperStatsAsync(std::move(rows), std::move(done), LogIfLost("looper rows"));
+  });
+  if (!s) co_return "looper stats not stored: " + s.error().message;
+  outcome_.looper_rows = n;
+  std::string skipped;
+  if (dump->skipped_lines)
+    skipped = std::to_string(dump->skipped_lines) + " unreadable lines skipped";
+  Log("looper stats: " + std::to_string(n) + " rows, " + std::to_string(app_rows) + " of " +
+      spec_.package + IfAny(", ", skipped));
+  co_return std::nullopt;
+}
+
+asio::awaitable<void> Execution::SampleOrIdle(DeviceShell& shell,
+                                              std::shared_ptr<ProcSamplerState> state) {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  if (spec_.proc_sample_interval_ms && clock_) {
+    ProcSamplerConfig config;
+    config.run_id = run_id_;
+    config.package = spec_.package;
+    config.interval = std::chrono::milliseconds(*spec_.proc_sample_interval_ms);
+    config.command_timeout = options_.command_timeout;
+    config.clock = *clock_;
+    const int64_t started = started_ms_;
+    auto now_ms = options_.now_ms;
+    config.run_ms = [now_ms, started] { return now_ms() - started; };
+    auto sampling = RunProcSampler(shell, std::move(config), state);
+    co_await std::move(sampling);
+    co_return;
+  }
+  const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
+  asio::steady_timer forever(forever_executor, adb::kNoDeadline);
+  while (!co_await Cancelled()) {
+    boost::system::error_code ec;
+    co_await forever.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+}
+
+asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<LogcatFeed> feed,
+                                            std::shared_ptr<ProcSamplerState> sampler,
+                                            std::shared_ptr<LoopState> state) {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  IterationContext ctx{shell,
+                       *feed,
+                       spec_,
+                       *preflight_,
+                       *clock_,
+                       YearOf(options_.now_ms()),
+                       options_.command_timeout,
+                       spec_.proc_sample_interval_ms ? sampler : nullptr};
+
+  // The stream is attached once its first line (-T 1) has come: launches before that could
+  // be missed.
+  const std::function<bool()> attached = [&] { return feed->lines > 0; };
+  const WaitResult ready = co_await WaitForLog(*feed, attached, CommandDeadline());
+  if (ready == WaitResult::kCancelled) {
+    state->cancelled = true;
+    co_return;
+  }
+  if (ready != WaitResult::kDone) {
+    if (ready == WaitResult::kTimeout) {
+      state->error = "the logcat stream printed nothing within " +
+                     std::to_string(options_.command_timeout.count()) + " ms";
+    } else {
+      state->error = feed->end_reason;
+    }
+    co_return;
+  }
+  if (spec_.looper_sampling_interval) {
+    // From here on the device must be restored whatever happens.
+    looper_started_ = true;
+    const LooperWorkload workload = [&ctx]() -> asio::awaitable<CommandResult<bool>> {
+      // HOME first, so the launch is a real one (not "delivered to the top-most instance").
+      auto op27 = ctx.shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
+                                adb::DeadlineAfter(ctx.command_timeout));
+      auto home = co_await std::move(op27);
+      if (!home) co_return home.error();
+      co_return co_await PrimingLaunch(ctx);
+    };
+    auto started = co_await StartLooperSession(shell, *spec_.looper_sampling_interval, workload,
+                                               CommandDeadline(), looper_);
+    if (!started) {
+      if (started.error().cancelled() || co_await Cancelled()) {
+        state->cancelled = true;
+      } else {
+        state->error = "looper stats: " + started.error().message;
+      }
+      co_return;
+    }
+    Log("looper stats on (" + looper_.gate + ")");
+  }
+  if (spec_.mode != LaunchMode::kCold) {
+    // Warm and hot launches need a process (and for hot a created activity) to come back to.
+    auto primed = co_await PrimingLaunch(ctx);
+    if (!primed) {
+      if (primed.error().cancelled()) {
+        state->cancelled = true;
+      } else {
+        state->error = "priming launch: " + primed.error().message;
+      }
+      co_return;
+    }
+  }
+  Phase("launching");
+  for (int64_t i = 1; i <= spec_.iterations; ++i) {
+    if (co_await Cancelled()) {
+      state->cancelled = true;
+      co_return;
+    }
+    IterationResult it = co_await MeasureLaunch(ctx, run_id_, i);
+    const std::string where =
+        "iteration " + std::to_string(i) + " of " + std::to_string(spec_.iterations);
+    if (it.fatal) {
+      if (it.fatal->cancelled() || co_await Cancelled()) {
+        state->cancelled = true;
+      } else {
+        state->error = where + ": " + it.fatal->message;
+      }
+      co_return;
+    }
+    const bool valid = it.launch.valid;
+    const std::optional<std::string> reason = it.launch.invalid_reason;
+    if (options_.on_launch) options_.on_launch(it.launch);
+    std::vector<store::Launch> one{std::move(it.launch)};
+    store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
+      store_.AddLaunchesAsync(std::move(one), std::move(done), LogIfLost(where + "'s launch"));
+    });
+    if (!s) {
+      state->error = where + ": launch not stored: " + s.error().message;
+      co_return;
+    }
+    ++state->launches_recorded;
+    if (valid) ++state->valid_launches;
+    state->iterations_done = i;
+    progress_.iterations_done = i;
+    progress_.valid_launches = state->valid_launches;
+    Phase("launching");
+    if (!valid) Log(where + " invalid: " + reason.value_or("?"));
+    if (it.launch_failed && spec_.on_launch_failure == OnLaunchFailure::kFail) {
+      state->error = where + ": " + reason.value_or("launch failed");
+      co_return;
+    }
+  }
+}
+
+asio::awaitable<RunOutcome> Execution::Run() {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  started_ms_ = options_.now_ms();
+  Phase("preflight");
+  if (auto e = ValidateRunSpec(spec_)) {
+    {
+      End(store::RunStatus::kFailed, "invalid run: " + e->field + " " + e->message);
+      co_return co_await Finish();
+    }
+  }
+  auto serial = adb::Serial::Parse(spec_.serial);
+  if (!serial) {
+    End(store::RunStatus::kFailed, serial.error().message);
+    co_return co_await Finish();
+  }
+  DeviceShell shell(client_, *serial);
+
+  // 0. A looper_stats setting an earlier run could not put back, before anything reads it.
+  if (options_.owed_restores) {
+    const adb::Deadline until = adb::DeadlineAfter(options_.restore_timeout);
+    auto paying = PayOwedRestore(*options_.owed_restores, client_, spec_.serial, until,
+                                 options_.log);
+    std::optional<std::string> unpaid = co_await std::move(paying);
+    if (unpaid) {
+      End(store::RunStatus::kFailed,
+          "the looper_stats setting an earlier run left on the device is not restored: " +
+              *unpaid);
+      co_return co_await Finish();
+    }
+  }
+
+  // 1-3. Resolve, preflight, clock; then the run is running.
+  auto preflight = co_await RunPreflight(shell, spec_, CommandDeadline());
+  if (!preflight) {
+    const bool run_cancelled = co_await Cancelled();
+    EndAfterError(preflight.error(), "preflight", run_cancelled);
+    co_return co_await Finish();
+  }
+  preflight_ = std::move(preflight).value();
+  if (spec_.preflight_enforce && !preflight_->warnings.empty()) {
+    std::string why;
+    for (const auto& w : preflight_->warnings) why += (why.empty() ? "" : "; ") + w;
+    {
+      End(store::RunStatus::kFailed, "preflight refused the device: " + why);
+      co_return co_await Finish();
+    }
+  }
+  auto clock = co_await ReadDeviceClock(shell, CommandDeadline());
+  if (!clock) {
+    const bool run_cancelled = co_await Cancelled();
+    EndAfterError(clock.error(), "reading the device clock", run_cancelled);
+    co_return co_await Finish();
+  }
+  clock_ = *clock;
+  {
+    store::RunStatusUpdate running;
+    running.status = store::RunStatus::kRunning;
+    running.started_at = started_ms_;
+    running.fingerprint = preflight_->fingerprint;
+    running.preflight_json = PreflightJson(*preflight_, &*clock_, nullptr);
+    auto updating = UpdateStatus(std::move(running));
+    store::Status s = co_await std::move(updating);
+    if (!s) {
+      {
+        End(store::RunStatus::kFailed, "status `running` not stored: " + s.error().message);
+        co_return co_await Finish();
+      }
+    }
+  }
+  for (const auto& w : preflight_->warnings) Log("preflight warning: " + w);
+
+  std::optional<std::string> error;
+  bool cancelled = false;
+
+  // 4-6. One logcat stream, the sampler, and the looper session and launches — raced so that
+  // the end of the launches (or a cancel) ends the other two.
+  auto loop = std::make_shared<LoopState>();
+  auto sampler = std::make_shared<ProcSamplerState>();
+  {
+    auto feed = std::make_shared<LogcatFeed>();
+    try {
+      auto race = FollowLogcat(shell, feed) || SampleOrIdle(shell, sampler) ||
+                  LaunchLoop(shell, feed, sampler, loop);
+      co_await std::move(race);
+    } catch (const std::exception& e) {
+      Log(std::string("launch loop threw: ") + e.what());
+      loop->error = std::string("internal error: ") + e.what();
+    }
+    outcome_.launches_recorded = loop->launches_recorded;
+    outcome_.valid_launches = loop->valid_launches;
+    if (loop->cancelled || co_await Cancelled()) {
+      cancelled = true;
+    } else if (loop->error) {
+      error = loop->error;
+    } else if (loop->valid_launches == 0) {
+      error = "no valid launch in " + std::to_string(spec_.iterations) + " iterations";
+    }
+  }
+  if (!sampler->samples.empty()) {
+    outcome_.proc_samples = static_cast<int64_t>(sampler->samples.size());
+    std::vector<store::ProcSample> samples = std::move(sampler->samples);
+    store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
+      store_.AddProcSamplesAsync(std::move(samples), std::move(done), LogIfLost("proc samples"));
+    });
+    if (!s && !error) error = "proc samples not stored: " + s.error().message;
+  }
+
+  // 7. The looper dump, only for a run that got through its launches.
+  if (looper_started_ && !error && !cancelled) {
+    if (auto e = co_await CollectLooperStats(shell)) {
+      if (co_await Cancelled()) {
+        cancelled = true;
+      } else {
+        error = *e;
+      }
+    }
+  }
+
+  // 8. Always: the device as it was.
+  co_await asio::this_coro::reset_cancellation_state();
+  auto restore_error = co_await Restore(shell);
+  if (cancelled) {
+    std::string why = "cancelled" + IfAny("; restore failed: ", restore_error.value_or(""));
+    {
+      End(store::RunStatus::kCancelled, std::move(why));
+      co_return co_await Finish();
+    }
+  }
+  if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
+  if (error) {
+    End(store::RunStatus::kFailed, error);
+    co_return co_await Finish();
+  }
+  {
+    End(store::RunStatus::kSucceeded, std::nullopt);
+    co_return co_await Finish();
+  }
+}
+
+}  // namespace
+
+asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store, int64_t run_id,
+                                       RunSpec spec, RunExecutorOptions options) {
+  auto log = options.log;
+  Execution execution(client, store, run_id, std::move(spec), std::move(options));
+  try {
+    co_return co_await execution.Run();
+  } catch (const std::exception& e) {
+    // Errors never throw out of here (run_executor.h); a bug must still end as a failed run.
+    const std::string what =
+        std::string("run ") + std::to_string(run_id) + ": internal error: " + e.what();
+    if (log) {
+      log(what);
+    } else {
+      std::cerr << "run_executor: " << what << '\n';
+    }
+    RunOutcome outcome;
+    outcome.error = what;
+    co_return outcome;
+  }
+}
+
+}  // namespace droidlab::orchestrator

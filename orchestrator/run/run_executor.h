@@ -1,0 +1,91 @@
+// ExecuteRun: one run on one device, from preflight to the restored device. The run queue calls
+// it for a run it has taken off a device's queue; it owns every status change of the run from
+// then on (running, then succeeded / failed / cancelled), each committed to the store before it
+// is reported.
+//
+// What it does, in order (DESIGN.md says where each number comes from):
+//   1. resolve: `pm path PKG` (installed?), the activity from the spec or from
+//      `cmd package resolve-activity --brief PKG`;
+//   2. preflight: getprop (fingerprint), `dumpsys battery`, `dumpsys thermalservice`,
+//      `dumpsys package PKG` (versionCode, compilation filter); recorded with the run
+//      (preflight_json), flagged or refused as the spec says; the run becomes `running`;
+//   3. clock: CLK_TCK (`getconf CLK_TCK`, 100 if the device has no getconf) and the offset
+//      between the device's log clock and its boot clock, for the launch phases;
+//   4. looper stats (when asked): the current `looper_stats` setting read and kept, enabled with
+//      the run's sampling interval, the charging gate opened the way this device honours
+//      (ignore_battery_status, else `dumpsys battery unplug`), `cmd looper_stats reset`;
+//   5. one `logcat` stream opened before the loop; the proc sampler when asked;
+//   6. each iteration: prepare for the mode, `am start -W -n COMPONENT`, the iteration's logcat
+//      lines matched to it (START, Start proc, Displayed, Fully drawn), /proc/<pid>/stat for the
+//      fork time; one store::Launch per iteration, kept even when invalid (with the reason);
+//   7. `dumpsys looper_stats`, every row stored (the package's rows marked);
+//   8. always, also when failing or cancelled: the looper_stats setting restored and
+//      `dumpsys battery reset` if it unplugged.
+//
+// Cancellation: terminal cancellation of the awaiting coroutine stops the run within a second;
+// the device is restored (under a short deadline of its own) and the outcome is kCancelled.
+// Errors never throw: a device that goes away fails the run with a reason naming the iteration;
+// launches already measured stay stored.
+//
+// Threading: runs on the adb::Client's executor (one thread or strand); store calls go through
+// store_await.h and never block that thread.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "adb/client.h"
+#include "orchestrator/run/owed_restores.h"
+#include "orchestrator/spec/run_spec.h"
+#include "store/records.h"
+#include "store/store.h"
+
+namespace droidlab::orchestrator {
+
+// Progress of a running run, for the API's events and the client's progress bar.
+struct RunProgress {
+  int64_t run_id = 0;
+  std::string phase;  // "preflight", "launching", "collecting", "restoring"
+  int64_t iterations_done = 0;
+  int64_t iterations = 0;
+  int64_t valid_launches = 0;
+};
+
+struct RunOutcome {
+  store::RunStatus status = store::RunStatus::kFailed;  // succeeded, failed or cancelled
+  std::optional<std::string> error;
+  int64_t launches_recorded = 0;
+  int64_t valid_launches = 0;
+  int64_t looper_rows = 0;
+  int64_t proc_samples = 0;
+};
+
+struct RunExecutorOptions {
+  // Wall clock in ms since the epoch (tests may pin it).
+  std::function<int64_t()> now_ms;
+  // Called on the client's executor after each iteration and phase change. May be empty.
+  std::function<void(const RunProgress&)> on_progress;
+  // Called on the client's executor with each launch measured (valid or not), before it is
+  // stored. May be empty.
+  std::function<void(const store::Launch&)> on_launch;
+  // One line per event worth a log, with the serial and run id in it. Default: stderr.
+  std::function<void(std::string_view)> log;
+  // Deadline of each device command that is not a launch (getprop, dumpsys, settings, ...).
+  std::chrono::milliseconds command_timeout{10'000};
+  // The deadline the device's restore gets after a cancel or failure.
+  std::chrono::milliseconds restore_timeout{5'000};
+  // Where a restore that failed (the device went away) is left for later, and paid before the
+  // run's preflight. Null: a failed restore is only reported. Must outlive the run.
+  OwedRestores* owed_restores = nullptr;
+};
+
+boost::asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store,
+                                              int64_t run_id, RunSpec spec,
+                                              RunExecutorOptions options);
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,306 @@
+#include "orchestrator/spec/run_spec.h"
+
+#include <array>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+#include "adb/names.h"
+
+namespace droidlab::orchestrator {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 11> kKnownFields = {"serial",
+                                                           "package",
+                                                           "activity",
+                                                           "mode",
+                                                           "iterations",
+                                                           "looper_stats",
+                                                           "proc_sample_interval_ms",
+                                                           "launch_timeout_ms",
+                                                           "fully_drawn_timeout_ms",
+                                                           "on_launch_failure",
+                                                           "preflight"};
+
+FieldError Error(std::string field, std::string message) {
+  return FieldError{std::move(field), std::move(message)};
+}
+
+std::string Range(int64_t lo, int64_t hi) {
+  return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+}
+
+const char* TypeName(const json& v) { return v.type_name(); }
+
+// An integer in [lo, hi]: JSON floats (even 3.0), booleans and strings are refused, as is a
+// number beyond int64 (which nlohmann would otherwise wrap).
+std::optional<FieldError> ReadInt(const json& v, const std::string& field, int64_t lo, int64_t hi,
+                                  int64_t& out) {
+  if (!v.is_number_integer()) {
+    return Error(field, std::string("must be an integer, got ") + TypeName(v));
+  }
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return Error(field, Range(lo, hi) + ", got " + v.dump());
+  }
+  const int64_t n = v.get<int64_t>();
+  if (n < lo || n > hi) return Error(field, Range(lo, hi) + ", got " + std::to_string(n));
+  out = n;
+  return std::nullopt;
+}
+
+std::optional<FieldError> ReadString(const json& v, const std::string& field, std::string& out) {
+  if (!v.is_string()) return Error(field, std::string("must be a string, got ") + TypeName(v));
+  out = v.get<std::string>();
+  return std::nullopt;
+}
+
+bool IsJavaIdentifierStart(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+bool IsJavaIdentifierPart(char c) { return IsJavaIdentifierStart(c) || (c >= '0' && c <= '9'); }
+
+// ".Main" or "com.example.app.Main": Java identifiers joined by '.', with one optional leading
+// '.' (relative to the package). Narrower than Java: no '$' (a nested launcher activity is rare
+// and '$' is the shell's expansion character) and ASCII only.
+std::optional<std::string> ActivityProblem(std::string_view text) {
+  if (text.empty()) return "must not be empty";
+  if (text.size() > adb::kMaxClassNameLength) {
+    return "is longer than " + std::to_string(adb::kMaxClassNameLength) + " bytes";
+  }
+  std::string_view rest = text;
+  if (rest.front() == '.') rest.remove_prefix(1);
+  size_t at = text.size() - rest.size();
+  bool segment_start = true;
+  for (char c : rest) {
+    const bool ok = c == '.' ? !segment_start
+                             : (segment_start ? IsJavaIdentifierStart(c) : IsJavaIdentifierPart(c));
+    if (!ok) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", u);
+      if (c == '.') return "has an empty segment at " + std::to_string(at);
+      return std::string("is not a Java class name: bad byte ") + hex + " at " + std::to_string(at);
+    }
+    segment_start = c == '.';
+    ++at;
+  }
+  if (segment_start) return "must not end with '.'";
+  return std::nullopt;
+}
+
+}  // namespace
+
+const char* LaunchModeName(LaunchMode mode) {
+  switch (mode) {
+    case LaunchMode::kCold:
+      return "cold";
+    case LaunchMode::kWarm:
+      return "warm";
+    case LaunchMode::kHot:
+      return "hot";
+  }
+  return "cold";
+}
+
+std::optional<LaunchMode> LaunchModeFromName(std::string_view name) {
+  if (name == "cold") return LaunchMode::kCold;
+  if (name == "warm") return LaunchMode::kWarm;
+  if (name == "hot") return LaunchMode::kHot;
+  return std::nullopt;
+}
+
+std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
+  if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+  if (auto p = adb::PackageName::Parse(spec.package); !p) {
+    return Error("package", p.error().message);
+  }
+  if (spec.activity) {
+    if (auto problem = ActivityProblem(*spec.activity)) return Error("activity", *problem);
+    // The component as `am start -n` will get it must pass adb's grammar too.
+    if (auto c = adb::ComponentName::Parse(spec.package + "/" + *spec.activity); !c) {
+      return Error("activity", c.error().message);
+    }
+  }
+  if (spec.iterations < 1 || spec.iterations > kMaxIterations) {
+    return Error("iterations",
+                 Range(1, kMaxIterations) + ", got " + std::to_string(spec.iterations));
+  }
+  if (spec.looper_sampling_interval && (*spec.looper_sampling_interval < 1 ||
+                                        *spec.looper_sampling_interval > kMaxSamplingInterval)) {
+    return Error(
+        "looper_stats.sampling_interval",
+        Range(1, kMaxSamplingInterval) + ", got " + std::to_string(*spec.looper_sampling_interval));
+  }
+  if (spec.proc_sample_interval_ms && (*spec.proc_sample_interval_ms < kMinProcSampleIntervalMs ||
+                                       *spec.proc_sample_interval_ms > kMaxProcSampleIntervalMs)) {
+    return Error("proc_sample_interval_ms",
+                 Range(kMinProcSampleIntervalMs, kMaxProcSampleIntervalMs) + ", got " +
+                     std::to_string(*spec.proc_sample_interval_ms));
+  }
+  if (spec.launch_timeout_ms < 1 || spec.launch_timeout_ms > kMaxTimeoutMs) {
+    return Error("launch_timeout_ms",
+                 Range(1, kMaxTimeoutMs) + ", got " + std::to_string(spec.launch_timeout_ms));
+  }
+  if (spec.fully_drawn_timeout_ms < 0 || spec.fully_drawn_timeout_ms > kMaxTimeoutMs) {
+    return Error("fully_drawn_timeout_ms",
+                 Range(0, kMaxTimeoutMs) + ", got " + std::to_string(spec.fully_drawn_timeout_ms));
+  }
+  return std::nullopt;
+}
+
+BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view text) {
+  json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return Error("", "the body is not valid JSON");
+  if (!body.is_object()) {
+    return Error("", std::string("the body must be a JSON object, got ") + TypeName(body));
+  }
+  for (const auto& [key, value] : body.items()) {
+    bool known = false;
+    for (std::string_view k : kKnownFields) known = known || k == key;
+    if (!known) return Error(key, "is not a field of a run");
+  }
+  RunSpec spec;
+  auto field = [&](const char* name) -> const json* {
+    auto it = body.find(name);
+    if (it == body.end()) return nullptr;
+    return &*it;
+  };
+  auto missing = [](const char* name) { return Error(name, "is required"); };
+
+  const json* v = field("serial");
+  if (!v) return missing("serial");
+  if (auto e = ReadString(*v, "serial", spec.serial)) return *e;
+  if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+
+  v = field("package");
+  if (!v) return missing("package");
+  if (auto e = ReadString(*v, "package", spec.package)) return *e;
+  if (auto p = adb::PackageName::Parse(spec.package); !p) {
+    return Error("package", p.error().message);
+  }
+
+  v = field("activity");
+  if (v && !v->is_null()) {
+    std::string activity;
+    if (auto e = ReadString(*v, "activity", activity)) return *e;
+    spec.activity = std::move(activity);
+  }
+  if (spec.activity) {
+    if (auto problem = ActivityProblem(*spec.activity)) return Error("activity", *problem);
+  }
+
+  v = field("mode");
+  if (!v) return missing("mode");
+  std::string mode;
+  if (auto e = ReadString(*v, "mode", mode)) return *e;
+  auto parsed_mode = LaunchModeFromName(mode);
+  if (!parsed_mode) return Error("mode", "must be \"cold\", \"warm\" or \"hot\", got " + v->dump());
+  spec.mode = *parsed_mode;
+
+  v = field("iterations");
+  if (!v) return missing("iterations");
+  if (auto e = ReadInt(*v, "iterations", 1, kMaxIterations, spec.iterations)) return *e;
+
+  v = field("looper_stats");
+  if (v && !v->is_null()) {
+    if (!v->is_object()) {
+      return Error("looper_stats", std::string("must be an object, got ") + TypeName(*v));
+    }
+    for (const auto& [key, value] : v->items()) {
+      if (key != "sampling_interval") {
+        return Error("looper_stats." + key, "is not a field of looper_stats");
+      }
+    }
+    auto it = v->find("sampling_interval");
+    if (it == v->end()) return missing("looper_stats.sampling_interval");
+    int64_t interval = 0;
+    if (auto e =
+            ReadInt(*it, "looper_stats.sampling_interval", 1, kMaxSamplingInterval, interval)) {
+      return *e;
+    }
+    spec.looper_sampling_interval = interval;
+  }
+
+  v = field("proc_sample_interval_ms");
+  if (v && !v->is_null()) {
+    int64_t interval = 0;
+    if (auto e = ReadInt(*v, "proc_sample_interval_ms", kMinProcSampleIntervalMs,
+                         kMaxProcSampleIntervalMs, interval)) {
+      return *e;
+    }
+    spec.proc_sample_interval_ms = interval;
+  }
+
+  if ((v = field("launch_timeout_ms"))) {
+    if (auto e = ReadInt(*v, "launch_timeout_ms", 1, kMaxTimeoutMs, spec.launch_timeout_ms)) {
+      return *e;
+    }
+  }
+  if ((v = field("fully_drawn_timeout_ms"))) {
+    if (auto e =
+            ReadInt(*v, "fully_drawn_timeout_ms", 0, kMaxTimeoutMs, spec.fully_drawn_timeout_ms)) {
+      return *e;
+    }
+  }
+  if ((v = field("on_launch_failure"))) {
+    std::string s;
+    if (auto e = ReadString(*v, "on_launch_failure", s)) return *e;
+    if (s == "continue") {
+      spec.on_launch_failure = OnLaunchFailure::kContinue;
+    } else if (s == "fail") {
+      spec.on_launch_failure = OnLaunchFailure::kFail;
+    } else {
+      return Error("on_launch_failure", "must be \"continue\" or \"fail\", got " + v->dump());
+    }
+  }
+  if ((v = field("preflight"))) {
+    std::string s;
+    if (auto e = ReadString(*v, "preflight", s)) return *e;
+    if (s == "enforce") {
+      spec.preflight_enforce = true;
+    } else if (s == "warn") {
+      spec.preflight_enforce = false;
+    } else {
+      return Error("preflight", "must be \"enforce\" or \"warn\", got " + v->dump());
+    }
+  }
+  if (auto e = ValidateRunSpec(spec)) return *e;
+  return spec;
+}
+
+std::string RunSpecToJson(const RunSpec& spec) {
+  json j = json::object();
+  j["serial"] = spec.serial;
+  j["package"] = spec.package;
+  j["activity"] = spec.activity ? json(*spec.activity) : json(nullptr);
+  j["mode"] = LaunchModeName(spec.mode);
+  j["iterations"] = spec.iterations;
+  j["looper_stats"] = spec.looper_sampling_interval
+                          ? json{{"sampling_interval", *spec.looper_sampling_interval}}
+                          : json(nullptr);
+  j["proc_sample_interval_ms"] =
+      spec.proc_sample_interval_ms ? json(*spec.proc_sample_interval_ms) : json(nullptr);
+  j["launch_timeout_ms"] = spec.launch_timeout_ms;
+  j["fully_drawn_timeout_ms"] = spec.fully_drawn_timeout_ms;
+  j["on_launch_failure"] = spec.on_launch_failure == OnLaunchFailure::kFail ? "fail" : "continue";
+  j["preflight"] = spec.preflight_enforce ? "enforce" : "warn";
+  return j.dump();
+}
+
+bool operator==(const RunSpec& a, const RunSpec& b) {
+  return a.serial == b.serial && a.package == b.package && a.activity == b.activity &&
+         a.mode == b.mode && a.iterations == b.iterations &&
+         a.looper_sampling_interval == b.looper_sampling_interval &&
+         a.proc_sample_interval_ms == b.proc_sample_interval_ms &&
+         a.launch_timeout_ms == b.launch_timeout_ms &&
+         a.fully_drawn_timeout_ms == b.fully_drawn_timeout_ms &&
+         a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce;
+}
+
+}  // namespace droidlab::orchestrator
