@@ -417,6 +417,8 @@ def findings_in_statement(toks: list[Tok], match: dict[int, int], a: int, b: int
                 add("string (a conditional ?: with literals)")
             elif prev is not None and prev.text in ("(", ","):
                 name, pos = call_of(toks, match, k, a)
+                if name in ("string", "to_string") + tuple(ARGV_BUILDERS):
+                    continue  # reported as what they build
                 types = INDEX.param_types(name, pos) if (INDEX and name) else None
                 if not literal_param_safe(types):
                     add("string (a literal passed as " +
