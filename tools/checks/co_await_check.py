@@ -11,13 +11,22 @@ whose full-expression (from the statement's start to its `;`, across lines) buil
     string-valued conditional (?: with a literal), a string literal passed as an argument;
   - a vector or an initializer list: `{...}` braces in the expression (Struct{...} included), an
     argv built inline (Argv(...)), std::vector;
-  - a lambda with captures ([x], [=], [&], [this], [x = ...]) or a std::function, a
-    make_shared / make_unique;
-  - an executor copy or another awaitable: a co_await inside another co_await's operand, an
-    awaitable operator race `co_await (a() || b())`.
+  - a lambda with captures ([x], [=], [x = ...]; [&] / [&x] / [this] too unless every declaration
+    of the callee takes it as a template parameter, so it stays a trivially destroyed closure and
+    never becomes a std::function), a std::function, a make_shared / make_unique;
+  - an argument that is a call returning an owning value (a string, a container, an awaitable, a
+    class of the repository with such a member: found from the repository's declarations), an
+    executor copy (get_executor()), a substr;
+  - the result of another co_await inside a co_await's operand, an awaitable operator race
+    `co_await (a() || b())`.
 
-Allowed: `co_await std::move(op)`, `co_await name.Call(name, member.field, 3, std::move(x))`,
-captureless lambdas, lambda bodies (their statements are checked as statements of their own).
+A string literal passed as an argument is reported unless every declaration of the callee in the
+repository takes a std::string_view, a const char*, a ShellLiteral or a template parameter there.
+
+Allowed: `co_await std::move(op)`, `co_await name.Call(name, member.field, 3, std::move(x))`
+(named locals passed by value or moved, as orchestrator/store_await.h says), calls of functions
+returning trivial values or references, captureless lambdas, lambda bodies (their statements are
+checked as statements of their own).
 
 A finding that is provably safe may be silenced on the co_await's line (or on a comment line
 right above it) with `// co_await-check: ok (the reason)`; the reason is required.
@@ -396,14 +405,14 @@ def findings_in_statement(toks: list[Tok], match: dict[int, int], a: int, b: int
             open_stack.pop()
         if t.text == "co_await":
             if any(after for _, after in open_stack):
-                add("second co_await inside a co_await's operand (its result, an executor copy "
-                    "or an awaitable, is a temporary)")
+                add("temporary result of a second co_await inside its operand (an executor copy, "
+                    "an awaitable)")
             awaited = True
             if nxt is not None and nxt.text == "(" and (k + 1) in match:
                 close = match[k + 1]
                 for kk, dd in unwrap_group(toks, match, k + 2, close):
                     if dd == 0 and toks[kk].text in ("||", "&&"):
-                        add("awaitable race of temporaries (`co_await (a() || b())`)")
+                        add("race of temporary awaitables (`co_await (a() || b())`)")
                         break
             continue
         if t.kind == "string":
@@ -444,11 +453,11 @@ def findings_in_statement(toks: list[Tok], match: dict[int, int], a: int, b: int
                 add("vector (an argv built inline: " + t.text + "(...))")
             elif nxt is not None and nxt.text in ("(", "<") and in_argument(toks, match, k, a):
                 if t.text in OWNING_EXTERNAL and nxt.text == "(":
-                    add(OWNING_EXTERNAL[t.text] + " (" + t.text + "() as an argument)")
+                    add("temporary " + OWNING_EXTERNAL[t.text] + " (" + t.text + "() as an argument)")
                 elif INDEX is not None and nxt.text == "(":
                     owned = INDEX.returns_owning(t.text)
                     if owned:
-                        add(owned + " (" + t.text + "(...) as an argument)")
+                        add("temporary " + owned + " (" + t.text + "(...) as an argument)")
             continue
         if t.text == "[" and is_lambda_bracket(toks, k) and k in match:
             close = match[k]
@@ -712,7 +721,7 @@ OWNING_MARKERS = {"string", "vector", "function", "awaitable", "shared_ptr", "un
                   "unordered_map", "set", "deque", "list", "any_io_executor", "json", "Json",
                   "ostringstream"}
 # Calls of libraries outside the repository whose result is such a temporary.
-OWNING_EXTERNAL = {"get_executor": "executor copy", "substr": "std::string"}
+OWNING_EXTERNAL = {"get_executor": "executor", "substr": "std::string"}
 
 STRING_SAFE_TYPES = ("string_view", "ShellLiteral")
 
@@ -813,8 +822,8 @@ def check_text(path: str, text: str) -> list[tuple[int, str, str]]:
         if escape is not None:
             if (escape.group("reason") or "").strip():
                 continue
-            out.append((line, "finding silenced without a reason (`// co_await-check: ok "
-                        "(why it is safe)`), " + found[0], snippet(text, toks, a, b)))
+            out.append((line, found[0] + ", silenced without a reason (`// co_await-check: ok "
+                        "(why it is safe)`)", snippet(text, toks, a, b)))
             continue
         out.append((line, "; ".join(found), snippet(text, toks, a, b)))
     return out
