@@ -4,7 +4,8 @@
 #   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
 #                                    wrk and nginx for bench/api_http_bench; chromium, nodejs and
 #                                    npm for the dashboard's browser test, tests/browser/; expat
-#                                    to read the JUnit reports of the client commands back)
+#                                    to read the JUnit reports of the client commands back;
+#                                    python3 for tools/checks/ and their tests, tests/checks/)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -15,7 +16,7 @@ packages=(
   libjs-chart.js
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev python3)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2

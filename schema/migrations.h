@@ -1,6 +1,6 @@
 // The numbered migrations of schema/, embedded into the binary at build time
 // (schema/embed_sql.cmake writes the definition). Migration N takes a database from
-// PRAGMA user_version N-1 to N; store/migrate.cpp runs the pending ones.
+// PRAGMA user_version N-1 to N; store/open.cpp runs the pending ones when it opens a database.
 #pragma once
 
 #include <span>

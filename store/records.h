@@ -106,8 +106,8 @@ struct Launch {
   }
 };
 
-// One row of `dumpsys looper_stats`, owned. Build from the parser's entries with
-// LooperStatsBatch (looper_stats_batch.h), which copies all of a dump's text at once.
+// One row of `dumpsys looper_stats`, owned. Build from the parser's dump with
+// LooperStatsRowsFromDump (store/store.h), which copies the text of each entry into its row.
 struct LooperStatsRow {
   int64_t run_id = 0;
   std::string work_source_uid;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds droidlab and runs every test: the unit and end-to-end tests (warnings are errors), the
-# same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, each libFuzzer target for a
-# bounded time, and a quick smoke run of each benchmark. Installs what it needs first.
+# Runs the repository's checks (tools/checks/: co_await shapes g++ 12 miscompiles, documented
+# paths that exist), then builds droidlab and runs every test: the unit and end-to-end tests
+# (warnings are errors), the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer,
+# each libFuzzer target for a bounded time, and a quick smoke run of each benchmark. Installs what
+# it needs first.
 #
 #   tools/run-tests.sh                 everything
 #   DROIDLAB_FUZZ_SECONDS=5 tools/run-tests.sh    shorter fuzzing (default 30 s per target)
@@ -38,6 +40,16 @@ run_ctest() {
   passed=$((passed + total - f))
   failed=$((failed + f))
 }
+
+# Each check counts once in the totals; its findings are printed when it fails.
+log "checks (tools/checks/)"
+for check in co_await_check doc_paths_check; do
+  if out=$(python3 "tools/checks/$check.py" 2>&1); then
+    passed=$((passed + 1)); echo "ok   $check"
+  else
+    failed=$((failed + 1)); echo "FAIL $check"; printf '%s\n' "$out"
+  fi
+done
 
 log "build (RelWithDebInfo, -Werror)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDROIDLAB_WERROR=ON >/dev/null
