@@ -5,84 +5,19 @@
 #include <limits>
 #include <utility>
 
+#include "store/looper_stats_columns.h"
+#include "store/sql/devices.h"
+#include "store/sql/launches.h"
+#include "store/sql/looper_stats.h"
+#include "store/sql/proc_samples.h"
+#include "store/sql/runs.h"
+#include "store/sql/schedules.h"
 #include "store/sqlite.h"
+#include "store/statements.h"
 
 namespace droidlab::store {
 
 namespace {
-
-#define DROIDLAB_RUN_COLUMNS                                                                 \
-  "id, spec, serial, device_model, package, activity, mode, iterations, status, error, "   \
-  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight"
-
-// The newest-first page and its cursor, one statement per leading filter so each can use its
-// index; the other filters are row filters. A unary + keeps the planner off an index that would
-// not give the created_at order.
-#define DROIDLAB_RUNS_PAGE_REST                                                     \
-  " created_at >= ?1 AND created_at <= ?2 AND (created_at < ?2 OR id < ?3)"         \
-  " AND (?4 IS NULL OR +status = ?4) AND (?5 IS NULL OR +serial = ?5)"              \
-  " AND (?6 IS NULL OR +package = ?6)"                                              \
-  " ORDER BY created_at DESC, id DESC LIMIT ?7"
-
-constexpr const char kRunsAll[] =
-    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE" DROIDLAB_RUNS_PAGE_REST;
-constexpr const char kRunsBySerial[] =
-    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE serial = ?5 AND" DROIDLAB_RUNS_PAGE_REST;
-constexpr const char kRunsByPackage[] =
-    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE package = ?6 AND" DROIDLAB_RUNS_PAGE_REST;
-constexpr const char kRunsByStatus[] =
-    "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE status = ?4 AND" DROIDLAB_RUNS_PAGE_REST;
-
-constexpr const char kRunById[] = "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE id = ?1";
-
-constexpr const char kPreviousSuccessfulRun[] =
-    "SELECT " DROIDLAB_RUN_COLUMNS
-    " FROM runs WHERE package = ?1 AND created_at < ?2 AND +status = 'succeeded'"
-    " AND device_model IS ?3 AND mode = ?4 ORDER BY created_at DESC, id DESC LIMIT 1";
-
-#define DROIDLAB_DEVICE_COLUMNS \
-  "serial, model, manufacturer, sdk, release, abi, fingerprint, state, first_seen, last_seen"
-constexpr const char kDevices[] =
-    "SELECT " DROIDLAB_DEVICE_COLUMNS " FROM devices ORDER BY serial";
-constexpr const char kDeviceBySerial[] =
-    "SELECT " DROIDLAB_DEVICE_COLUMNS " FROM devices WHERE serial = ?1";
-constexpr const char kDeviceStateChanges[] =
-    "SELECT serial, state, changed_at FROM device_state_changes WHERE serial = ?1"
-    " ORDER BY changed_at, id";
-
-constexpr const char kLaunchesOfRun[] =
-    "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
-    " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason"
-    " FROM launches WHERE run_id = ?1 ORDER BY iteration";
-
-constexpr const char kLooperStatsOfRun[] =
-    "SELECT run_id, work_source_uid, package, uid, is_app, thread_name, handler_class,"
-    " message_name, is_interactive, message_count, recorded_message_count,"
-    " total_latency_micros, max_latency_micros, total_cpu_micros, max_cpu_micros,"
-    " recorded_delay_message_count, total_delay_millis, max_delay_millis, exception_count, extra"
-    " FROM looper_stats WHERE run_id = ?1 ORDER BY rowid";
-
-constexpr const char kProcSamplesOfRun[] =
-    "SELECT run_id, t_ms, pid, utime, stime, cpu_pct, rss_kb, num_threads"
-    " FROM proc_samples WHERE run_id = ?1 ORDER BY t_ms, rowid";
-
-constexpr const char kLaunchHistory[] =
-    "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
-    " l.fully_drawn_ms, l.total_time_ms"
-    " FROM runs AS r JOIN launches AS l ON l.run_id = r.id"
-    " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
-    " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
-    " ORDER BY r.created_at, r.id, l.iteration";
-
-#define DROIDLAB_SCHEDULE_COLUMNS \
-  "id, cron, timezone, run_spec, enabled, last_fired_at, created_at"
-constexpr const char kSchedules[] =
-    "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules ORDER BY id";
-// /metrics: runs_by_status answers this from the index alone.
-constexpr const char kRunCountsByStatus[] =
-    "SELECT status, COUNT(*) FROM runs GROUP BY status ORDER BY status";
-constexpr const char kScheduleById[] =
-    "SELECT " DROIDLAB_SCHEDULE_COLUMNS " FROM schedules WHERE id = ?1";
 
 Run ReadRun(const Statement& st) {
   Run run;
@@ -140,26 +75,8 @@ Launch ReadLaunch(const Statement& st) {
 
 LooperStatsRow ReadLooperStatsRow(const Statement& st) {
   LooperStatsRow row;
-  row.run_id = st.ColumnInt64(0);
-  row.work_source_uid = st.ColumnString(1);
-  row.package = st.ColumnOptionalString(2);
-  row.uid = st.ColumnOptionalInt64(3);
-  row.is_app = st.ColumnInt64(4) != 0;
-  row.thread_name = st.ColumnOptionalString(5);
-  row.handler_class = st.ColumnOptionalString(6);
-  row.message_name = st.ColumnOptionalString(7);
-  if (auto interactive = st.ColumnOptionalInt64(8)) row.is_interactive = *interactive != 0;
-  row.message_count = st.ColumnOptionalInt64(9);
-  row.recorded_message_count = st.ColumnOptionalInt64(10);
-  row.total_latency_micros = st.ColumnOptionalInt64(11);
-  row.max_latency_micros = st.ColumnOptionalInt64(12);
-  row.total_cpu_micros = st.ColumnOptionalInt64(13);
-  row.max_cpu_micros = st.ColumnOptionalInt64(14);
-  row.recorded_delay_message_count = st.ColumnOptionalInt64(15);
-  row.total_delay_millis = st.ColumnOptionalInt64(16);
-  row.max_delay_millis = st.ColumnOptionalInt64(17);
-  row.exception_count = st.ColumnOptionalInt64(18);
-  row.extra_json = st.ColumnOptionalString(19);
+  ForEachLooperRowColumn(
+      [&](const auto& column, int index) { ReadColumn(st, index, row.*column.member); });
   return row;
 }
 
@@ -256,13 +173,13 @@ Reader::Reader(std::unique_ptr<Database> db) : db_(std::move(db)) {}
 Reader::~Reader() = default;
 
 StoreResult<std::vector<Device>> Reader::ListDevices() {
-  auto st = db_->Cached(kDevices);
+  auto st = db_->Cached(sql::kDevices);
   if (!st) return st.error();
   return CollectRows<Device>(*st, ReadDevice, "listing devices");
 }
 
 StoreResult<Device> Reader::GetDevice(std::string_view serial) {
-  auto st = db_->Cached(kDeviceBySerial);
+  auto st = db_->Cached(sql::kDeviceBySerial);
   if (!st) return st.error();
   (*st)->BindText(1, serial);
   auto device = OneRow<Device>(*st, ReadDevice, "reading a device");
@@ -276,7 +193,7 @@ StoreResult<Device> Reader::GetDevice(std::string_view serial) {
 
 StoreResult<std::vector<DeviceStateChange>> Reader::ListDeviceStateChanges(
     std::string_view serial) {
-  auto st = db_->Cached(kDeviceStateChanges);
+  auto st = db_->Cached(sql::kDeviceStateChanges);
   if (!st) return st.error();
   (*st)->BindText(1, serial);
   return CollectRows<DeviceStateChange>(
@@ -299,15 +216,15 @@ StoreResult<RunPage> Reader::ListRuns(const RunQuery& query) {
                           "cursor \"" + query.cursor +
                               "\" is not one this server issued: pass next_cursor as returned");
   }
-  const char* sql = kRunsAll;
+  const char* page_sql = sql::kRunsAll;
   if (query.serial) {
-    sql = kRunsBySerial;
+    page_sql = sql::kRunsBySerial;
   } else if (query.package) {
-    sql = kRunsByPackage;
+    page_sql = sql::kRunsByPackage;
   } else if (query.status) {
-    sql = kRunsByStatus;
+    page_sql = sql::kRunsByStatus;
   }
-  auto st = db_->Cached(sql);
+  auto st = db_->Cached(page_sql);
   if (!st) return st.error();
   (*st)->BindInt64(1, query.since.value_or(std::numeric_limits<int64_t>::min()));
   (*st)->BindInt64(2, cursor_at);
@@ -328,7 +245,7 @@ StoreResult<RunPage> Reader::ListRuns(const RunQuery& query) {
 }
 
 StoreResult<Run> Reader::GetRun(int64_t run_id) {
-  auto st = db_->Cached(kRunById);
+  auto st = db_->Cached(sql::kRunById);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   auto run = OneRow<Run>(*st, ReadRun, "reading a run");
@@ -340,9 +257,9 @@ StoreResult<Run> Reader::GetRun(int64_t run_id) {
 }
 
 StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
-    std::string_view package, const std::optional<std::string>& device_model,
-    std::string_view mode, int64_t before_created_at) {
-  auto st = db_->Cached(kPreviousSuccessfulRun);
+    std::string_view package, const std::optional<std::string>& device_model, std::string_view mode,
+    int64_t before_created_at) {
+  auto st = db_->Cached(sql::kPreviousSuccessfulRun);
   if (!st) return st.error();
   (*st)->BindText(1, package);
   (*st)->BindInt64(2, before_created_at);
@@ -352,21 +269,21 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
 }
 
 StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id) {
-  auto st = db_->Cached(kLaunchesOfRun);
+  auto st = db_->Cached(sql::kLaunchesOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<Launch>(*st, ReadLaunch, "listing a run's launches");
 }
 
 StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id) {
-  auto st = db_->Cached(kLooperStatsOfRun);
+  auto st = db_->Cached(sql::kLooperStatsOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<LooperStatsRow>(*st, ReadLooperStatsRow, "listing a run's looper stats");
 }
 
 StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id) {
-  auto st = db_->Cached(kProcSamplesOfRun);
+  auto st = db_->Cached(sql::kProcSamplesOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<ProcSample>(*st, ReadProcSample, "listing a run's proc samples");
@@ -374,7 +291,7 @@ StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id) {
 
 StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
     const LaunchHistoryQuery& query) {
-  auto st = db_->Cached(kLaunchHistory);
+  auto st = db_->Cached(sql::kLaunchHistory);
   if (!st) return st.error();
   (*st)->BindText(1, query.package);
   (*st)->BindInt64(2, query.since);
@@ -437,13 +354,13 @@ StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {
-  auto st = db_->Cached(kSchedules);
+  auto st = db_->Cached(sql::kSchedules);
   if (!st) return st.error();
   return CollectRows<Schedule>(*st, ReadSchedule, "listing schedules");
 }
 
 StoreResult<std::vector<std::pair<std::string, int64_t>>> Reader::CountRunsByStatus() {
-  auto st = db_->Cached(kRunCountsByStatus);
+  auto st = db_->Cached(sql::kRunCountsByStatus);
   if (!st) return st.error();
   return CollectRows<std::pair<std::string, int64_t>>(
       *st,
@@ -452,14 +369,13 @@ StoreResult<std::vector<std::pair<std::string, int64_t>>> Reader::CountRunsBySta
 }
 
 StoreResult<Schedule> Reader::GetSchedule(int64_t schedule_id) {
-  auto st = db_->Cached(kScheduleById);
+  auto st = db_->Cached(sql::kScheduleById);
   if (!st) return st.error();
   (*st)->BindInt64(1, schedule_id);
   auto schedule = OneRow<Schedule>(*st, ReadSchedule, "reading a schedule");
   if (!schedule) return schedule.error();
   if (!*schedule) {
-    return MakeStoreError(StoreErrorCode::kNotFound,
-                          "no schedule " + std::to_string(schedule_id));
+    return MakeStoreError(StoreErrorCode::kNotFound, "no schedule " + std::to_string(schedule_id));
   }
   return std::move(**schedule);
 }

@@ -3,15 +3,16 @@
 // Threading model. The store's writing connection lives on ONE thread, the writer's, which it
 // owns; every write is a task posted to it through a bounded queue and committed in batches
 // (1,000 records or 50 ms by default). Reads use a small pool of read-only connections (WAL:
-// they see the last committed batch and never wait for the writer). All member functions are
-// thread-safe. Two kinds of call:
-//   - blocking ones (Push-style writes when the queue is full, CreateRun, UpdateRunStatus, the
-//     Reader queries through Read(), Backup, Prune, Flush) — for worker threads and tests, never
-//     for an io_context thread;
-//   - the async facade: *Async writes and PostRead take a completion (UniqueFunction: a move-only
-//     Asio handler fits as is) and return at once. Completions run on the writer thread or on a
-//     reader thread: an Asio caller dispatches them to its executor, which makes them awaitable
-//     (async_initiate + asio::post(executor, ...)) without any Asio in store/'s headers.
+// they see the last committed batch and never wait for the writer), each with a thread of its
+// own; an online backup runs on the store's maintenance thread. All member functions are
+// thread-safe. Every call comes in two forms:
+//   - blocking (Push-style writes when the queue is full, CreateRun, UpdateRunStatus, the
+//     Reader queries through Read(), Backup, Prune, Flush) — for main(), worker threads and
+//     tests, never for an io_context thread;
+//   - *Async and PostRead: take a completion (UniqueFunction: a move-only Asio handler fits as
+//     is) and return at once. Completions run on the writer thread, a reader thread or the
+//     maintenance thread. Coroutines use them through AsyncStore (async_store.h), the store's
+//     one awaitable door, which keeps Asio out of this header and out of droidlab_store.
 // Completions must not throw and must not block for long (they hold up the writer).
 //
 // Durability. WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9);
@@ -42,7 +43,7 @@ namespace droidlab::store {
 class Database;
 class Writer;
 class ReaderPool;
-struct PruneState;
+class TaskThread;
 
 struct StoreOptions {
   std::string path;
@@ -56,9 +57,10 @@ struct StoreOptions {
 };
 
 struct RetentionPolicy {
-  std::optional<std::chrono::milliseconds> max_age;  // delete finished runs created before now - max_age
-  std::optional<int64_t> max_runs;                   // keep at most this many runs (newest)
-  int64_t now_ms = 0;                                // wall clock, ms since the epoch
+  std::optional<std::chrono::milliseconds>
+      max_age;                      // delete finished runs created before now - max_age
+  std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
+  int64_t now_ms = 0;               // wall clock, ms since the epoch
   int runs_per_step = 10;  // each step is its own small transaction; other writes go between
 };
 
@@ -105,6 +107,8 @@ class Store {
   // error (queued runs stay queued: the orchestrator decides whether to start them). Returns
   // how many.
   StoreResult<int64_t> InterruptRunningRuns(std::string_view reason, int64_t now_ms);
+  void InterruptRunningRunsAsync(std::string reason, int64_t now_ms,
+                                 UniqueFunction<void(StoreResult<int64_t>)> done);
 
   // ---- Measurements: batched. The blocking forms wait only for room in the queue (back-
   // pressure), not for the commit; `committed` (optional) runs once the batch holding the
@@ -126,6 +130,9 @@ class Store {
   // Appends to the device's history and sets devices.state / last_seen (the device must have
   // been upserted; kNotFound otherwise, through `committed`).
   Status RecordDeviceState(const DeviceStateChange& change, Completion committed = nullptr);
+  // Async forms: `accepted` as for measurements.
+  void UpsertDeviceAsync(Device device, Completion accepted, Completion committed);
+  void RecordDeviceStateAsync(DeviceStateChange change, Completion accepted, Completion committed);
 
   // ---- Schedules: durable, like run state.
   StoreResult<int64_t> CreateSchedule(const NewSchedule& schedule);
@@ -133,9 +140,15 @@ class Store {
   Status SetScheduleEnabled(int64_t schedule_id, bool enabled);
   // Recorded before the run it starts is queued, so a restart never fires it twice.
   Status MarkScheduleFired(int64_t schedule_id, int64_t fired_at);
+  // Async forms: `done` runs once committed durably, or with the error.
+  void CreateScheduleAsync(NewSchedule schedule, UniqueFunction<void(StoreResult<int64_t>)> done);
+  void DeleteScheduleAsync(int64_t schedule_id, Completion done);
+  void SetScheduleEnabledAsync(int64_t schedule_id, bool enabled, Completion done);
+  void MarkScheduleFiredAsync(int64_t schedule_id, int64_t fired_at, Completion done);
 
   // Blocks until everything queued before it is committed (durably).
   Status Flush();
+  void FlushAsync(Completion done);
 
   // ---- Reads. Read() runs `query` on the calling thread with a pooled connection (blocking;
   // waits for a free connection). PostRead runs it on a reader thread and returns at once.
@@ -155,22 +168,31 @@ class Store {
   // read snapshot, while the writer goes on). Written to destination + ".partial" and renamed,
   // so `destination` is either the old file or a complete backup. Blocking.
   Status Backup(const std::string& destination, const BackupOptions& options = {});
+  // The same on the store's maintenance thread; `done` runs there.
+  void BackupAsync(std::string destination, BackupOptions options, Completion done);
 
   StoreStats stats() const;
   const std::string& path() const { return options_.path; }
 
  private:
   explicit Store(StoreOptions options);
-  Status PushWrite(size_t records, bool durable,
-                   UniqueFunction<Status(Database&)> apply, Completion committed);
+  Status PushWrite(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+                   Completion committed);
   void PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
                       Completion accepted, Completion committed);
+  // One durable write whose `done` runs once committed, or with the error that refused or lost
+  // it; the form with a value hands on what `apply` returned (an id, a count).
+  template <class T>
+  void PushDurableAsync(UniqueFunction<StoreResult<T>(Database&)> apply,
+                        UniqueFunction<void(StoreResult<T>)> done);
+  void PushDurableAsync(UniqueFunction<Status(Database&)> apply, Completion done,
+                        size_t records = 1);
   std::unique_ptr<Reader> AcquireReader();
   void ReleaseReader(std::unique_ptr<Reader> reader);
-  void PruneStep(std::shared_ptr<PruneState> state);
 
   StoreOptions options_;
   std::unique_ptr<ReaderPool> readers_;
+  std::unique_ptr<TaskThread> maintenance_;
   std::unique_ptr<Writer> writer_;
 };
 

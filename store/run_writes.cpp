@@ -1,0 +1,140 @@
+#include "store/run_writes.h"
+
+#include <string>
+
+#include "store/looper_stats_columns.h"
+#include "store/sql/launches.h"
+#include "store/sql/looper_stats.h"
+#include "store/sql/proc_samples.h"
+#include "store/sql/runs.h"
+#include "store/sqlite.h"
+#include "store/statements.h"
+
+namespace droidlab::store::writes {
+
+StoreResult<int64_t> InsertRun(Database& db, const NewRun& run) {
+  auto s = RunCached(
+      db, sql::kInsertRun,
+      [&](Statement& st) {
+        st.BindText(1, run.spec_json);
+        st.BindText(2, run.serial);
+        st.BindOptional(3, run.device_model);
+        st.BindText(4, run.package);
+        st.BindOptional(5, run.activity);
+        st.BindText(6, run.mode);
+        st.BindInt64(7, run.iterations);
+        st.BindInt64(8, run.created_at);
+        st.BindOptional(9, run.schedule_id);
+      },
+      "queuing a run of " + run.package + " on " + run.serial);
+  if (!s) return s.error();
+  return db.LastInsertRowId();
+}
+
+Status UpdateRunStatus(Database& db, const RunStatusUpdate& update) {
+  const std::string what =
+      "setting run " + std::to_string(update.run_id) + " to " + RunStatusName(update.status);
+  auto s = RunCached(
+      db, sql::kUpdateRunStatus,
+      [&](Statement& st) {
+        st.BindInt64(1, update.run_id);
+        st.BindText(2, RunStatusName(update.status));
+        st.BindOptional(3, update.error);
+        st.BindOptional(4, update.started_at);
+        st.BindOptional(5, update.finished_at);
+        st.BindOptional(6, update.fingerprint);
+        st.BindOptional(7, update.preflight_json);
+      },
+      what);
+  if (!s) return s;
+  return NotFoundUnlessChanged(db, what + ": no such run");
+}
+
+StoreResult<int64_t> InterruptRunningRuns(Database& db, std::string_view reason, int64_t now_ms) {
+  auto s = RunCached(
+      db, sql::kInterruptRunning,
+      [&](Statement& st) {
+        st.BindText(1, reason);
+        st.BindInt64(2, now_ms);
+      },
+      "marking running runs interrupted");
+  if (!s) return s.error();
+  return static_cast<int64_t>(db.Changes());
+}
+
+Status InsertLaunches(Database& db, const std::vector<Launch>& launches) {
+  auto st = db.Cached(sql::kInsertLaunch);
+  if (!st) return st.error();
+  for (const Launch& l : launches) {
+    (*st)->BindInt64(1, l.run_id);
+    (*st)->BindInt64(2, l.iteration);
+    (*st)->BindOptional(3, l.displayed_ms);
+    (*st)->BindOptional(4, l.fully_drawn_ms);
+    (*st)->BindOptional(5, l.total_time_ms);
+    (*st)->BindOptional(6, l.wait_time_ms);
+    (*st)->BindOptional(7, l.launch_state);
+    (*st)->BindOptional(8, l.pid);
+    (*st)->BindOptional(9, l.intent_at_ms);
+    (*st)->BindOptional(10, l.fork_at_ms);
+    (*st)->BindOptional(11, l.displayed_at_ms);
+    (*st)->BindBool(12, l.valid);
+    (*st)->BindOptional(13, l.invalid_reason);
+    if (auto s = (*st)->Run("storing launch " + std::to_string(l.iteration) + " of run " +
+                            std::to_string(l.run_id));
+        !s) {
+      return s;
+    }
+    (*st)->Reset();
+  }
+  return OkStatus();
+}
+
+Status InsertLooperStats(Database& db, const std::vector<LooperStatsRow>& rows) {
+  auto st = db.Cached(sql::kInsertLooperStats);
+  if (!st) return st.error();
+  Statement& s = **st;
+  for (const LooperStatsRow& r : rows) {
+    ForEachLooperRowColumn(
+        [&](const auto& column, int index) { BindColumn(s, index + 1, r.*column.member); });
+    if (s.StepOnce() == Statement::Step::kError) {
+      return s.Error("storing looper stats of run " + std::to_string(r.run_id));
+    }
+    s.Reset();
+  }
+  return OkStatus();
+}
+
+Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples) {
+  auto st = db.Cached(sql::kInsertProcSample);
+  if (!st) return st.error();
+  for (const ProcSample& p : samples) {
+    (*st)->BindInt64(1, p.run_id);
+    (*st)->BindInt64(2, p.t_ms);
+    (*st)->BindInt64(3, p.pid);
+    (*st)->BindInt64(4, p.utime);
+    (*st)->BindInt64(5, p.stime);
+    (*st)->BindOptional(6, p.cpu_pct);
+    (*st)->BindInt64(7, p.rss_kb);
+    (*st)->BindInt64(8, p.num_threads);
+    if (auto s = (*st)->Run("storing a proc sample of run " + std::to_string(p.run_id)); !s) {
+      return s;
+    }
+    (*st)->Reset();
+  }
+  return OkStatus();
+}
+
+Status DeleteRunAndRows(Database& db, int64_t run_id) {
+  for (const char* statement : {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun,
+                                sql::kDeleteProcSamplesOfRun, sql::kDeleteRun}) {
+    if (auto s = RunCached(
+            db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },
+            "deleting run " + std::to_string(run_id));
+        !s) {
+      return s;
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace droidlab::store::writes

@@ -1,0 +1,34 @@
+// The writes of a run and its measurements, each applied on the writer's connection inside the
+// writer's open transaction (writer.h): `runs`, `launches`, `looper_stats`, `proc_samples`.
+// Internal to store/: Store wraps each in a write task.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "store/error.h"
+#include "store/records.h"
+
+namespace droidlab::store {
+
+class Database;
+
+namespace writes {
+
+// The new run's id; its status is "queued".
+StoreResult<int64_t> InsertRun(Database& db, const NewRun& run);
+// kNotFound for an unknown run.
+Status UpdateRunStatus(Database& db, const RunStatusUpdate& update);
+// How many runs were `running` (now `interrupted`, `reason` their error).
+StoreResult<int64_t> InterruptRunningRuns(Database& db, std::string_view reason, int64_t now_ms);
+
+Status InsertLaunches(Database& db, const std::vector<Launch>& launches);
+Status InsertLooperStats(Database& db, const std::vector<LooperStatsRow>& rows);
+Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples);
+
+// The run's launches, looper rows and samples, then the run (retention).
+Status DeleteRunAndRows(Database& db, int64_t run_id);
+
+}  // namespace writes
+}  // namespace droidlab::store

@@ -1,0 +1,27 @@
+// The SQL of the `launches` table (schema/0001_init.sql). Internal to store/.
+#pragma once
+
+namespace droidlab::store::sql {
+
+inline constexpr char kInsertLaunch[] =
+    "INSERT INTO launches (run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms,"
+    " wait_time_ms, launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid,"
+    " invalid_reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+
+inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_id = ?1";
+
+inline constexpr char kLaunchesOfRun[] =
+    "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
+    " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason"
+    " FROM launches WHERE run_id = ?1 ORDER BY iteration";
+
+// A package's succeeded runs and their valid launches, for the history chart (joins `runs`).
+inline constexpr char kLaunchHistory[] =
+    "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
+    " l.fully_drawn_ms, l.total_time_ms"
+    " FROM runs AS r JOIN launches AS l ON l.run_id = r.id"
+    " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
+    " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
+    " ORDER BY r.created_at, r.id, l.iteration";
+
+}  // namespace droidlab::store::sql
