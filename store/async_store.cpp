@@ -1,0 +1,266 @@
+#include "store/async_store.h"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace droidlab::store {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// `start(done)` must call exactly one Store *Async function (or PostRead) passing `done` as its
+// completion; `done` takes the completion's argument and resumes the caller with it, on the
+// caller's executor (the store runs completions on its own threads).
+template <class T, class Start>
+asio::awaitable<T> AwaitCompletion(Start start) {
+  // Tracked: a store call in flight is outstanding work, so the caller's io_context does not
+  // run out of work (and stop) before the result is posted back to it.
+  auto executor =
+      asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
+  auto initiation = [executor, start = std::move(start)](auto handler) mutable {
+    start([executor, handler = std::move(handler)](T value) mutable {
+      asio::post(executor, [handler = std::move(handler), value = std::move(value)]() mutable {
+        std::move(handler)(std::move(value));
+      });
+    });
+  };
+  // Named, then awaited: see the g++ 12 note in async_store.h.
+  auto completion = asio::async_initiate<decltype(asio::use_awaitable), void(T)>(
+      std::move(initiation), asio::use_awaitable);
+  co_return co_await std::move(completion);
+}
+
+// The measurements' and devices' async forms: resume once accepted, `committed` kept for later.
+template <class Push>
+asio::awaitable<Status> AwaitAccepted(Push push) {
+  auto start = [&push](auto accepted) { push(std::move(accepted)); };
+  auto accepting = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(accepting);
+}
+
+}  // namespace
+
+// ---- Run state
+
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateRun(NewRun run) {
+  auto start = [this, &run](auto done) { store_->CreateRunAsync(std::move(run), std::move(done)); };
+  auto creating = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
+  co_return co_await std::move(creating);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::UpdateRunStatus(RunStatusUpdate update) {
+  auto start = [this, &update](auto done) {
+    store_->UpdateRunStatusAsync(std::move(update), std::move(done));
+  };
+  auto updating = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(updating);
+}
+
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::InterruptRunningRuns(std::string reason,
+                                                                             int64_t now_ms) {
+  auto start = [this, &reason, now_ms](auto done) {
+    store_->InterruptRunningRunsAsync(std::move(reason), now_ms, std::move(done));
+  };
+  auto interrupting = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
+  co_return co_await std::move(interrupting);
+}
+
+// ---- Measurements and devices
+
+AsyncStore::Awaitable<Status> AsyncStore::AddLaunches(std::vector<Launch> launches,
+                                                      Completion committed) {
+  auto push = [this, &launches, &committed](auto accepted) {
+    store_->AddLaunchesAsync(std::move(launches), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::AddLooperStats(std::vector<LooperStatsRow> rows,
+                                                         Completion committed) {
+  auto push = [this, &rows, &committed](auto accepted) {
+    store_->AddLooperStatsAsync(std::move(rows), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::AddProcSamples(std::vector<ProcSample> samples,
+                                                         Completion committed) {
+  auto push = [this, &samples, &committed](auto accepted) {
+    store_->AddProcSamplesAsync(std::move(samples), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::UpsertDevice(Device device, Completion committed) {
+  auto push = [this, &device, &committed](auto accepted) {
+    store_->UpsertDeviceAsync(std::move(device), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceState(DeviceStateChange change,
+                                                            Completion committed) {
+  auto push = [this, &change, &committed](auto accepted) {
+    store_->RecordDeviceStateAsync(std::move(change), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
+// ---- Schedules
+
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) {
+  auto start = [this, &schedule](auto done) {
+    store_->CreateScheduleAsync(std::move(schedule), std::move(done));
+  };
+  auto creating = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
+  co_return co_await std::move(creating);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::DeleteSchedule(int64_t schedule_id) {
+  auto start = [this, schedule_id](auto done) {
+    store_->DeleteScheduleAsync(schedule_id, std::move(done));
+  };
+  auto deleting = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(deleting);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::SetScheduleEnabled(int64_t schedule_id, bool enabled) {
+  auto start = [this, schedule_id, enabled](auto done) {
+    store_->SetScheduleEnabledAsync(schedule_id, enabled, std::move(done));
+  };
+  auto enabling = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(enabling);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::MarkScheduleFired(int64_t schedule_id, int64_t fired_at) {
+  auto start = [this, schedule_id, fired_at](auto done) {
+    store_->MarkScheduleFiredAsync(schedule_id, fired_at, std::move(done));
+  };
+  auto marking = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(marking);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::Flush() {
+  auto start = [this](auto done) { store_->FlushAsync(std::move(done)); };
+  auto flushing = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(flushing);
+}
+
+// ---- Reads
+
+AsyncStore::Awaitable<void> AsyncStore::OnReaderThread(UniqueFunction<void(Reader&)> task) {
+  auto start = [this, &task](auto done) {
+    store_->PostRead([task = std::move(task), done = std::move(done)](Reader& reader) mutable {
+      task(reader);
+      done(true);
+    });
+  };
+  auto reading = AwaitCompletion<bool>(std::move(start));
+  co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Device>>> AsyncStore::ListDevices() {
+  auto query = [](Reader& r) { return r.ListDevices(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<Device>> AsyncStore::GetDevice(std::string serial) {
+  auto query = [&serial](Reader& r) { return r.GetDevice(serial); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<DeviceStateChange>>>
+AsyncStore::ListDeviceStateChanges(std::string serial) {
+  auto query = [&serial](Reader& r) { return r.ListDeviceStateChanges(serial); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<RunPage>> AsyncStore::ListRuns(RunQuery query) {
+  auto list = [&query](Reader& r) { return r.ListRuns(query); };
+  auto reading = Read(list);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<Run>> AsyncStore::GetRun(int64_t run_id) {
+  auto query = [run_id](Reader& r) { return r.GetRun(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Launch>>> AsyncStore::ListLaunches(int64_t run_id) {
+  auto query = [run_id](Reader& r) { return r.ListLaunches(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<LooperStatsRow>>> AsyncStore::ListLooperStats(
+    int64_t run_id) {
+  auto query = [run_id](Reader& r) { return r.ListLooperStats(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<ProcSample>>> AsyncStore::ListProcSamples(
+    int64_t run_id) {
+  auto query = [run_id](Reader& r) { return r.ListProcSamples(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> AsyncStore::LaunchHistory(
+    LaunchHistoryQuery query) {
+  auto history = [&query](Reader& r) { return r.LaunchHistory(query); };
+  auto reading = Read(history);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Schedule>>> AsyncStore::ListSchedules() {
+  auto query = [](Reader& r) { return r.ListSchedules(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<Schedule>> AsyncStore::GetSchedule(int64_t schedule_id) {
+  auto query = [schedule_id](Reader& r) { return r.GetSchedule(schedule_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>>
+AsyncStore::CountRunsByStatus() {
+  auto query = [](Reader& r) { return r.CountRunsByStatus(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+// ---- Maintenance
+
+AsyncStore::Awaitable<StoreResult<RetentionResult>> AsyncStore::Prune(RetentionPolicy policy) {
+  auto start = [this, &policy](auto done) { store_->PruneAsync(policy, std::move(done)); };
+  auto pruning = AwaitCompletion<StoreResult<RetentionResult>>(std::move(start));
+  co_return co_await std::move(pruning);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::Backup(std::string destination, BackupOptions options) {
+  auto start = [this, &destination, &options](auto done) {
+    store_->BackupAsync(std::move(destination), options, std::move(done));
+  };
+  auto copying = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(copying);
+}
+
+}  // namespace droidlab::store

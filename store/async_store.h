@@ -1,0 +1,119 @@
+// AsyncStore: the one door to the store for coroutines. Every call the store has — run state,
+// measurements, devices, schedules, reads, retention, backup — as an awaitable that never blocks
+// the awaiting thread: the work runs on threads the store owns (its writer thread, its reader
+// pool, its maintenance thread) and the caller resumes on its own executor with the result.
+//
+//   store::AsyncStore door(store);
+//   auto updating = door.UpdateRunStatus(std::move(update));   // named: see below
+//   store::Status updated = co_await std::move(updating);
+//   auto listing = door.ListRuns(query);
+//   auto page = co_await std::move(listing);
+//
+// Shaped as the store's interface (records in, records out, StoreResult errors), never as
+// SQLite's: a second backend goes behind the same calls. An AsyncStore is a handle (a pointer
+// to the Store): cheap to copy, valid while the Store lives. Thread-safe like the Store.
+//
+// g++ 12 (Debian 12's compiler) destroys TWICE a temporary with a non-trivial destructor that
+// is part of a co_await full-expression (a record copied into an argument, a lambda capturing a
+// string, a std::string built in the argument list). Build each operation in its own statement
+// from named arguments, then `co_await std::move(op)`, as above; tools/checks/co_await_check.py
+// rejects the other shapes.
+//
+// Not cancellable: a store call finishes in milliseconds (a retention or a backup in seconds),
+// and abandoning it would leave its completion to resume a coroutine frame that is gone.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "store/error.h"
+#include "store/reader.h"
+#include "store/records.h"
+#include "store/store.h"
+#include "store/unique_function.h"
+
+namespace droidlab::store {
+
+class AsyncStore {
+ public:
+  template <class T>
+  using Awaitable = boost::asio::awaitable<T>;
+
+  explicit AsyncStore(Store& store) : store_(&store) {}
+
+  // ---- Run state: resumes once committed durably (Store::CreateRun, UpdateRunStatus).
+  Awaitable<StoreResult<int64_t>> CreateRun(NewRun run);
+  Awaitable<Status> UpdateRunStatus(RunStatusUpdate update);
+  Awaitable<StoreResult<int64_t>> InterruptRunningRuns(std::string reason, int64_t now_ms);
+
+  // ---- Measurements and devices: resume once the writer's queue took the records (back-
+  // pressure); `committed` (may be null) runs on the writer thread once they are on disk, or
+  // with the error that lost them.
+  Awaitable<Status> AddLaunches(std::vector<Launch> launches, Completion committed);
+  Awaitable<Status> AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed);
+  Awaitable<Status> AddProcSamples(std::vector<ProcSample> samples, Completion committed);
+  Awaitable<Status> UpsertDevice(Device device, Completion committed);
+  Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed);
+
+  // ---- Schedules: resume once committed durably.
+  Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule);
+  Awaitable<Status> DeleteSchedule(int64_t schedule_id);
+  Awaitable<Status> SetScheduleEnabled(int64_t schedule_id, bool enabled);
+  Awaitable<Status> MarkScheduleFired(int64_t schedule_id, int64_t fired_at);
+  // Resumes once everything queued before it is committed (durably).
+  Awaitable<Status> Flush();
+
+  // ---- Reads, each on a reader thread (Reader's calls, same errors).
+  Awaitable<StoreResult<std::vector<Device>>> ListDevices();
+  Awaitable<StoreResult<Device>> GetDevice(std::string serial);
+  Awaitable<StoreResult<std::vector<DeviceStateChange>>> ListDeviceStateChanges(std::string serial);
+  Awaitable<StoreResult<RunPage>> ListRuns(RunQuery query);
+  Awaitable<StoreResult<Run>> GetRun(int64_t run_id);
+  Awaitable<StoreResult<std::vector<Launch>>> ListLaunches(int64_t run_id);
+  Awaitable<StoreResult<std::vector<LooperStatsRow>>> ListLooperStats(int64_t run_id);
+  Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id);
+  Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(LaunchHistoryQuery query);
+  Awaitable<StoreResult<std::vector<Schedule>>> ListSchedules();
+  Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id);
+  Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus();
+  // Several queries in one trip to a reader thread: `query(reader)` runs there (it must not
+  // block on anything but the reader) and its result is returned.
+  template <class Query>
+  auto Read(Query query) -> Awaitable<std::invoke_result_t<Query&, Reader&>>;
+
+  // ---- Maintenance.
+  // Retention in the writer's small steps (Store::Prune); resumes when the last step committed.
+  Awaitable<StoreResult<RetentionResult>> Prune(RetentionPolicy policy);
+  // An online backup (Store::Backup) on the store's maintenance thread.
+  Awaitable<Status> Backup(std::string destination, BackupOptions options);
+
+  StoreStats stats() const { return store_->stats(); }
+
+ private:
+  // Runs `task` on a reader thread; resumes the caller on its executor once it has run.
+  Awaitable<void> OnReaderThread(UniqueFunction<void(Reader&)> task);
+
+  Store* store_;
+};
+
+template <class Query>
+auto AsyncStore::Read(Query query) -> Awaitable<std::invoke_result_t<Query&, Reader&>> {
+  using T = std::invoke_result_t<Query&, Reader&>;
+  // Written on the reader thread, read here after the resumption that the task's end posts
+  // (the post orders the two).
+  std::optional<T> result;
+  UniqueFunction<void(Reader&)> task = [&result, query = std::move(query)](Reader& reader) mutable {
+    result.emplace(query(reader));
+  };
+  auto reading = OnReaderThread(std::move(task));
+  co_await std::move(reading);
+  co_return std::move(*result);
+}
+
+}  // namespace droidlab::store
