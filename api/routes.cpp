@@ -6,13 +6,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/comparison.h"
 #include "api/json.h"
 #include "api/web_assets.h"
-#include "analysis/comparison.h"
-#include "orchestrator/lab/cron.h"
 #include "base/wall_clock.h"
+#include "orchestrator/lab/cron.h"
 #include "orchestrator/spec/run_spec.h"
-#include "orchestrator/store_await.h"
+#include "store/async_store.h"
 
 namespace droidlab::api {
 
@@ -22,9 +22,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-// g++ 12 destroys twice the temporaries of a co_await full-expression (orchestrator/README.md):
-// every lambda below that captures more than references and integers is named before it is
-// awaited.
+// g++ 12 destroys twice the temporaries of a co_await full-expression (store/async_store.h):
+// every store operation below is built in its own statement from named arguments, then awaited.
 
 std::optional<int64_t> ParseId(std::string_view text) {
   int64_t value = 0;
@@ -157,8 +156,8 @@ BasicResult<int64_t, HttpResponse> RunIdOf(const PathParams& params) {
 
 class Routes {
  public:
-  Routes(const Services& services, asio::any_io_executor blocking, const Metrics& metrics)
-      : s_(services), blocking_(std::move(blocking)), metrics_(metrics) {}
+  Routes(const Services& services, const Metrics& metrics)
+      : s_(services), store_(*services.store), metrics_(metrics) {}
 
   void AddTo(Router& router) {
     auto bind = [this](auto method) {
@@ -206,16 +205,16 @@ class Routes {
   }
 
   asio::awaitable<HttpResponse> Devices(const HttpRequest&, const PathParams&) {
-    auto devices = co_await orchestrator::AwaitRead(
-        *s_.store, [](store::Reader& r) { return r.ListDevices(); });
+    auto listing = store_.ListDevices();
+    auto devices = co_await std::move(listing);
     if (!devices) co_return StoreFailure(devices.error());
     co_return DevicesResponse(*devices);
   }
 
   asio::awaitable<HttpResponse> Device(const HttpRequest&, const PathParams& p) {
     const std::string serial = p.at("serial");
-    auto get = [serial](store::Reader& r) { return r.GetDevice(serial); };
-    auto device = co_await orchestrator::AwaitRead(*s_.store, std::move(get));
+    auto reading = store_.GetDevice(serial);
+    auto device = co_await std::move(reading);
     if (!device) {
       if (device.error().code == store::StoreErrorCode::kNotFound) {
         co_return NotFound("no device '" + serial + "' has been seen");
@@ -233,8 +232,8 @@ class Routes {
     if (auto live = Live(spec->serial); live && live->properties) model = live->properties->model;
     if (!model) {
       const std::string serial = spec->serial;
-      auto get = [serial](store::Reader& r) { return r.GetDevice(serial); };
-      auto stored = co_await orchestrator::AwaitRead(*s_.store, std::move(get));
+      auto reading = store_.GetDevice(serial);
+      auto stored = co_await std::move(reading);
       if (stored) model = stored->model;
     }
     std::optional<int64_t> no_schedule;
@@ -289,8 +288,8 @@ class Routes {
       query.limit = static_cast<int>(*value);
     }
     if (auto cursor = Query(request, "cursor")) query.cursor = *cursor;
-    auto list = [query](store::Reader& r) { return r.ListRuns(query); };
-    auto page = co_await orchestrator::AwaitRead(*s_.store, std::move(list));
+    auto listing = store_.ListRuns(query);
+    auto page = co_await std::move(listing);
     if (!page) {
       if (page.error().code == store::StoreErrorCode::kInvalidArgument) {
         co_return BadRequest("cursor: " + page.error().message);
@@ -311,7 +310,8 @@ class Routes {
       if (!launches) return launches.error();
       return std::make_pair(std::move(*run), std::move(*launches));
     };
-    auto both = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
+    auto reading = store_.Read(std::move(read));
+    auto both = co_await std::move(reading);
     if (!both) co_return StoreFailure(both.error());
     std::optional<orchestrator::RunProgress> progress;
     if (s_.queue) progress = s_.queue->Progress(run_id);
@@ -344,7 +344,8 @@ class Routes {
       return list;
     };
     (void)to_json;
-    auto rows = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
+    auto reading = store_.Read(std::move(read));
+    auto rows = co_await std::move(reading);
     if (!rows) co_return StoreFailure(rows.error());
     co_return Wrapped(key, std::move(*rows));
   }
@@ -419,15 +420,16 @@ class Routes {
       sides.baseline_launches = std::move(*b);
       return sides;
     };
-    auto sides = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
+    auto reading = store_.Read(std::move(read));
+    auto sides = co_await std::move(reading);
     if (!sides) co_return StoreFailure(sides.error());
     co_return ComparisonResponse(sides->candidate, sides->baseline, sides->candidate_launches,
                                  sides->baseline_launches);
   }
 
   asio::awaitable<HttpResponse> ListSchedules(const HttpRequest&, const PathParams&) {
-    auto schedules = co_await orchestrator::AwaitRead(
-        *s_.store, [](store::Reader& r) { return r.ListSchedules(); });
+    auto listing = store_.ListSchedules();
+    auto schedules = co_await std::move(listing);
     if (!schedules) co_return StoreFailure(schedules.error());
     co_return SchedulesResponse(*schedules);
   }
@@ -441,15 +443,14 @@ class Routes {
   asio::awaitable<HttpResponse> CreateSchedule(const HttpRequest& request, const PathParams&) {
     auto parsed = ScheduleFromBody(request.body, WallNowMs());
     if (!parsed) co_return parsed.error();
-    const store::NewSchedule schedule = std::move(*parsed);
-    store::Store* st = s_.store;
-    auto create = [st, schedule] { return st->CreateSchedule(schedule); };
-    auto id = co_await orchestrator::AwaitOffThread(blocking_, std::move(create));
+    store::NewSchedule schedule = std::move(*parsed);
+    auto creating = store_.CreateSchedule(std::move(schedule));
+    auto id = co_await std::move(creating);
     if (!id) co_return StoreFailure(id.error());
     if (s_.scheduler) s_.scheduler->Wake();
     const int64_t new_id = *id;
-    auto get = [new_id](store::Reader& r) { return r.GetSchedule(new_id); };
-    auto stored = co_await orchestrator::AwaitRead(*s_.store, std::move(get));
+    auto reading = store_.GetSchedule(new_id);
+    auto stored = co_await std::move(reading);
     if (!stored) co_return StoreFailure(stored.error());
     HttpResponse response = Ok(ScheduleJson(*stored), 201);
     response.headers.emplace_back("Location", "/api/v1/schedules/" + std::to_string(new_id));
@@ -459,10 +460,9 @@ class Routes {
   asio::awaitable<HttpResponse> DeleteSchedule(const HttpRequest&, const PathParams& p) {
     auto id = ParseId(p.at("id"));
     if (!id) co_return NotFound("no schedule '" + p.at("id") + "'");
-    store::Store* st = s_.store;
     const int64_t schedule_id = *id;
-    auto remove = [st, schedule_id] { return st->DeleteSchedule(schedule_id); };
-    auto deleted = co_await orchestrator::AwaitOffThread(blocking_, std::move(remove));
+    auto deleting = store_.DeleteSchedule(schedule_id);
+    auto deleted = co_await std::move(deleting);
     if (!deleted) co_return StoreFailure(deleted.error());
     if (s_.scheduler) s_.scheduler->Wake();
     co_return DeletedResponse(schedule_id);
@@ -505,7 +505,7 @@ class Routes {
     for (const auto& [status, n] : runs) {
       text += "droidlab_runs{status=\"" + status + "\"} " + std::to_string(n) + "\n";
     }
-    const store::StoreStats stats = s_.store->stats();
+    const store::StoreStats stats = store_.stats();
     text += "# HELP droidlab_store_queue_records Records waiting for the store's writer.\n";
     text += "# TYPE droidlab_store_queue_records gauge\n";
     text += "droidlab_store_queue_records " + std::to_string(stats.queued_records) + "\n";
@@ -544,7 +544,8 @@ class Routes {
       c.runs = std::move(*runs);
       return c;
     };
-    auto counts = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
+    auto reading = store_.Read(std::move(read));
+    auto counts = co_await std::move(reading);
     if (!counts) co_return StoreFailure(counts.error());
     std::string text = MetricsExposition(counts->devices, counts->runs);
     HttpResponse response = JsonResponse(200, std::move(text));
@@ -553,7 +554,7 @@ class Routes {
   }
 
   Services s_;
-  asio::any_io_executor blocking_;
+  store::AsyncStore store_;
   const Metrics& metrics_;
 };
 
@@ -563,10 +564,9 @@ bool IsDashboardPath(std::string_view path) {
   return path == "/" || (path.starts_with("/ui/") && path.find('/', 4) == std::string_view::npos);
 }
 
-void AddRoutes(Router& router, const Services& services, asio::any_io_executor blocking,
-               const Metrics& metrics) {
+void AddRoutes(Router& router, const Services& services, const Metrics& metrics) {
   // The routes live as long as the router's handlers: owned by them through a shared_ptr.
-  auto routes = std::make_shared<Routes>(services, std::move(blocking), metrics);
+  auto routes = std::make_shared<Routes>(services, metrics);
   Router local;
   routes->AddTo(local);
   for (const Route& route : local.routes()) {

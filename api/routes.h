@@ -1,9 +1,9 @@
 // Every route of API.md as a handler over the daemon's services. Handlers run on the io thread;
-// store reads go through AwaitRead (the store's reader threads), the store's blocking schedule
-// writes through a small thread pool, runs through the RunQueue: nothing blocks the io thread.
+// store reads and schedule writes go through the store's awaitable door (store/async_store.h:
+// the store's reader and writer threads), runs through the RunQueue: nothing blocks the io
+// thread.
 #pragma once
 
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <functional>
 #include <optional>
@@ -32,11 +32,9 @@ struct Services {
   const LabMetrics* lab_metrics = nullptr;
 };
 
-// Adds the routes. `blocking` runs the store's blocking calls (a thread pool's executor);
-// `metrics` is read by GET /metrics. GET /api/v1/events is routed to a placeholder: the server
-// streams it itself.
-void AddRoutes(Router& router, const Services& services, boost::asio::any_io_executor blocking,
-               const Metrics& metrics);
+// Adds the routes. `metrics` is read by GET /metrics. GET /api/v1/events is routed to a
+// placeholder: the server streams it itself.
+void AddRoutes(Router& router, const Services& services, const Metrics& metrics);
 
 // Whether `path` is one of the dashboard's static files (GET / and /ui/...): served without the
 // API token, since they hold no data; the page asks for the token and sends it on every call.

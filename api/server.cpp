@@ -10,7 +10,6 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -89,9 +88,8 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         acceptor(ex),
         hub(ex),
         cache(options.response_cache_ttl, options.response_cache_bytes) {
-    AddRoutes(router, services, blocking.get_executor(), metrics);
+    AddRoutes(router, services, metrics);
   }
-  ~Impl() { blocking.join(); }
 
   asio::any_io_executor executor;
   Services services;
@@ -101,7 +99,6 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   ResponseCache cache;
   Metrics metrics;
   Router router;
-  asio::thread_pool blocking{1};
 
   bool stopping = false;
   uint64_t next_connection = 1;

@@ -21,14 +21,15 @@
 
 #include "adb/client.h"
 #include "api/server.h"
+#include "base/wall_clock.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/lab/device_registry.h"
-#include "base/wall_clock.h"
-#include "orchestrator/run/owed_restores.h"
-#include "orchestrator/run/run_executor.h"
 #include "orchestrator/lab/run_queue.h"
 #include "orchestrator/lab/scheduler.h"
+#include "orchestrator/run/owed_restores.h"
+#include "orchestrator/run/run_executor.h"
 #include "schema/migrations.h"
+#include "store/async_store.h"
 #include "store/store.h"
 
 namespace droidlab::daemon {
@@ -87,6 +88,7 @@ auto LogEnd(const char* what, std::function<void()> done = nullptr) {
 
 // Retention every hour when configured, in the store's own small steps.
 asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config) {
+  store::AsyncStore door(st);
   auto executor = co_await asio::this_coro::executor;
   co_await asio::this_coro::throw_if_cancelled(false);
   asio::steady_timer timer(executor);
@@ -97,13 +99,18 @@ asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config
     }
     policy.max_runs = config.retention_max_runs;
     policy.now_ms = WallNowMs();
-    st.PruneAsync(policy, [](store::StoreResult<store::RetentionResult> r) {
-      if (!r) {
-        spdlog::warn("retention: {}", r.error().message);
-      } else if (r->runs_deleted > 0) {
-        spdlog::info("retention: {} run(s) deleted", r->runs_deleted);
-      }
-    });
+    auto pruning = door.Prune(policy);
+    auto pruned = co_await std::move(pruning);
+    if (!pruned) {
+      spdlog::warn("retention: {}", pruned.error().message);
+    } else if (pruned->runs_deleted > 0) {
+      spdlog::info("retention: {} run(s) deleted", pruned->runs_deleted);
+    }
+    // A stop that came while pruning would not reach a timer started after it.
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      co_return;
+    }
     timer.expires_after(std::chrono::hours(1));
     boost::system::error_code ec;
     co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));

@@ -8,7 +8,6 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <charconv>
 #include <iostream>
@@ -16,10 +15,10 @@
 #include <mutex>
 #include <utility>
 
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
-#include "orchestrator/store_await.h"
+#include "orchestrator/stderr_log.h"
 #include "parsers/getprop.h"
+#include "store/async_store.h"
 
 namespace droidlab::orchestrator {
 
@@ -81,12 +80,10 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     if (!options.now_ms) options.now_ms = WallNowMs;
     if (!options.log) options.log = StderrLog("device_registry");
   }
-  ~Impl() { worker.join(); }
 
   adb::Client& client;
-  store::Store& store;
+  store::AsyncStore store;
   DeviceRegistryOptions options;
-  asio::thread_pool worker{1};  // the store's possibly blocking calls, in order
 
   mutable std::mutex mutex;
   std::map<std::string, Entry, std::less<>> devices;
@@ -121,24 +118,22 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     };
   }
 
-  // The store's device writes wait for room in its queue: on the worker thread, awaited. The
-  // calls are named locals, never temporaries in the co_await expression (g++ 12 destroys those
-  // twice: see store_await.h).
+  // The store's device writes wait for room in its queue, awaited (in order: each is accepted
+  // before the next is pushed). Named operations, never temporaries in the co_await expression
+  // (g++ 12 destroys those twice: see store/async_store.h).
   asio::awaitable<void> Upsert(store::Device device) {
     std::string what = "device " + device.serial;
-    auto call = [this, device = std::move(device), done = LogCommitError(what)]() mutable {
-      return store.UpsertDevice(device, std::move(done));
-    };
-    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
+    store::Completion committed = LogCommitError(what);
+    auto upserting = store.UpsertDevice(std::move(device), std::move(committed));
+    auto status = co_await std::move(upserting);
     if (!status) options.log(what + ": store refused the upsert: " + status.error().message);
   }
 
   asio::awaitable<void> RecordState(store::DeviceStateChange change) {
     std::string what = "state " + change.state + " of " + change.serial;
-    auto call = [this, change = std::move(change), done = LogCommitError(what)]() mutable {
-      return store.RecordDeviceState(change, std::move(done));
-    };
-    auto status = co_await AwaitOffThread(worker.get_executor(), std::move(call));
+    store::Completion committed = LogCommitError(what);
+    auto recording = store.RecordDeviceState(std::move(change), std::move(committed));
+    auto status = co_await std::move(recording);
     if (!status) options.log(what + ": store refused it: " + status.error().message);
   }
 
@@ -194,7 +189,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       const std::string state = device.state;
       co_await Upsert(std::move(device));
       if (state_changed) {
-        store::DeviceStateChange recorded{serial, state, now};  // named: see store_await.h
+        store::DeviceStateChange recorded{serial, state, now};  // named: see store/async_store.h
         co_await RecordState(std::move(recorded));
       }
       if (want_read) StartRead(serial);
@@ -305,7 +300,7 @@ asio::awaitable<adb::Result<void>> DeviceRegistry::Run() {
   std::shared_ptr<Impl> impl = impl_;
   impl->client_executor = co_await asio::this_coro::executor;
   co_await asio::this_coro::throw_if_cancelled(false);
-  // Named, not a temporary in the co_await (see store_await.h).
+  // Named, not a temporary in the co_await (see store/async_store.h).
   adb::DeviceListSink sink = [impl](const adb::DeviceListUpdate& update) -> asio::awaitable<bool> {
     co_await impl->HandleUpdate(update);
     co_return true;

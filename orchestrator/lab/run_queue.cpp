@@ -6,7 +6,6 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 #include <deque>
@@ -17,9 +16,9 @@
 #include <set>
 #include <utility>
 
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
-#include "orchestrator/store_await.h"
+#include "orchestrator/stderr_log.h"
+#include "store/async_store.h"
 
 namespace droidlab::orchestrator {
 
@@ -68,12 +67,10 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     if (!options.now_ms) options.now_ms = WallNowMs;
     if (!options.log) options.log = StderrLog("run_queue");
   }
-  ~Impl() { blocking.join(); }
 
-  store::Store& store;
+  store::AsyncStore store;
   RunExecuteFunction execute;
   RunQueueOptions options;
-  asio::thread_pool blocking{1};  // the store's durable calls that have no async form
 
   // The executor's thread only.
   std::optional<asio::any_io_executor> executor;
@@ -114,8 +111,8 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     update.status = status;
     update.error = std::move(error);
     update.finished_at = options.now_ms();
-    co_return co_await AwaitStore<store::Status>(
-        [&](auto done) { store.UpdateRunStatusAsync(update, std::move(done)); });
+    auto updating = store.UpdateRunStatus(std::move(update));
+    co_return co_await std::move(updating);
   }
 
   void Enqueue(int64_t run_id, RunSpec spec) {
@@ -212,10 +209,9 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
 
   // The store's runs left queued, oldest first, and those left running marked interrupted.
   asio::awaitable<void> Recover() {
-    auto interrupted = co_await AwaitOffThread(blocking.get_executor(), [this] {
-      return store.InterruptRunningRuns("the daemon stopped while the run was running",
-                                        options.now_ms());
-    });
+    std::string reason = "the daemon stopped while the run was running";
+    auto interrupting = store.InterruptRunningRuns(std::move(reason), options.now_ms());
+    auto interrupted = co_await std::move(interrupting);
     if (!interrupted) {
       options.log("could not mark runs interrupted: " + interrupted.error().message);
     } else if (*interrupted > 0) {
@@ -226,8 +222,8 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     query.status = store::RunStatus::kQueued;
     query.limit = 1000;
     for (;;) {
-      auto list_runs = [query](store::Reader& r) { return r.ListRuns(query); };  // named: g++ 12
-      auto page = co_await AwaitRead(store, std::move(list_runs));
+      auto listing = store.ListRuns(query);
+      auto page = co_await std::move(listing);
       if (!page) {
         options.log("could not read queued runs: " + page.error().message);
         break;
@@ -310,8 +306,8 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Submit(RunSpec spec,
   new_run.iterations = spec.iterations;
   new_run.created_at = impl->options.now_ms();
   new_run.schedule_id = schedule_id;
-  auto id = co_await AwaitStore<store::StoreResult<int64_t>>(
-      [&](auto done) { impl->store.CreateRunAsync(new_run, std::move(done)); });
+  auto creating = impl->store.CreateRun(new_run);
+  auto id = co_await std::move(creating);
   if (!id) co_return Unavailable("the run could not be stored: " + id.error().message);
 
   store::Run run;
@@ -367,7 +363,8 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Cancel(int64_t run_id) {
     co_await WaitForSignal(*running_done);  // the executor restores the device and records it
   }
 
-  auto run = co_await AwaitRead(impl->store, [run_id](store::Reader& r) { return r.GetRun(run_id); });
+  auto reading = impl->store.GetRun(run_id);
+  auto run = co_await std::move(reading);
   if (!run) {
     if (run.error().code == store::StoreErrorCode::kNotFound) {
       co_return RunQueueError{RunQueueError::Code::kNotFound, "",

@@ -1,21 +1,20 @@
 #include "orchestrator/lab/scheduler.h"
 
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <algorithm>
-#include <atomic>
 #include <iostream>
 #include <mutex>
 #include <utility>
 #include <vector>
 
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
 #include "orchestrator/lab/cron.h"
-#include "orchestrator/store_await.h"
+#include "orchestrator/stderr_log.h"
+#include "store/async_store.h"
 
 namespace droidlab::orchestrator {
 
@@ -38,13 +37,11 @@ struct Scheduler::Impl {
     if (!options.now_ms) options.now_ms = WallNowMs;
     if (!options.log) options.log = StderrLog("scheduler");
   }
-  ~Impl() { blocking.join(); }
 
-  store::Store& store;
+  store::AsyncStore store;
   RunQueue& queue;
   DeviceModelLookup model_of;
   SchedulerOptions options;
-  asio::thread_pool blocking{1};  // MarkScheduleFired is durable and blocking
   std::shared_ptr<asio::steady_timer> sleep;  // the executor's thread only
   bool woken = false;
   std::atomic<int64_t> started{0};
@@ -56,8 +53,8 @@ struct Scheduler::Impl {
 
   // Fires what is due; returns when to look again (nullopt: no schedule will ever fire).
   asio::awaitable<std::optional<SysSeconds>> CheckAll() {
-    auto list = [](store::Reader& r) { return r.ListSchedules(); };
-    auto schedules = co_await AwaitRead(store, std::move(list));
+    auto listing = store.ListSchedules();
+    auto schedules = co_await std::move(listing);
     if (!schedules) {
       options.log("cannot read schedules: " + schedules.error().message);
       co_return std::nullopt;
@@ -91,8 +88,8 @@ struct Scheduler::Impl {
     // Recorded first: a restart after this point finds the firing done, never runs it twice.
     const int64_t fired_at = ToMs(*decision.scheduled_for);
     const int64_t id = schedule.id;
-    auto mark = [this, id, fired_at] { return store.MarkScheduleFired(id, fired_at); };
-    auto marked = co_await AwaitOffThread(blocking.get_executor(), std::move(mark));
+    auto marking = store.MarkScheduleFired(id, fired_at);
+    auto marked = co_await std::move(marking);
     if (!marked) {
       Log(schedule, "firing not recorded, not run: " + marked.error().message);
       co_return decision.next;

@@ -25,8 +25,8 @@
 #include "orchestrator/run/looper_session.h"
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
-#include "orchestrator/store_await.h"
 #include "parsers/looper_stats.h"
+#include "store/async_store.h"
 
 namespace droidlab::orchestrator {
 
@@ -86,8 +86,8 @@ class Execution {
 
   asio::awaitable<store::Status> UpdateStatus(store::RunStatusUpdate update) {
     update.run_id = run_id_;
-    co_return co_await AwaitStore<store::Status>(
-        [this, &update](auto done) { store_.UpdateRunStatusAsync(update, std::move(done)); });
+    auto updating = store_.UpdateRunStatus(std::move(update));
+    co_return co_await std::move(updating);
   }
   store::Completion LogIfLost(std::string what) {
     return [log = options_.log, what = std::move(what), id = run_id_](const store::Status& s) {
@@ -118,7 +118,7 @@ class Execution {
   asio::awaitable<RunOutcome> Finish();
 
   adb::Client& client_;
-  store::Store& store_;
+  store::AsyncStore store_;
   int64_t run_id_;
   RunSpec spec_;
   RunExecutorOptions options_;
@@ -198,9 +198,9 @@ asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(Device
   int64_t app_rows = 0;
   for (const auto& row : rows) app_rows += row.is_app ? 1 : 0;
   const int64_t n = static_cast<int64_t>(rows.size());
-  store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
-    store_.AddLooperStatsAsync(std::move(rows), std::move(done), LogIfLost("looper rows"));
-  });
+  store::Completion committed = LogIfLost("looper rows");
+  auto storing = store_.AddLooperStats(std::move(rows), std::move(committed));
+  store::Status s = co_await std::move(storing);
   if (!s) co_return "looper stats not stored: " + s.error().message;
   outcome_.looper_rows = n;
   std::string skipped;
@@ -322,9 +322,9 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     const std::optional<std::string> reason = it.launch.invalid_reason;
     if (options_.on_launch) options_.on_launch(it.launch);
     std::vector<store::Launch> one{std::move(it.launch)};
-    store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
-      store_.AddLaunchesAsync(std::move(one), std::move(done), LogIfLost(where + "'s launch"));
-    });
+    store::Completion committed = LogIfLost(where + "'s launch");
+    auto storing = store_.AddLaunches(std::move(one), std::move(committed));
+    store::Status s = co_await std::move(storing);
     if (!s) {
       state->error = where + ": launch not stored: " + s.error().message;
       co_return;
@@ -444,9 +444,9 @@ asio::awaitable<RunOutcome> Execution::Run() {
   if (!sampler->samples.empty()) {
     outcome_.proc_samples = static_cast<int64_t>(sampler->samples.size());
     std::vector<store::ProcSample> samples = std::move(sampler->samples);
-    store::Status s = co_await AwaitStore<store::Status>([&](auto done) {
-      store_.AddProcSamplesAsync(std::move(samples), std::move(done), LogIfLost("proc samples"));
-    });
+    store::Completion committed = LogIfLost("proc samples");
+    auto storing = store_.AddProcSamples(std::move(samples), std::move(committed));
+    store::Status s = co_await std::move(storing);
     if (!s && !error) error = "proc samples not stored: " + s.error().message;
   }
 

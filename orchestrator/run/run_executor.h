@@ -28,7 +28,7 @@
 // launches already measured stay stored.
 //
 // Threading: runs on the adb::Client's executor (one thread or strand); store calls go through
-// store_await.h and never block that thread.
+// the store's awaitable door (store/async_store.h) and never block that thread.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>

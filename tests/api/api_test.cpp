@@ -4,9 +4,8 @@
 // is stored, the server keeps answering), paging, ETag/304, auth, 404/405, pipelining, slow
 // clients, 1,000 connections, the event stream, the dashboard's files, and that the OpenAPI
 // document and the routing table agree.
-#include <sys/resource.h>
-
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -28,10 +27,10 @@
 #include <vector>
 
 #include "api/server.h"
-#include "orchestrator/store_await.h"
-#include "tests/common/test_store.h"
+#include "store/async_store.h"
 #include "tests/common/http_client.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::api {
 namespace {
@@ -56,8 +55,9 @@ asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_
   store::RunStatusUpdate running;
   running.run_id = run_id;
   running.status = store::RunStatus::kRunning;
-  co_await orchestrator::AwaitStore<store::Status>(
-      [&](auto done) { st.UpdateRunStatusAsync(running, std::move(done)); });
+  store::AsyncStore door(st);
+  auto marking_running = door.UpdateRunStatus(running);
+  co_await std::move(marking_running);
   // A cancel that came while the status was being stored is recorded in the coroutine's state
   // only (that wait does not take cancellation): waiting on a timer now would never see it.
   if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
@@ -70,8 +70,8 @@ asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_
   store::RunStatusUpdate end;
   end.run_id = run_id;
   end.status = store::RunStatus::kCancelled;
-  co_await orchestrator::AwaitStore<store::Status>(
-      [&](auto done) { st.UpdateRunStatusAsync(end, std::move(done)); });
+  auto marking_cancelled = door.UpdateRunStatus(end);
+  co_await std::move(marking_cancelled);
   orchestrator::RunOutcome outcome;
   outcome.status = store::RunStatus::kCancelled;
   co_return outcome;

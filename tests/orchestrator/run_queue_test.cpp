@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "orchestrator/store_await.h"
-#include "tests/common/test_store.h"
+#include "store/async_store.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::orchestrator {
 namespace {
@@ -67,8 +67,9 @@ class FakeExecutor {
     running.run_id = run_id;
     running.status = store::RunStatus::kRunning;
     running.started_at = 1;
-    co_await AwaitStore<store::Status>(
-        [&](auto done) { store_.UpdateRunStatusAsync(running, std::move(done)); });
+    store::AsyncStore door(store_);
+    auto marking_running = door.UpdateRunStatus(running);
+    co_await std::move(marking_running);
     if (options.on_progress) options.on_progress(RunProgress{run_id, "launching", 1, spec.iterations, 1});
 
     auto release = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
@@ -85,8 +86,8 @@ class FakeExecutor {
     end.status = outcome.status;
     end.finished_at = 2;
     co_await asio::this_coro::reset_cancellation_state();
-    co_await AwaitStore<store::Status>(
-        [&](auto done) { store_.UpdateRunStatusAsync(end, std::move(done)); });
+    auto marking_end = door.UpdateRunStatus(end);
+    co_await std::move(marking_end);
     --running_[spec.serial];
     finished.push_back(run_id);
     co_return outcome;

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "orchestrator/store_await.h"
-#include "tests/common/test_store.h"
+#include "store/async_store.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::orchestrator {
 namespace {
@@ -43,8 +43,9 @@ class SchedulerTest : public ::testing::Test {
           store::RunStatusUpdate end;
           end.run_id = id;
           end.status = store::RunStatus::kSucceeded;
-          co_await AwaitStore<store::Status>(
-              [&](auto done) { store_->UpdateRunStatusAsync(end, std::move(done)); });
+          store::AsyncStore door(*store_);
+          auto marking_end = door.UpdateRunStatus(end);
+          co_await std::move(marking_end);
           RunOutcome outcome;
           outcome.status = store::RunStatus::kSucceeded;
           co_return outcome;

@@ -2,7 +2,7 @@
 """Rejects the co_await shapes that Debian 12's g++ 12 miscompiles.
 
 g++ 12 destroys twice a temporary with a non-trivial destructor that is part of a co_await
-full-expression (orchestrator/README.md, orchestrator/store_await.h). It corrupted the device
+full-expression (orchestrator/README.md, store/async_store.h). It corrupted the device
 registry's heap (commit 8a5f716) and the executor's at 10+ devices (commits 4ae8bbe, 6cee6b9).
 This check reads every C++ source of the repository and rejects a statement holding a co_await
 whose full-expression (from the statement's start to its `;`, across lines) builds:
@@ -24,7 +24,7 @@ A string literal passed as an argument is reported unless every declaration of t
 repository takes a std::string_view, a const char*, a ShellLiteral or a template parameter there.
 
 Allowed: `co_await std::move(op)`, `co_await name.Call(name, member.field, 3, std::move(x))`
-(named locals passed by value or moved, as orchestrator/store_await.h says), calls of functions
+(named locals passed by value or moved, as store/async_store.h says), calls of functions
 returning trivial values or references, captureless lambdas, lambda bodies (their statements are
 checked as statements of their own).
 
@@ -873,7 +873,7 @@ def main(argv: list[str]) -> int:
             count += 1
     if count:
         print(f"co_await_check: {count} finding(s); g++ 12 destroys such temporaries twice — "
-              "name them first (orchestrator/store_await.h)", file=sys.stderr)
+              "name them first (store/async_store.h)", file=sys.stderr)
         return 1
     return 0
 

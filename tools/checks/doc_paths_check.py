@@ -2,7 +2,7 @@
 """Every repository path a README.md or a C++ comment names must exist.
 
 A path is a relative path whose first component is one of the repository's top-level folders
-(`store/open.cpp`, `orchestrator/store_await.h`, `schema/0001_init.sql`, `tests/data/`) and that
+(`store/open.cpp`, `store/async_store.h`, `schema/0001_init.sql`, `tests/data/`) and that
 ends in a file extension or in `/`. It must exist from the repository's root, or from the
 folder of the file that names it. Skipped: paths with placeholders (`{id}`, `*`, `NNNN`, `NAME`,
 `<name>`, `...`), paths under build folders, and paths that are not this repository's (first
