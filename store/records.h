@@ -106,8 +106,8 @@ struct Launch {
   }
 };
 
-// One row of `dumpsys looper_stats`, owned. Build from the parser's dump with
-// LooperStatsRowsFromDump (store/store.h), which copies the text of each entry into its row.
+// One row of `dumpsys looper_stats`, owned: the orchestrator makes them from the parser's dump
+// (orchestrator/run/looper_rows.h) and decides is_app. Its columns, once: looper_stats_columns.h.
 struct LooperStatsRow {
   int64_t run_id = 0;
   std::string work_source_uid;

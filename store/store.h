@@ -32,7 +32,6 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/looper_stats.h"
 #include "store/error.h"
 #include "store/reader.h"
 #include "store/records.h"
@@ -195,12 +194,6 @@ class Store {
   std::unique_ptr<TaskThread> maintenance_;
   std::unique_ptr<Writer> writer_;
 };
-
-// Converts a parsed dump into rows for AddLooperStats: owned copies of the text, the package
-// and uid as the parser split them, is_app when the row's package is `app_package`, unknown
-// columns as a JSON object in extra_json.
-std::vector<LooperStatsRow> LooperStatsRowsFromDump(int64_t run_id, std::string_view app_package,
-                                                    const parsers::LooperStatsDump& dump);
 
 template <class F>
 auto Store::Read(F&& query) -> decltype(query(std::declval<Reader&>())) {

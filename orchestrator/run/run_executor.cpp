@@ -22,6 +22,7 @@
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
+#include "orchestrator/run/looper_rows.h"
 #include "orchestrator/run/looper_session.h"
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
@@ -193,8 +194,7 @@ asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(Device
         "looper stats: the dump after the launches has no rows (collection was off: the "
         "charging gate closed again, or the setting was changed during the run)");
   }
-  std::vector<store::LooperStatsRow> rows =
-      store::LooperStatsRowsFromDump(run_id_, spec_.package, *dump);
+  std::vector<store::LooperStatsRow> rows = LooperStatsRowsFromDump(run_id_, spec_.package, *dump);
   int64_t app_rows = 0;
   for (const auto& row : rows) app_rows += row.is_app ? 1 : 0;
   const int64_t n = static_cast<int64_t>(rows.size());

@@ -7,14 +7,13 @@
 #include <sqlite3.h>
 
 #include <atomic>
-#include <filesystem>
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "parsers/looper_stats.h"
 #include "store/open.h"
 #include "store/sqlite.h"
 #include "tests/common/temp_dir.h"
@@ -188,25 +187,37 @@ TEST_F(StoreTest, ADuplicateLaunchFailsAloneAndTheBatchIsKept) {
   EXPECT_EQ(store_->stats().tasks_failed, 1u);
 }
 
-TEST_F(StoreTest, LooperStatsFromAParsedDump) {
-  const std::string dump =
-      "Start time: 2022-04-09 02:53:46\n"
-      "On battery time (ms): 29576717\n"
-      "work_source_uid,thread_name,handler_class,message_name,is_interactive,message_count,"
-      "recorded_message_count,total_latency_micros,max_latency_micros,total_cpu_micros,"
-      "max_cpu_micros,recorded_delay_message_count,total_delay_millis,max_delay_millis,"
-      "exception_count,new_column\n"
-      "-1,PowerManagerService,android.os.Handler,0x2,false,559,2,381,307,370,297,2,1,1,0,x\n"
-      "com.example.app/u0a139,android.ui,android.os.Handler,0x20053,true,9,1,31576,31576,9055,"
-      "9055,1,1,1,0,y\n"
-      "com.android.systemui/u0a140,android.fg,android.os.Handler,0x1,false,3,1,10,10,5,5,1,0,0,"
-      "0,z\n";
-  auto parsed = parsers::ParseLooperStats(dump);
-  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+// Rows as the orchestrator hands them over (orchestrator/run/looper_rows.h makes them from a
+// dump): every column back as stored, in dump order.
+TEST_F(StoreTest, LooperStatsRowsRoundTrip) {
   const int64_t id = CreateRun("s1", "com.example.app", 1);
-  auto rows = LooperStatsRowsFromDump(id, "com.example.app", *parsed);
-  ASSERT_EQ(rows.size(), 3u);
-  ASSERT_TRUE(store_->AddLooperStats(std::move(rows)).ok());
+  std::vector<LooperStatsRow> rows(3);
+  rows[0].run_id = id;
+  rows[0].work_source_uid = "-1";
+  rows[0].thread_name = "PowerManagerService";
+  rows[0].message_count = 559;
+  rows[1].run_id = id;
+  rows[1].work_source_uid = "com.example.app/u0a139";
+  rows[1].package = "com.example.app";
+  rows[1].uid = 10139;
+  rows[1].is_app = true;
+  rows[1].handler_class = "android.os.Handler";
+  rows[1].is_interactive = true;
+  rows[1].recorded_message_count = 1;
+  rows[1].total_latency_micros = 31576;
+  rows[1].max_latency_micros = 31576;
+  rows[1].total_cpu_micros = 9055;
+  rows[1].max_cpu_micros = 9054;
+  rows[1].recorded_delay_message_count = 1;
+  rows[1].total_delay_millis = 2;
+  rows[1].max_delay_millis = 3;
+  rows[1].exception_count = 0;
+  rows[1].extra_json = R"({"new_column":"y"})";
+  rows[2].run_id = id;
+  rows[2].work_source_uid = "com.android.systemui/u0a140";
+  rows[2].is_interactive = false;
+  rows[2].message_name = "0x1";
+  ASSERT_TRUE(store_->AddLooperStats(rows).ok());
   ASSERT_TRUE(store_->Flush().ok());
   auto got = store_->Read([&](Reader& r) { return r.ListLooperStats(id); });
   ASSERT_TRUE(got.ok());
@@ -215,13 +226,29 @@ TEST_F(StoreTest, LooperStatsFromAParsedDump) {
   EXPECT_FALSE((*got)[0].package.has_value());
   EXPECT_FALSE((*got)[0].uid.has_value());
   EXPECT_FALSE((*got)[0].is_app);
-  EXPECT_EQ((*got)[1].package, "com.example.app");
-  EXPECT_EQ((*got)[1].uid, 10139);
-  EXPECT_TRUE((*got)[1].is_app);
-  EXPECT_EQ((*got)[1].is_interactive, true);
-  EXPECT_EQ((*got)[1].total_latency_micros, 31576);
-  EXPECT_EQ((*got)[1].extra_json, R"({"new_column":"y"})");
+  EXPECT_FALSE((*got)[0].is_interactive.has_value());
+  EXPECT_EQ((*got)[0].thread_name, "PowerManagerService");
+  EXPECT_EQ((*got)[0].message_count, 559);
+  EXPECT_FALSE((*got)[0].extra_json.has_value());
+  const LooperStatsRow& app = (*got)[1];
+  EXPECT_EQ(app.run_id, id);
+  EXPECT_EQ(app.package, "com.example.app");
+  EXPECT_EQ(app.uid, 10139);
+  EXPECT_TRUE(app.is_app);
+  EXPECT_EQ(app.handler_class, "android.os.Handler");
+  EXPECT_EQ(app.is_interactive, true);
+  EXPECT_EQ(app.recorded_message_count, 1);
+  EXPECT_EQ(app.total_latency_micros, 31576);
+  EXPECT_EQ(app.max_latency_micros, 31576);
+  EXPECT_EQ(app.total_cpu_micros, 9055);
+  EXPECT_EQ(app.max_cpu_micros, 9054);
+  EXPECT_EQ(app.recorded_delay_message_count, 1);
+  EXPECT_EQ(app.total_delay_millis, 2);
+  EXPECT_EQ(app.max_delay_millis, 3);
+  EXPECT_EQ(app.exception_count, 0);
+  EXPECT_EQ(app.extra_json, R"({"new_column":"y"})");
   EXPECT_FALSE((*got)[2].is_app);
+  EXPECT_EQ((*got)[2].is_interactive, false);
   EXPECT_EQ((*got)[2].message_name, "0x1");
 }
 
