@@ -1,5 +1,11 @@
 #include "api/json.h"
 
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "store/looper_stats_columns.h"
+
 namespace droidlab::api {
 
 namespace {
@@ -14,6 +20,29 @@ nlohmann::json Embedded(const std::optional<std::string>& text) {
   if (!text) return nullptr;
   nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
   return parsed.is_discarded() ? nlohmann::json(*text) : parsed;
+}
+
+// One column of a record: a value always, an optional when present (or null when asked).
+template <class T>
+void PutColumn(nlohmann::json& j, const char* name, const T& value, bool) {
+  j[name] = value;
+}
+template <class T>
+void PutColumn(nlohmann::json& j, const char* name, const std::optional<T>& value,
+               bool null_when_absent) {
+  if (value) {
+    j[name] = *value;
+  } else if (null_when_absent) {
+    j[name] = nullptr;
+  }
+}
+
+// The fields of a stored JSON object (extra columns) into `j`; anything else is left out.
+void MergeObject(nlohmann::json& j, const std::optional<std::string>& object_text) {
+  if (!object_text) return;
+  nlohmann::json object = nlohmann::json::parse(*object_text, nullptr, false);
+  if (!object.is_object()) return;
+  for (auto it = object.begin(); it != object.end(); ++it) j[it.key()] = it.value();
 }
 
 template <class Get>
@@ -106,34 +135,28 @@ nlohmann::json LaunchJson(const store::Launch& l) {
 }
 
 nlohmann::json LooperStatsRowJson(const store::LooperStatsRow& r) {
-  // The dump's own column names; a column this version lacks stays absent.
-  nlohmann::json j = {{"work_source_uid", r.work_source_uid},
-                      {"package", OrNull(r.package)},
-                      {"uid", OrNull(r.uid)},
-                      {"is_app", r.is_app}};
-  auto put = [&j](const char* name, const auto& value) {
-    if (value) j[name] = *value;
-  };
-  put("thread_name", r.thread_name);
-  put("handler_class", r.handler_class);
-  put("message_name", r.message_name);
-  put("is_interactive", r.is_interactive);
-  put("message_count", r.message_count);
-  put("recorded_message_count", r.recorded_message_count);
-  put("total_latency_micros", r.total_latency_micros);
-  put("max_latency_micros", r.max_latency_micros);
-  put("total_cpu_micros", r.total_cpu_micros);
-  put("max_cpu_micros", r.max_cpu_micros);
-  put("recorded_delay_message_count", r.recorded_delay_message_count);
-  put("total_delay_millis", r.total_delay_millis);
-  put("max_delay_millis", r.max_delay_millis);
-  put("exception_count", r.exception_count);
-  if (r.extra_json) {
-    nlohmann::json extra = nlohmann::json::parse(*r.extra_json, nullptr, false);
-    if (extra.is_object()) {
-      for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
+  // The row as the dump printed it, by kLooperRowColumns (store/looper_stats_columns.h): the
+  // dump's own column names, a column this version lacks absent; what droidlab derived always
+  // there (null: unknown); the dump's unknown columns merged in last.
+  nlohmann::json j = nlohmann::json::object();
+  store::ForEachLooperRowColumn([&](const auto& column, int) {
+    const auto& value = r.*column.member;
+    switch (column.origin) {
+      case store::LooperColumnOrigin::kRun:
+        break;
+      case store::LooperColumnOrigin::kDerived:
+        PutColumn(j, column.name, value, /*null_when_absent=*/true);
+        break;
+      case store::LooperColumnOrigin::kDump:
+        PutColumn(j, column.name, value, /*null_when_absent=*/false);
+        break;
+      case store::LooperColumnOrigin::kExtra:
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::optional<std::string>>) {
+          MergeObject(j, value);
+        }
+        break;
     }
-  }
+  });
   return j;
 }
 
