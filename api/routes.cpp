@@ -506,6 +506,11 @@ class Routes {
 
 }  // namespace
 
+const std::string& OpenApiDocument() {
+  static const std::string kDocument(OpenApiFile().front().bytes);
+  return kDocument;
+}
+
 bool IsDashboardPath(std::string_view path) {
   return path == "/" || (path.starts_with("/ui/") && path.find('/', 4) == std::string_view::npos);
 }
