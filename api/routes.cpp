@@ -316,16 +316,15 @@ class Routes {
     auto id = RunIdOf(p);
     if (!id) co_return id.error();
     const int64_t run_id = *id;
-    auto read = [run_id, read_rows](store::Reader& r) -> store::StoreResult<Json> {
+    auto read = [run_id, read_rows, to_json](store::Reader& r) -> store::StoreResult<Json> {
       auto run = r.GetRun(run_id);
       if (!run) return run.error();
       auto rows = read_rows(r, run_id);
       if (!rows) return rows.error();
       Json list = Json::array();
-      for (const auto& row : *rows) list.push_back(ToJson{}(row));
+      for (const auto& row : *rows) list.push_back(to_json(row));
       return list;
     };
-    (void)to_json;
     auto rows = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
     if (!rows) co_return StoreFailure(rows.error());
     co_return Wrapped(key, std::move(*rows));
