@@ -402,28 +402,6 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     --metrics.sse_clients;
     hub.Unsubscribe(subscriber);
   }
-
-  // ---- Device changes for the event stream: the registry polled, changes published.
-  asio::awaitable<void> PollDevices() {
-    std::map<std::string, std::string> last;
-    asio::steady_timer timer(executor);
-    while (!stopping && services.registry) {
-      for (const auto& device : services.registry->Snapshot()) {
-        auto it = last.find(device.serial);
-        if (it != last.end() && it->second == device.state) continue;
-        last[device.serial] = device.state;
-        cache.Clear();
-        hub.Publish("device", DeviceEventData(device));
-      }
-      timer.expires_after(options.device_poll);
-      boost::system::error_code ec;
-      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
-      if ((co_await asio::this_coro::cancellation_state).cancelled() !=
-          asio::cancellation_type::none) {
-        break;
-      }
-    }
-  }
 };
 
 Server::Server(asio::any_io_executor executor, Services services, ServerOptions options)
@@ -465,12 +443,16 @@ asio::awaitable<void> Server::Run() {
       impl->hub.Publish("run", RunEventData(e));
     });
   }
-  asio::cancellation_signal stop_poll;
-  bool poll_ended = !s.services.registry;
+  uint64_t device_listener = 0;
   if (s.services.registry) {
-    asio::co_spawn(s.executor, s.PollDevices(),
-                   asio::bind_cancellation_slot(stop_poll.slot(),
-                                                [&poll_ended](std::exception_ptr) { poll_ended = true; }));
+    std::weak_ptr<Impl> weak = self;
+    device_listener =
+        s.services.registry->Subscribe([weak](const orchestrator::DeviceSnapshot& device) {
+          auto impl = weak.lock();
+          if (!impl) return;
+          impl->cache.Clear();
+          impl->hub.Publish("device", DeviceEventData(device));
+        });
   }
 
   for (;;) {
@@ -507,7 +489,7 @@ asio::awaitable<void> Server::Run() {
   boost::system::error_code ignored;
   s.acceptor.close(ignored);
   if (run_listener) s.services.queue->Unsubscribe(run_listener);
-  stop_poll.emit(asio::cancellation_type::terminal);
+  if (device_listener) s.services.registry->Unsubscribe(device_listener);
   s.hub.CloseAll();
   for (auto& [id, connection] : s.connections) {
     if (!connection.busy) connection.stream->cancel();
@@ -521,11 +503,6 @@ asio::awaitable<void> Server::Run() {
       s.all_closed = std::make_shared<asio::steady_timer>(s.executor, std::chrono::milliseconds(100));
       co_await s.all_closed->async_wait(asio::redirect_error(use_awaitable, ec));
     }
-  }
-  while (!poll_ended) {
-    asio::steady_timer wait(s.executor, std::chrono::milliseconds(10));
-    boost::system::error_code ec;
-    co_await wait.async_wait(asio::redirect_error(use_awaitable, ec));
   }
 }
 
