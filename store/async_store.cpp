@@ -48,13 +48,13 @@ asio::awaitable<Status> AwaitAccepted(Push push) {
 
 // ---- Run state
 
-AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateRun(NewRun run) {
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateRun(NewRun run) const {
   auto start = [this, &run](auto done) { store_->CreateRunAsync(std::move(run), std::move(done)); };
   auto creating = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
   co_return co_await std::move(creating);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::UpdateRunStatus(RunStatusUpdate update) {
+AsyncStore::Awaitable<Status> AsyncStore::UpdateRunStatus(RunStatusUpdate update) const {
   auto start = [this, &update](auto done) {
     store_->UpdateRunStatusAsync(std::move(update), std::move(done));
   };
@@ -63,7 +63,7 @@ AsyncStore::Awaitable<Status> AsyncStore::UpdateRunStatus(RunStatusUpdate update
 }
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::InterruptRunningRuns(std::string reason,
-                                                                             int64_t now_ms) {
+                                                                             int64_t now_ms) const {
   auto start = [this, &reason, now_ms](auto done) {
     store_->InterruptRunningRunsAsync(std::move(reason), now_ms, std::move(done));
   };
@@ -74,7 +74,7 @@ AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::InterruptRunningRuns(std
 // ---- Measurements and devices
 
 AsyncStore::Awaitable<Status> AsyncStore::AddLaunches(std::vector<Launch> launches,
-                                                      Completion committed) {
+                                                      Completion committed) const {
   auto push = [this, &launches, &committed](auto accepted) {
     store_->AddLaunchesAsync(std::move(launches), std::move(accepted), std::move(committed));
   };
@@ -83,7 +83,7 @@ AsyncStore::Awaitable<Status> AsyncStore::AddLaunches(std::vector<Launch> launch
 }
 
 AsyncStore::Awaitable<Status> AsyncStore::AddLooperStats(std::vector<LooperStatsRow> rows,
-                                                         Completion committed) {
+                                                         Completion committed) const {
   auto push = [this, &rows, &committed](auto accepted) {
     store_->AddLooperStatsAsync(std::move(rows), std::move(accepted), std::move(committed));
   };
@@ -92,7 +92,7 @@ AsyncStore::Awaitable<Status> AsyncStore::AddLooperStats(std::vector<LooperStats
 }
 
 AsyncStore::Awaitable<Status> AsyncStore::AddProcSamples(std::vector<ProcSample> samples,
-                                                         Completion committed) {
+                                                         Completion committed) const {
   auto push = [this, &samples, &committed](auto accepted) {
     store_->AddProcSamplesAsync(std::move(samples), std::move(accepted), std::move(committed));
   };
@@ -100,7 +100,7 @@ AsyncStore::Awaitable<Status> AsyncStore::AddProcSamples(std::vector<ProcSample>
   co_return co_await std::move(accepting);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::UpsertDevice(Device device, Completion committed) {
+AsyncStore::Awaitable<Status> AsyncStore::UpsertDevice(Device device, Completion committed) const {
   auto push = [this, &device, &committed](auto accepted) {
     store_->UpsertDeviceAsync(std::move(device), std::move(accepted), std::move(committed));
   };
@@ -109,7 +109,7 @@ AsyncStore::Awaitable<Status> AsyncStore::UpsertDevice(Device device, Completion
 }
 
 AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceState(DeviceStateChange change,
-                                                            Completion committed) {
+                                                            Completion committed) const {
   auto push = [this, &change, &committed](auto accepted) {
     store_->RecordDeviceStateAsync(std::move(change), std::move(accepted), std::move(committed));
   };
@@ -119,7 +119,7 @@ AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceState(DeviceStateChange ch
 
 // ---- Schedules
 
-AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) {
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {
   auto start = [this, &schedule](auto done) {
     store_->CreateScheduleAsync(std::move(schedule), std::move(done));
   };
@@ -127,7 +127,7 @@ AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedu
   co_return co_await std::move(creating);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::DeleteSchedule(int64_t schedule_id) {
+AsyncStore::Awaitable<Status> AsyncStore::DeleteSchedule(int64_t schedule_id) const {
   auto start = [this, schedule_id](auto done) {
     store_->DeleteScheduleAsync(schedule_id, std::move(done));
   };
@@ -135,7 +135,8 @@ AsyncStore::Awaitable<Status> AsyncStore::DeleteSchedule(int64_t schedule_id) {
   co_return co_await std::move(deleting);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::SetScheduleEnabled(int64_t schedule_id, bool enabled) {
+AsyncStore::Awaitable<Status> AsyncStore::SetScheduleEnabled(int64_t schedule_id,
+                                                             bool enabled) const {
   auto start = [this, schedule_id, enabled](auto done) {
     store_->SetScheduleEnabledAsync(schedule_id, enabled, std::move(done));
   };
@@ -143,7 +144,8 @@ AsyncStore::Awaitable<Status> AsyncStore::SetScheduleEnabled(int64_t schedule_id
   co_return co_await std::move(enabling);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::MarkScheduleFired(int64_t schedule_id, int64_t fired_at) {
+AsyncStore::Awaitable<Status> AsyncStore::MarkScheduleFired(int64_t schedule_id,
+                                                            int64_t fired_at) const {
   auto start = [this, schedule_id, fired_at](auto done) {
     store_->MarkScheduleFiredAsync(schedule_id, fired_at, std::move(done));
   };
@@ -151,7 +153,7 @@ AsyncStore::Awaitable<Status> AsyncStore::MarkScheduleFired(int64_t schedule_id,
   co_return co_await std::move(marking);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::Flush() {
+AsyncStore::Awaitable<Status> AsyncStore::Flush() const {
   auto start = [this](auto done) { store_->FlushAsync(std::move(done)); };
   auto flushing = AwaitCompletion<Status>(std::move(start));
   co_return co_await std::move(flushing);
@@ -159,7 +161,7 @@ AsyncStore::Awaitable<Status> AsyncStore::Flush() {
 
 // ---- Reads
 
-AsyncStore::Awaitable<void> AsyncStore::OnReaderThread(UniqueFunction<void(Reader&)> task) {
+AsyncStore::Awaitable<void> AsyncStore::OnReaderThread(UniqueFunction<void(Reader&)> task) const {
   auto start = [this, &task](auto done) {
     store_->PostRead([task = std::move(task), done = std::move(done)](Reader& reader) mutable {
       task(reader);
@@ -170,78 +172,79 @@ AsyncStore::Awaitable<void> AsyncStore::OnReaderThread(UniqueFunction<void(Reade
   co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<std::vector<Device>>> AsyncStore::ListDevices() {
+AsyncStore::Awaitable<StoreResult<std::vector<Device>>> AsyncStore::ListDevices() const {
   auto query = [](Reader& r) { return r.ListDevices(); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<Device>> AsyncStore::GetDevice(std::string serial) {
+AsyncStore::Awaitable<StoreResult<Device>> AsyncStore::GetDevice(std::string serial) const {
   auto query = [&serial](Reader& r) { return r.GetDevice(serial); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
 AsyncStore::Awaitable<StoreResult<std::vector<DeviceStateChange>>>
-AsyncStore::ListDeviceStateChanges(std::string serial) {
+AsyncStore::ListDeviceStateChanges(std::string serial) const {
   auto query = [&serial](Reader& r) { return r.ListDeviceStateChanges(serial); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<RunPage>> AsyncStore::ListRuns(RunQuery query) {
+AsyncStore::Awaitable<StoreResult<RunPage>> AsyncStore::ListRuns(RunQuery query) const {
   auto list = [&query](Reader& r) { return r.ListRuns(query); };
   auto reading = Read(list);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<Run>> AsyncStore::GetRun(int64_t run_id) {
+AsyncStore::Awaitable<StoreResult<Run>> AsyncStore::GetRun(int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.GetRun(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<std::vector<Launch>>> AsyncStore::ListLaunches(int64_t run_id) {
+AsyncStore::Awaitable<StoreResult<std::vector<Launch>>> AsyncStore::ListLaunches(
+    int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.ListLaunches(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
 AsyncStore::Awaitable<StoreResult<std::vector<LooperStatsRow>>> AsyncStore::ListLooperStats(
-    int64_t run_id) {
+    int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.ListLooperStats(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
 AsyncStore::Awaitable<StoreResult<std::vector<ProcSample>>> AsyncStore::ListProcSamples(
-    int64_t run_id) {
+    int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.ListProcSamples(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
 AsyncStore::Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> AsyncStore::LaunchHistory(
-    LaunchHistoryQuery query) {
+    LaunchHistoryQuery query) const {
   auto history = [&query](Reader& r) { return r.LaunchHistory(query); };
   auto reading = Read(history);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<std::vector<Schedule>>> AsyncStore::ListSchedules() {
+AsyncStore::Awaitable<StoreResult<std::vector<Schedule>>> AsyncStore::ListSchedules() const {
   auto query = [](Reader& r) { return r.ListSchedules(); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
-AsyncStore::Awaitable<StoreResult<Schedule>> AsyncStore::GetSchedule(int64_t schedule_id) {
+AsyncStore::Awaitable<StoreResult<Schedule>> AsyncStore::GetSchedule(int64_t schedule_id) const {
   auto query = [schedule_id](Reader& r) { return r.GetSchedule(schedule_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }
 
 AsyncStore::Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>>
-AsyncStore::CountRunsByStatus() {
+AsyncStore::CountRunsByStatus() const {
   auto query = [](Reader& r) { return r.CountRunsByStatus(); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
@@ -249,13 +252,15 @@ AsyncStore::CountRunsByStatus() {
 
 // ---- Maintenance
 
-AsyncStore::Awaitable<StoreResult<RetentionResult>> AsyncStore::Prune(RetentionPolicy policy) {
+AsyncStore::Awaitable<StoreResult<RetentionResult>> AsyncStore::Prune(
+    RetentionPolicy policy) const {
   auto start = [this, &policy](auto done) { store_->PruneAsync(policy, std::move(done)); };
   auto pruning = AwaitCompletion<StoreResult<RetentionResult>>(std::move(start));
   co_return co_await std::move(pruning);
 }
 
-AsyncStore::Awaitable<Status> AsyncStore::Backup(std::string destination, BackupOptions options) {
+AsyncStore::Awaitable<Status> AsyncStore::Backup(std::string destination,
+                                                 BackupOptions options) const {
   auto start = [this, &destination, &options](auto done) {
     store_->BackupAsync(std::move(destination), options, std::move(done));
   };

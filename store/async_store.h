@@ -11,7 +11,7 @@
 //
 // Shaped as the store's interface (records in, records out, StoreResult errors), never as
 // SQLite's: a second backend goes behind the same calls. An AsyncStore is a handle (a pointer
-// to the Store): cheap to copy, valid while the Store lives. Thread-safe like the Store.
+// to the Store; its calls are const): cheap to copy, valid while the Store lives. Thread-safe like the Store.
 //
 // g++ 12 (Debian 12's compiler) destroys TWICE a temporary with a non-trivial destructor that
 // is part of a co_await full-expression (a record copied into an argument, a lambda capturing a
@@ -48,62 +48,64 @@ class AsyncStore {
   explicit AsyncStore(Store& store) : store_(&store) {}
 
   // ---- Run state: resumes once committed durably (Store::CreateRun, UpdateRunStatus).
-  Awaitable<StoreResult<int64_t>> CreateRun(NewRun run);
-  Awaitable<Status> UpdateRunStatus(RunStatusUpdate update);
-  Awaitable<StoreResult<int64_t>> InterruptRunningRuns(std::string reason, int64_t now_ms);
+  Awaitable<StoreResult<int64_t>> CreateRun(NewRun run) const;
+  Awaitable<Status> UpdateRunStatus(RunStatusUpdate update) const;
+  Awaitable<StoreResult<int64_t>> InterruptRunningRuns(std::string reason, int64_t now_ms) const;
 
   // ---- Measurements and devices: resume once the writer's queue took the records (back-
   // pressure); `committed` (may be null) runs on the writer thread once they are on disk, or
   // with the error that lost them.
-  Awaitable<Status> AddLaunches(std::vector<Launch> launches, Completion committed);
-  Awaitable<Status> AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed);
-  Awaitable<Status> AddProcSamples(std::vector<ProcSample> samples, Completion committed);
-  Awaitable<Status> UpsertDevice(Device device, Completion committed);
-  Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed);
+  Awaitable<Status> AddLaunches(std::vector<Launch> launches, Completion committed) const;
+  Awaitable<Status> AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed) const;
+  Awaitable<Status> AddProcSamples(std::vector<ProcSample> samples, Completion committed) const;
+  Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
+  Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 
   // ---- Schedules: resume once committed durably.
-  Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule);
-  Awaitable<Status> DeleteSchedule(int64_t schedule_id);
-  Awaitable<Status> SetScheduleEnabled(int64_t schedule_id, bool enabled);
-  Awaitable<Status> MarkScheduleFired(int64_t schedule_id, int64_t fired_at);
+  Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule) const;
+  Awaitable<Status> DeleteSchedule(int64_t schedule_id) const;
+  Awaitable<Status> SetScheduleEnabled(int64_t schedule_id, bool enabled) const;
+  Awaitable<Status> MarkScheduleFired(int64_t schedule_id, int64_t fired_at) const;
   // Resumes once everything queued before it is committed (durably).
-  Awaitable<Status> Flush();
+  Awaitable<Status> Flush() const;
 
   // ---- Reads, each on a reader thread (Reader's calls, same errors).
-  Awaitable<StoreResult<std::vector<Device>>> ListDevices();
-  Awaitable<StoreResult<Device>> GetDevice(std::string serial);
-  Awaitable<StoreResult<std::vector<DeviceStateChange>>> ListDeviceStateChanges(std::string serial);
-  Awaitable<StoreResult<RunPage>> ListRuns(RunQuery query);
-  Awaitable<StoreResult<Run>> GetRun(int64_t run_id);
-  Awaitable<StoreResult<std::vector<Launch>>> ListLaunches(int64_t run_id);
-  Awaitable<StoreResult<std::vector<LooperStatsRow>>> ListLooperStats(int64_t run_id);
-  Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id);
-  Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(LaunchHistoryQuery query);
-  Awaitable<StoreResult<std::vector<Schedule>>> ListSchedules();
-  Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id);
-  Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus();
+  Awaitable<StoreResult<std::vector<Device>>> ListDevices() const;
+  Awaitable<StoreResult<Device>> GetDevice(std::string serial) const;
+  Awaitable<StoreResult<std::vector<DeviceStateChange>>> ListDeviceStateChanges(
+      std::string serial) const;
+  Awaitable<StoreResult<RunPage>> ListRuns(RunQuery query) const;
+  Awaitable<StoreResult<Run>> GetRun(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<Launch>>> ListLaunches(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<LooperStatsRow>>> ListLooperStats(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(
+      LaunchHistoryQuery query) const;
+  Awaitable<StoreResult<std::vector<Schedule>>> ListSchedules() const;
+  Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id) const;
+  Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus() const;
   // Several queries in one trip to a reader thread: `query(reader)` runs there (it must not
   // block on anything but the reader) and its result is returned.
   template <class Query>
-  auto Read(Query query) -> Awaitable<std::invoke_result_t<Query&, Reader&>>;
+  auto Read(Query query) const -> Awaitable<std::invoke_result_t<Query&, Reader&>>;
 
   // ---- Maintenance.
   // Retention in the writer's small steps (Store::Prune); resumes when the last step committed.
-  Awaitable<StoreResult<RetentionResult>> Prune(RetentionPolicy policy);
+  Awaitable<StoreResult<RetentionResult>> Prune(RetentionPolicy policy) const;
   // An online backup (Store::Backup) on the store's maintenance thread.
-  Awaitable<Status> Backup(std::string destination, BackupOptions options);
+  Awaitable<Status> Backup(std::string destination, BackupOptions options) const;
 
   StoreStats stats() const { return store_->stats(); }
 
  private:
   // Runs `task` on a reader thread; resumes the caller on its executor once it has run.
-  Awaitable<void> OnReaderThread(UniqueFunction<void(Reader&)> task);
+  Awaitable<void> OnReaderThread(UniqueFunction<void(Reader&)> task) const;
 
   Store* store_;
 };
 
 template <class Query>
-auto AsyncStore::Read(Query query) -> Awaitable<std::invoke_result_t<Query&, Reader&>> {
+auto AsyncStore::Read(Query query) const -> Awaitable<std::invoke_result_t<Query&, Reader&>> {
   using T = std::invoke_result_t<Query&, Reader&>;
   // Written on the reader thread, read here after the resumption that the task's end posts
   // (the post orders the two).
