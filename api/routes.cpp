@@ -1,16 +1,16 @@
 #include "api/routes.h"
 
 #include <boost/asio/use_awaitable.hpp>
-#include <charconv>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/comparison.h"
 #include "api/json.h"
 #include "api/web_assets.h"
-#include "analysis/comparison.h"
-#include "orchestrator/lab/cron.h"
+#include "base/parse_int.h"
 #include "base/wall_clock.h"
+#include "orchestrator/lab/cron.h"
 #include "orchestrator/spec/run_spec.h"
 #include "orchestrator/store_await.h"
 
@@ -27,9 +27,8 @@ using Json = nlohmann::json;
 // awaited.
 
 std::optional<int64_t> ParseId(std::string_view text) {
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || value <= 0) return std::nullopt;
+  const std::optional<int64_t> value = ParseInt<int64_t>(text);
+  if (!value || *value <= 0) return std::nullopt;
   return value;
 }
 
@@ -273,13 +272,12 @@ class Routes {
       }
     }
     if (auto since = Query(request, "since")) {
-      int64_t value = 0;
-      auto [ptr, ec] = std::from_chars(since->data(), since->data() + since->size(), value);
-      if (ec != std::errc() || ptr != since->data() + since->size() || value < 0) {
+      const std::optional<int64_t> value = ParseInt<int64_t>(*since);
+      if (!value || *value < 0) {
         co_return BadRequest("since: expected milliseconds since the Unix epoch, got '" + *since +
                              "'");
       }
-      query.since = value;
+      query.since = *value;
     }
     if (auto limit = Query(request, "limit")) {
       auto value = ParseId(*limit);
