@@ -5,6 +5,7 @@
 
 #include "orchestrator/run/launch_matcher.h"
 #include "parsers/am_start.h"
+#include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::orchestrator {
@@ -50,7 +51,7 @@ asio::awaitable<CommandResult<std::optional<int64_t>>> Pidof(IterationContext& c
   auto r = co_await std::move(op20);
   if (!r) co_return r.error();
   if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
-  co_return FirstPid(r->out);
+  co_return parsers::FirstPid(r->out);
 }
 
 std::string StartArgvText(const IterationContext& ctx) {

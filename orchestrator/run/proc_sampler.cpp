@@ -6,6 +6,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <charconv>
 
+#include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::orchestrator {
@@ -70,7 +71,7 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
     if (!state->pid) {
       auto op18 = shell.Run(Argv("pidof", config.package), deadline, false);
       auto r = co_await std::move(op18);
-      if (r && r->exit_code.value_or(0) == 0) state->pid = FirstPid(r->out);
+      if (r && r->exit_code.value_or(0) == 0) state->pid = parsers::FirstPid(r->out);
       if (!r) state->last_error = r.error().message;
     }
     if (state->pid && !co_await Cancelled()) {
