@@ -231,7 +231,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     launch.fully_drawn_ms = matched.fully_drawn->duration_ms;
   }
   if (matched.start) {
-    if (auto t = LogTimeToEpochMs(matched.start->time, ctx.year)) {
+    if (auto t = parsers::LogTimeToEpochMs(matched.start->log_time, ctx.year)) {
       launch.intent_at_ms = ctx.clock.ToBootMs(*t);
     }
   }
@@ -239,7 +239,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     // ActivityMetricsLogger counts Displayed from the intent's arrival, the START line.
     launch.displayed_at_ms = *launch.intent_at_ms + *launch.displayed_ms;
   } else if (matched.displayed) {
-    if (auto t = LogTimeToEpochMs(matched.displayed->time, ctx.year)) {
+    if (auto t = parsers::LogTimeToEpochMs(matched.displayed->log_time, ctx.year)) {
       launch.displayed_at_ms = ctx.clock.ToBootMs(*t);
     }
   }
