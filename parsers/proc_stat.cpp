@@ -128,7 +128,7 @@ Result<ProcPidStat> ParseProcPidStat(std::string_view line) {
   st.state = p[1];
   p += 2;
 
-  // Single forward pass: from_chars straight off the line, checking that each number ends
+  // Single forward pass: digits read straight off the line, checking that each number ends
   // exactly at a separator, so no token is ever cut out or copied.
   // Left uninitialised on purpose: only fields 4..field_count are read, and each of those was
   // written by the loop below (zeroing 424 bytes per line was measurable in the bench).
