@@ -16,15 +16,8 @@ nlohmann::json Embedded(const std::optional<std::string>& text) {
   return parsed.is_discarded() ? nlohmann::json(*text) : parsed;
 }
 
-template <class Get>
-nlohmann::json SummaryOf(std::span<const store::Launch> launches, Get get) {
-  std::vector<double> values;
-  for (const auto& l : launches) {
-    if (!l.valid) continue;
-    if (auto v = get(l)) values.push_back(static_cast<double>(*v));
-  }
-  if (values.empty()) return nullptr;
-  return SummaryJson(analysis::Summarize(values));
+nlohmann::json SummaryOrNull(const std::optional<analysis::Summary>& summary) {
+  return summary ? SummaryJson(*summary) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -71,21 +64,17 @@ nlohmann::json RunJson(const store::Run& r) {
   };
 }
 
-nlohmann::json RunDetailJson(const store::Run& run, std::span<const store::Launch> launches,
-                             const std::optional<orchestrator::RunProgress>& progress) {
-  nlohmann::json j = RunJson(run);
-  j["preflight"] = Embedded(run.preflight_json);
-  int64_t valid = 0;
-  for (const auto& l : launches) valid += l.valid ? 1 : 0;
-  j["launches"] = {{"recorded", launches.size()}, {"valid", valid}};
+nlohmann::json RunDetailJson(const orchestrator::RunReport& report) {
+  const orchestrator::LaunchSummaries& launches = report.launches;
+  nlohmann::json j = RunJson(report.run);
+  j["preflight"] = Embedded(report.run.preflight_json);
+  j["launches"] = {{"recorded", launches.recorded}, {"valid", launches.valid}};
   j["summary"] = {
-      {"displayed_ms", SummaryOf(launches, [](const store::Launch& l) { return l.displayed_ms; })},
-      {"fully_drawn_ms",
-       SummaryOf(launches, [](const store::Launch& l) { return l.fully_drawn_ms; })},
-      {"total_time_ms",
-       SummaryOf(launches, [](const store::Launch& l) { return l.total_time_ms; })},
+      {"displayed_ms", SummaryOrNull(launches.displayed_ms)},
+      {"fully_drawn_ms", SummaryOrNull(launches.fully_drawn_ms)},
+      {"total_time_ms", SummaryOrNull(launches.total_time_ms)},
   };
-  j["progress"] = progress ? ProgressJson(*progress) : nlohmann::json(nullptr);
+  j["progress"] = report.progress ? ProgressJson(*report.progress) : nlohmann::json(nullptr);
   return j;
 }
 
@@ -166,7 +155,8 @@ nlohmann::json SummaryJson(const analysis::Summary& s) {
   return j;
 }
 
-nlohmann::json ComparisonJson(const analysis::Comparison& c) {
+nlohmann::json ComparisonJson(const orchestrator::RunComparison& run_comparison) {
+  const analysis::Comparison& c = run_comparison.comparison;
   nlohmann::json j = {{"verdict", analysis::VerdictName(c.verdict)},
                       {"reason", c.reason},
                       {"baseline_count", c.baseline_count},
@@ -185,6 +175,9 @@ nlohmann::json ComparisonJson(const analysis::Comparison& c) {
                         {"level", c.delta_ci_ms->level}};
   }
   if (c.p_value_method) j["p_value_method"] = analysis::PValueMethodName(*c.p_value_method);
+  j["run_id"] = run_comparison.candidate.id;
+  j["baseline_id"] = run_comparison.baseline.id;
+  j["metric"] = run_comparison.metric;
   return j;
 }
 
@@ -193,14 +186,6 @@ nlohmann::json ProgressJson(const orchestrator::RunProgress& p) {
           {"iterations_done", p.iterations_done},
           {"iterations", p.iterations},
           {"valid_launches", p.valid_launches}};
-}
-
-std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches) {
-  std::vector<double> values;
-  for (const auto& l : launches) {
-    if (l.valid && l.displayed_ms) values.push_back(static_cast<double>(*l.displayed_ms));
-  }
-  return values;
 }
 
 }  // namespace droidlab::api

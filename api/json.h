@@ -6,10 +6,10 @@
 #include <optional>
 #include <span>
 
-#include "analysis/comparison.h"
-#include "orchestrator/lab/device_registry.h"
-#include "orchestrator/run/run_executor.h"
 #include "analysis/statistics.h"
+#include "orchestrator/lab/device_registry.h"
+#include "orchestrator/lab/run_reports.h"
+#include "orchestrator/run/run_executor.h"
 #include "store/records.h"
 
 namespace droidlab::api {
@@ -19,18 +19,15 @@ nlohmann::json DeviceJson(const store::Device& device,
                           const std::optional<orchestrator::DeviceSnapshot>& live);
 nlohmann::json RunJson(const store::Run& run);
 // GET /runs/{id}: the run with "summary" over its valid launches and "progress" while running.
-nlohmann::json RunDetailJson(const store::Run& run, std::span<const store::Launch> launches,
-                             const std::optional<orchestrator::RunProgress>& progress);
+nlohmann::json RunDetailJson(const orchestrator::RunReport& report);
 nlohmann::json LaunchJson(const store::Launch& launch);
 nlohmann::json LooperStatsRowJson(const store::LooperStatsRow& row);
 nlohmann::json ProcSampleJson(const store::ProcSample& sample);
 nlohmann::json ScheduleJson(const store::Schedule& schedule);
 nlohmann::json SummaryJson(const analysis::Summary& summary);
-nlohmann::json ComparisonJson(const analysis::Comparison& comparison);
+// GET /runs/{id}/compare: the verdict and its numbers, with the two runs' ids and the metric.
+nlohmann::json ComparisonJson(const orchestrator::RunComparison& comparison);
 nlohmann::json ProgressJson(const orchestrator::RunProgress& progress);
-
-// The valid launches' values of one column, for summaries and comparisons.
-std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
 
 // Compact, with invalid UTF-8 replaced (device text may hold anything).
 std::string Dump(const nlohmann::json& value);

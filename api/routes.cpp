@@ -5,12 +5,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/comparison.h"
 #include "api/json.h"
 #include "api/web_assets.h"
+#include "orchestrator/lab/cron.h"
+#include "orchestrator/lab/run_reports.h"
 #include "base/parse_int.h"
 #include "base/wall_clock.h"
-#include "orchestrator/lab/cron.h"
 #include "orchestrator/spec/run_spec.h"
 #include "orchestrator/store_await.h"
 
@@ -91,18 +91,6 @@ HttpResponse DeletedResponse(int64_t id) {
   return JsonResponse(200, Dump(body));
 }
 
-HttpResponse ComparisonResponse(const store::Run& candidate, const store::Run& baseline,
-                                const std::vector<store::Launch>& candidate_launches,
-                                const std::vector<store::Launch>& baseline_launches) {
-  const std::vector<double> base = ValidDisplayedMs(baseline_launches);
-  const std::vector<double> cand = ValidDisplayedMs(candidate_launches);
-  Json body = ComparisonJson(analysis::Compare(base, cand));
-  body["run_id"] = candidate.id;
-  body["baseline_id"] = baseline.id;
-  body["metric"] = "displayed_ms";
-  return JsonResponse(200, Dump(body));
-}
-
 // A schedule body → the schedule to store, or the 400 that says why not.
 BasicResult<store::NewSchedule, HttpResponse> ScheduleFromBody(const std::string& text,
                                                                 int64_t now_ms) {
@@ -157,7 +145,10 @@ BasicResult<int64_t, HttpResponse> RunIdOf(const PathParams& params) {
 class Routes {
  public:
   Routes(const Services& services, asio::any_io_executor blocking, const Metrics& metrics)
-      : s_(services), blocking_(std::move(blocking)), metrics_(metrics) {}
+      : s_(services),
+        reports_(*services.store, services.queue),
+        blocking_(std::move(blocking)),
+        metrics_(metrics) {}
 
   void AddTo(Router& router) {
     auto bind = [this](auto method) {
@@ -301,19 +292,10 @@ class Routes {
   asio::awaitable<HttpResponse> GetRun(const HttpRequest&, const PathParams& p) {
     auto id = RunIdOf(p);
     if (!id) co_return id.error();
-    const int64_t run_id = *id;
-    auto read = [run_id](store::Reader& r) -> store::StoreResult<std::pair<store::Run, std::vector<store::Launch>>> {
-      auto run = r.GetRun(run_id);
-      if (!run) return run.error();
-      auto launches = r.ListLaunches(run_id);
-      if (!launches) return launches.error();
-      return std::make_pair(std::move(*run), std::move(*launches));
-    };
-    auto both = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
-    if (!both) co_return StoreFailure(both.error());
-    std::optional<orchestrator::RunProgress> progress;
-    if (s_.queue) progress = s_.queue->Progress(run_id);
-    co_return Ok(RunDetailJson(both->first, both->second, progress));
+    auto report_of_run = reports_.Report(*id);
+    auto report = co_await std::move(report_of_run);
+    if (!report) co_return StoreFailure(report.error());
+    co_return Ok(RunDetailJson(*report));
   }
 
   asio::awaitable<HttpResponse> CancelRun(const HttpRequest&, const PathParams& p) {
@@ -332,16 +314,15 @@ class Routes {
     auto id = RunIdOf(p);
     if (!id) co_return id.error();
     const int64_t run_id = *id;
-    auto read = [run_id, read_rows](store::Reader& r) -> store::StoreResult<Json> {
+    auto read = [run_id, read_rows, to_json](store::Reader& r) -> store::StoreResult<Json> {
       auto run = r.GetRun(run_id);
       if (!run) return run.error();
       auto rows = read_rows(r, run_id);
       if (!rows) return rows.error();
       Json list = Json::array();
-      for (const auto& row : *rows) list.push_back(ToJson{}(row));
+      for (const auto& row : *rows) list.push_back(to_json(row));
       return list;
     };
-    (void)to_json;
     auto rows = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
     if (!rows) co_return StoreFailure(rows.error());
     co_return Wrapped(key, std::move(*rows));
@@ -373,54 +354,18 @@ class Routes {
   asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& p) {
     auto id = RunIdOf(p);
     if (!id) co_return id.error();
-    const int64_t run_id = *id;
     const std::string baseline = Query(request, "baseline").value_or("previous");
-    std::optional<int64_t> baseline_id;
+    std::optional<int64_t> baseline_id;  // null: the previous successful run, like with like
     if (baseline != "previous") {
       baseline_id = ParseId(baseline);
       if (!baseline_id) {
         co_return BadRequest("baseline: expected a run id or 'previous', got '" + baseline + "'");
       }
     }
-    struct Sides {
-      store::Run candidate, baseline;
-      std::vector<store::Launch> candidate_launches, baseline_launches;
-    };
-    auto read = [run_id, baseline_id](store::Reader& r) -> store::StoreResult<Sides> {
-      Sides sides;
-      auto candidate = r.GetRun(run_id);
-      if (!candidate) return candidate.error();
-      sides.candidate = std::move(*candidate);
-      if (baseline_id) {
-        auto base = r.GetRun(*baseline_id);
-        if (!base) return base.error();
-        sides.baseline = std::move(*base);
-      } else {
-        auto previous = r.PreviousSuccessfulRun(sides.candidate.package,
-                                                sides.candidate.device_model,
-                                                sides.candidate.mode, sides.candidate.created_at);
-        if (!previous) return previous.error();
-        if (!*previous) {
-          return store::MakeStoreError(
-              store::StoreErrorCode::kNotFound,
-              "no earlier successful run of " + sides.candidate.package + " (" +
-                  sides.candidate.mode + ") on " + sides.candidate.device_model.value_or("this model") +
-                  " to compare with");
-        }
-        sides.baseline = std::move(**previous);
-      }
-      auto a = r.ListLaunches(sides.candidate.id);
-      if (!a) return a.error();
-      auto b = r.ListLaunches(sides.baseline.id);
-      if (!b) return b.error();
-      sides.candidate_launches = std::move(*a);
-      sides.baseline_launches = std::move(*b);
-      return sides;
-    };
-    auto sides = co_await orchestrator::AwaitRead(*s_.store, std::move(read));
-    if (!sides) co_return StoreFailure(sides.error());
-    co_return ComparisonResponse(sides->candidate, sides->baseline, sides->candidate_launches,
-                                 sides->baseline_launches);
+    auto compare_with_baseline = reports_.CompareWithBaseline(*id, baseline_id);
+    auto comparison = co_await std::move(compare_with_baseline);
+    if (!comparison) co_return StoreFailure(comparison.error());
+    co_return Ok(ComparisonJson(*comparison));
   }
 
   asio::awaitable<HttpResponse> ListSchedules(const HttpRequest&, const PathParams&) {
@@ -551,11 +496,17 @@ class Routes {
   }
 
   Services s_;
+  orchestrator::RunReports reports_;
   asio::any_io_executor blocking_;
   const Metrics& metrics_;
 };
 
 }  // namespace
+
+const std::string& OpenApiDocument() {
+  static const std::string kDocument(OpenApiFile().front().bytes);
+  return kDocument;
+}
 
 bool IsDashboardPath(std::string_view path) {
   return path == "/" || (path.starts_with("/ui/") && path.find('/', 4) == std::string_view::npos);

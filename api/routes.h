@@ -7,12 +7,14 @@
 #include <boost/asio/awaitable.hpp>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "api/lab_metrics.h"
 #include "api/metrics.h"
 #include "api/router.h"
+#include "base/embedded_file.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
 #include "orchestrator/lab/scheduler.h"
@@ -44,5 +46,7 @@ bool IsDashboardPath(std::string_view path);
 
 // The OpenAPI document served at /api/v1/openapi.json (api/openapi.json, embedded).
 const std::string& OpenApiDocument();
+// api/openapi.json as the build embedded it (generated source).
+std::span<const EmbeddedFile> OpenApiFile();
 
 }  // namespace droidlab::api

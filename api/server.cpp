@@ -108,69 +108,92 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   std::map<uint64_t, Connection> connections;
   std::shared_ptr<asio::steady_timer> all_closed;
 
-  // ---- One request → one response (no I/O).
+  // ---- One request → one response (no I/O), in the order a reader would check it: CORS
+  // preflight, auth, the route, the cache, the handler.
   asio::awaitable<HttpResponse> Answer(const HttpRequest& request, std::string& route_name) {
-    const bool cors = IsAllowedOrigin(options.cors_origins, request.origin);
     Router::Match match = router.Find(request.method, request.path);
     if (match.route) route_name = match.route->pattern;
-
-    if (request.method == "OPTIONS") {
-      std::vector<std::string> methods = match.allow;
-      if (match.route) methods.push_back(match.route->method);
-      if (methods.empty()) co_return JsonError(404, "not_found", "no such path: " + request.path);
-      if (!cors) co_return JsonError(403, "forbidden", "origin not allowed: " + request.origin);
-      HttpResponse preflight;
-      preflight.status = 204;
-      preflight.content_type.clear();
-      preflight.headers.emplace_back("Access-Control-Allow-Methods", Join(methods, ", "));
-      preflight.headers.emplace_back("Access-Control-Allow-Headers",
-                                     "Authorization, Content-Type, If-None-Match");
-      preflight.headers.emplace_back("Access-Control-Max-Age", "600");
-      co_return preflight;
-    }
-    // Health and the dashboard's files are open: the page asks for the token (routes.h).
-    const bool open = request.path == "/api/v1/health" ||
-                      (request.method == "GET" && IsDashboardPath(request.path));
-    if (options.token && !open) {
-      const std::string_view auth = request.authorization;
-      const bool bearer = auth.size() > 7 && auth.substr(0, 7) == "Bearer ";
-      if (!bearer || !TokenMatches(auth.substr(7), *options.token)) {
-        HttpResponse denied = JsonError(401, "unauthorized",
-                                        bearer ? "the token is not valid"
-                                               : "this daemon needs Authorization: Bearer TOKEN");
-        denied.headers.emplace_back("WWW-Authenticate", "Bearer");
-        co_return denied;
-      }
-    }
-    if (match.bad_escape) co_return JsonError(400, "invalid_argument", "malformed %-escape in path");
-    if (!match.route) {
-      if (!match.allow.empty()) {
-        HttpResponse wrong = JsonError(405, "method_not_allowed",
-                                       request.method + " is not allowed on " + request.path +
-                                           " (allowed: " + Join(match.allow, ", ") + ")");
-        wrong.headers.emplace_back("Allow", Join(match.allow, ", "));
-        co_return wrong;
-      }
-      co_return JsonError(404, "not_found", "no such path: " + request.path);
-    }
+    if (request.method == "OPTIONS") co_return CorsPreflight(request, match);
+    if (auto denied = Authorize(request)) co_return std::move(*denied);
+    if (auto error = RouteError(request, match)) co_return std::move(*error);
     const bool cacheable = request.method == "GET" && Cacheable(match.route->pattern);
     if (cacheable) {
       std::optional<HttpResponse> hit = cache.Find(request.target, ResponseCache::Clock::now());
       if (hit) co_return std::move(*hit);
     }
+    auto handle = CallHandler(*match.route, request, match.params);
+    HttpResponse response = co_await std::move(handle);
+    if (cacheable && response.status == 200) KeepInCache(request.target, response);
+    co_return response;
+  }
+
+  // OPTIONS: the methods the path allows, to an allowed origin only.
+  HttpResponse CorsPreflight(const HttpRequest& request, const Router::Match& match) const {
+    std::vector<std::string> methods = match.allow;
+    if (match.route) methods.push_back(match.route->method);
+    if (methods.empty()) return JsonError(404, "not_found", "no such path: " + request.path);
+    if (!IsAllowedOrigin(options.cors_origins, request.origin)) {
+      return JsonError(403, "forbidden", "origin not allowed: " + request.origin);
+    }
+    HttpResponse preflight;
+    preflight.status = 204;
+    preflight.content_type.clear();
+    preflight.headers.emplace_back("Access-Control-Allow-Methods", Join(methods, ", "));
+    preflight.headers.emplace_back("Access-Control-Allow-Headers",
+                                   "Authorization, Content-Type, If-None-Match");
+    preflight.headers.emplace_back("Access-Control-Max-Age", "600");
+    return preflight;
+  }
+
+  // The 401 a request without the daemon's token gets, or nothing. Health and the dashboard's
+  // files are open: the page asks for the token (routes.h). The event stream is not.
+  std::optional<HttpResponse> Authorize(const HttpRequest& request) const {
+    if (!options.token) return std::nullopt;
+    const bool open = request.path == "/api/v1/health" ||
+                      (request.method == "GET" && IsDashboardPath(request.path));
+    if (open) return std::nullopt;
+    const std::string_view auth = request.authorization;
+    const bool bearer = auth.size() > 7 && auth.substr(0, 7) == "Bearer ";
+    if (bearer && TokenMatches(auth.substr(7), *options.token)) return std::nullopt;
+    HttpResponse denied =
+        JsonError(401, "unauthorized",
+                  bearer ? "the token is not valid" : "this daemon needs Authorization: Bearer TOKEN");
+    denied.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return denied;
+  }
+
+  // 400 for a bad %-escape, 405 with Allow, 404: when the path names no route.
+  static std::optional<HttpResponse> RouteError(const HttpRequest& request,
+                                                const Router::Match& match) {
+    if (match.bad_escape) return JsonError(400, "invalid_argument", "malformed %-escape in path");
+    if (match.route) return std::nullopt;
+    if (!match.allow.empty()) {
+      HttpResponse wrong = JsonError(405, "method_not_allowed",
+                                     request.method + " is not allowed on " + request.path +
+                                         " (allowed: " + Join(match.allow, ", ") + ")");
+      wrong.headers.emplace_back("Allow", Join(match.allow, ", "));
+      return wrong;
+    }
+    return JsonError(404, "not_found", "no such path: " + request.path);
+  }
+
+  // The route's handler; an exception it lets out is a 500 with its words, not a dead daemon.
+  static asio::awaitable<HttpResponse> CallHandler(const Route& route, const HttpRequest& request,
+                                                   const PathParams& params) {
     try {
-      HttpResponse response = co_await match.route->handler(request, match.params);
-      if (cacheable && response.status == 200) {
-        // The body moves into the cache and is shared from there, this time too.
-        response.etag = EtagOf(response.body);
-        response.shared_body = std::make_shared<const std::string>(std::move(response.body));
-        response.body.clear();
-        cache.Store(request.target, response, ResponseCache::Clock::now());
-      }
-      co_return response;
+      auto handle = route.handler(request, params);
+      co_return co_await std::move(handle);
     } catch (const std::exception& e) {
       co_return JsonError(500, "internal", std::string("internal error: ") + e.what());
     }
+  }
+
+  // The body moves into the cache and is shared from there, this time too.
+  void KeepInCache(const std::string& target, HttpResponse& response) {
+    response.etag = EtagOf(response.body);
+    response.shared_body = std::make_shared<const std::string>(std::move(response.body));
+    response.body.clear();
+    cache.Store(target, response, ResponseCache::Clock::now());
   }
 
   // Routes whose answer depends only on the store and the registry: not health (asks the adb
@@ -319,20 +342,13 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       HttpRequest request = ToRequest(req, bad_query);
 
       if (request.method == "GET" && request.path == "/api/v1/events" && !bad_query) {
-        // Auth and CORS as for any request: answer the error, or stream.
-        HttpResponse check;
-        if (options.token) {
-          const std::string_view auth = request.authorization;
-          if (auth.size() <= 7 || auth.substr(0, 7) != "Bearer " ||
-              !TokenMatches(auth.substr(7), *options.token)) {
-            check = JsonError(401, "unauthorized", "this daemon needs Authorization: Bearer TOKEN");
-            check.headers.emplace_back("WWW-Authenticate", "Bearer");
-            auto res = ToBeast(check, req.version(), false);
-            metrics.CountRequest("/api/v1/events", 401);
-            stream.expires_after(options.write_timeout);
-            co_await http::async_write(stream, res, kTuple);
-            co_return;
-          }
+        // Auth as for any request: answer the error, or stream.
+        if (auto denied = Authorize(request)) {
+          auto res = ToBeast(*denied, req.version(), false);
+          metrics.CountRequest("/api/v1/events", denied->status);
+          stream.expires_after(options.write_timeout);
+          co_await http::async_write(stream, res, kTuple);
+          co_return;
         }
         metrics.CountRequest("/api/v1/events", 200);
         co_await StreamEvents(stream, request);
@@ -402,28 +418,6 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     --metrics.sse_clients;
     hub.Unsubscribe(subscriber);
   }
-
-  // ---- Device changes for the event stream: the registry polled, changes published.
-  asio::awaitable<void> PollDevices() {
-    std::map<std::string, std::string> last;
-    asio::steady_timer timer(executor);
-    while (!stopping && services.registry) {
-      for (const auto& device : services.registry->Snapshot()) {
-        auto it = last.find(device.serial);
-        if (it != last.end() && it->second == device.state) continue;
-        last[device.serial] = device.state;
-        cache.Clear();
-        hub.Publish("device", DeviceEventData(device));
-      }
-      timer.expires_after(options.device_poll);
-      boost::system::error_code ec;
-      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
-      if ((co_await asio::this_coro::cancellation_state).cancelled() !=
-          asio::cancellation_type::none) {
-        break;
-      }
-    }
-  }
 };
 
 Server::Server(asio::any_io_executor executor, Services services, ServerOptions options)
@@ -465,12 +459,16 @@ asio::awaitable<void> Server::Run() {
       impl->hub.Publish("run", RunEventData(e));
     });
   }
-  asio::cancellation_signal stop_poll;
-  bool poll_ended = !s.services.registry;
+  uint64_t device_listener = 0;
   if (s.services.registry) {
-    asio::co_spawn(s.executor, s.PollDevices(),
-                   asio::bind_cancellation_slot(stop_poll.slot(),
-                                                [&poll_ended](std::exception_ptr) { poll_ended = true; }));
+    std::weak_ptr<Impl> weak = self;
+    device_listener =
+        s.services.registry->Subscribe([weak](const orchestrator::DeviceSnapshot& device) {
+          auto impl = weak.lock();
+          if (!impl) return;
+          impl->cache.Clear();
+          impl->hub.Publish("device", DeviceEventData(device));
+        });
   }
 
   for (;;) {
@@ -507,7 +505,7 @@ asio::awaitable<void> Server::Run() {
   boost::system::error_code ignored;
   s.acceptor.close(ignored);
   if (run_listener) s.services.queue->Unsubscribe(run_listener);
-  stop_poll.emit(asio::cancellation_type::terminal);
+  if (device_listener) s.services.registry->Unsubscribe(device_listener);
   s.hub.CloseAll();
   for (auto& [id, connection] : s.connections) {
     if (!connection.busy) connection.stream->cancel();
@@ -521,11 +519,6 @@ asio::awaitable<void> Server::Run() {
       s.all_closed = std::make_shared<asio::steady_timer>(s.executor, std::chrono::milliseconds(100));
       co_await s.all_closed->async_wait(asio::redirect_error(use_awaitable, ec));
     }
-  }
-  while (!poll_ended) {
-    asio::steady_timer wait(s.executor, std::chrono::milliseconds(10));
-    boost::system::error_code ec;
-    co_await wait.async_wait(asio::redirect_error(use_awaitable, ec));
   }
 }
 

@@ -44,7 +44,6 @@ struct ServerOptions {
   size_t max_body = 1024 * 1024;
   size_t max_header = 16 * 1024;
   std::chrono::milliseconds sse_keepalive{15'000};
-  std::chrono::milliseconds device_poll{1'000};  // device changes for the event stream
   std::chrono::milliseconds drain_timeout{5'000};  // shutdown: in-flight requests get this long
   // GET responses kept this long at most (api/response_cache.h); 0: no cache.
   std::chrono::milliseconds response_cache_ttl{1'000};

@@ -1,11 +1,14 @@
 // The dashboard's static files (api/web/ and Debian's Chart.js), embedded in the binary at build
-// time by cmake/EmbedFiles.cmake, so the daemon serves them with no file on disk to find.
+// time by cmake/EmbedFiles.cmake, so the daemon serves them with no file on disk to find; their
+// Content-Type by extension.
 //
 // Threading: immutable data; safe from any thread.
 #pragma once
 
 #include <span>
 #include <string_view>
+
+#include "base/embedded_file.h"
 
 namespace droidlab::api {
 
@@ -15,7 +18,10 @@ struct WebAsset {
   std::string_view body;
 };
 
-// Every embedded file (generated source).
+// The embedded files as the build wrote them, named by URL path (generated source).
+std::span<const EmbeddedFile> WebFiles();
+
+// Every dashboard file with its Content-Type.
 std::span<const WebAsset> WebAssets();
 
 // The file served at `path`, or null.

@@ -1,10 +1,13 @@
-// The numbered migrations of schema/, embedded into the binary at build time
-// (schema/embed_sql.cmake writes the definition). Migration N takes a database from
-// PRAGMA user_version N-1 to N; store/open.cpp runs the pending ones when it opens a database.
+// The numbered migrations of schema/, embedded into the binary at build time by
+// cmake/EmbedFiles.cmake (called from store/CMakeLists.txt, which also checks their numbering);
+// schema/migrations.cpp numbers them. Migration N takes a database from PRAGMA user_version N-1
+// to N; store/open.cpp runs the pending ones when it opens a database.
 #pragma once
 
 #include <span>
 #include <string_view>
+
+#include "base/embedded_file.h"
 
 namespace droidlab::schema {
 
@@ -16,6 +19,9 @@ struct Migration {
 
 // Every migration, in order: Migrations()[i].version == i + 1.
 std::span<const Migration> Migrations();
+
+// schema/*.sql as the build embedded them, in order, named "0001_init" (generated source).
+std::span<const EmbeddedFile> MigrationFiles();
 
 // The schema version this binary writes: the number of the last migration.
 inline int CurrentVersion() { return static_cast<int>(Migrations().size()); }

@@ -15,8 +15,9 @@
 #include <mutex>
 #include <utility>
 
-#include "base/wall_clock.h"
+#include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
+#include "base/wall_clock.h"
 #include "orchestrator/store_await.h"
 #include "parsers/device_properties.h"
 
@@ -70,6 +71,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
   mutable std::mutex mutex;
   std::map<std::string, Entry, std::less<>> devices;
   uint64_t updates = 0;
+  Listeners<DeviceSnapshot> listeners;
 
   // io executor only.
   bool stopping = false;
@@ -135,6 +137,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       const int64_t now = options.now_ms();
       const std::string& serial = change.entry.serial;
       store::Device device;
+      DeviceSnapshot changed;  // published once the change is recorded
       bool state_changed = false;
       bool want_read = false;
       {
@@ -150,6 +153,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
           e.transport_id.reset();
           state_changed = true;
           device = ToStoreDevice(e.snapshot);
+          changed = e.snapshot;
         } else {
           auto [it, added] = devices.try_emplace(serial);
           Entry& e = it->second;
@@ -168,6 +172,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
                       (state_changed || transport_changed || !e.snapshot.properties ||
                        e.snapshot.properties_error);
           device = ToStoreDevice(e.snapshot);
+          if (state_changed) changed = e.snapshot;
         }
       }
       const std::string state = device.state;
@@ -175,6 +180,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       if (state_changed) {
         store::DeviceStateChange recorded{serial, state, now};  // named: see store_await.h
         co_await RecordState(std::move(recorded));
+        listeners.Emit(changed);
       }
       if (want_read) StartRead(serial);
     }
@@ -242,6 +248,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       }
       if (stopping) co_return;
       store::Device device;
+      DeviceSnapshot read;  // published once recorded: the model and SDK are known now
       {
         std::lock_guard lock(mutex);
         auto it = devices.find(serial);
@@ -257,12 +264,14 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
         }
         e.snapshot.last_seen = options.now_ms();
         device = ToStoreDevice(e.snapshot);
+        read = e.snapshot;
       }
       if (!props) {
         options.log(serial + ": properties not read (state kept, retried on its next change): " +
                     props.error());
       }
       co_await Upsert(std::move(device));
+      listeners.Emit(read);
       if (options.on_online && !stopping) {
         auto online = options.on_online(serial);
         co_await std::move(online);
@@ -324,6 +333,12 @@ std::optional<DeviceSnapshot> DeviceRegistry::Find(std::string_view serial) cons
   if (it == impl_->devices.end()) return std::nullopt;
   return it->second.snapshot;
 }
+
+uint64_t DeviceRegistry::Subscribe(std::function<void(const DeviceSnapshot&)> listener) {
+  return impl_->listeners.Add(std::move(listener));
+}
+
+void DeviceRegistry::Unsubscribe(uint64_t id) { impl_->listeners.Remove(id); }
 
 uint64_t DeviceRegistry::updates_handled() const {
   std::lock_guard lock(impl_->mutex);

@@ -87,6 +87,13 @@ class DeviceRegistry {
   // Thread-safe copies.
   std::vector<DeviceSnapshot> Snapshot() const;  // by serial
   std::optional<DeviceSnapshot> Find(std::string_view serial) const;
+  // Listeners for every change of a device, called on the client's executor once the store has
+  // taken the change (its writer commits it in its next batch): a state change (connected, adb's states, `disconnected`) and each successful or
+  // failed property read (the model and SDK known, or why not). Returns an id for Unsubscribe.
+  // The API publishes these on its event stream, as it does the run queue's RunEvents.
+  uint64_t Subscribe(std::function<void(const DeviceSnapshot&)> listener);
+  void Unsubscribe(uint64_t id);
+
   // How many device lists from adb the registry has handled (for tests and health).
   uint64_t updates_handled() const;
 

@@ -17,6 +17,7 @@
 #include <set>
 #include <utility>
 
+#include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
 #include "orchestrator/store_await.h"
@@ -87,18 +88,9 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   mutable std::mutex mutex;
   std::map<int64_t, RunProgress> progress;
   std::map<std::string, size_t, std::less<>> pending;
-  std::map<uint64_t, std::function<void(const RunEvent&)>> listeners;
-  uint64_t next_listener = 1;
+  Listeners<RunEvent> listeners;
 
-  void Emit(const RunEvent& event) {
-    std::vector<std::function<void(const RunEvent&)>> copy;
-    {
-      std::lock_guard lock(mutex);
-      copy.reserve(listeners.size());
-      for (const auto& [id, listener] : listeners) copy.push_back(listener);
-    }
-    for (const auto& listener : copy) listener(event);
-  }
+  void Emit(const RunEvent& event) { listeners.Emit(event); }
 
   void AddPending(const std::string& serial, int delta) {
     std::lock_guard lock(mutex);
@@ -394,15 +386,9 @@ size_t RunQueue::Pending(std::string_view serial) const {
 }
 
 uint64_t RunQueue::Subscribe(std::function<void(const RunEvent&)> listener) {
-  std::lock_guard lock(impl_->mutex);
-  const uint64_t id = impl_->next_listener++;
-  impl_->listeners.emplace(id, std::move(listener));
-  return id;
+  return impl_->listeners.Add(std::move(listener));
 }
 
-void RunQueue::Unsubscribe(uint64_t id) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->listeners.erase(id);
-}
+void RunQueue::Unsubscribe(uint64_t id) { impl_->listeners.Remove(id); }
 
 }  // namespace droidlab::orchestrator

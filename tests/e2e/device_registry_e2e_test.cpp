@@ -1,7 +1,8 @@
 // DeviceRegistry against the real adb server (private port) with a droidlab-devsim device and a
 // real SQLite file: a connected device is recorded with its properties and state `device`;
 // `adb disconnect` records `disconnected` with a state-change row; reconnecting records
-// `device` again and keeps first_seen.
+// `device` again and keeps first_seen; each change is pushed to the registry's listeners (the
+// API's event stream), not found by polling.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -216,6 +218,49 @@ TEST_F(DeviceRegistryE2eTest, SnapshotFollowsTheStoreAndGetpropIsParsed) {
   EXPECT_EQ(props->model, "Pixel 7");
   EXPECT_FALSE(props->serialno);  // empty is absent
   EXPECT_FALSE(orchestrator::DevicePropertiesFromGetprop("sh: getprop: not found\n").ok());
+}
+
+TEST_F(DeviceRegistryE2eTest, PublishesEachChangeToItsListeners) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  RunningRegistry running(Options(), *st);
+  std::mutex mutex;
+  std::vector<orchestrator::DeviceSnapshot> events;
+  const uint64_t listener =
+      running.registry().Subscribe([&](const orchestrator::DeviceSnapshot& device) {
+        std::lock_guard lock(mutex);
+        events.push_back(device);
+      });
+  auto seen = [&](const std::string& state, bool with_model) {
+    std::lock_guard lock(mutex);
+    return std::any_of(events.begin(), events.end(), [&](const auto& e) {
+      return e.state == state && (!with_model || (e.properties && e.properties->model));
+    });
+  };
+
+  const auto devices = StartDevsim({"--port", "0", "--fast"}, 1);
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string address = devices[0].address;
+  ASSERT_TRUE(WaitUntil([&] { return seen("device", true); }, seconds(20)))
+      << "no event for the connected device with its properties";
+
+  server_.Adb({"disconnect", address});
+  ASSERT_TRUE(WaitUntil([&] { return seen("disconnected", false); }, seconds(20)))
+      << "no event for the disconnect";
+
+  // Unsubscribed: the reconnect reaches no one.
+  running.registry().Unsubscribe(listener);
+  size_t before;
+  {
+    std::lock_guard lock(mutex);
+    before = events.size();
+  }
+  server_.Adb({"connect", address});
+  ASSERT_TRUE(WaitUntil([&] { return running.registry().Find(address)->state == "device"; },
+                        seconds(25)));
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(events.size(), before);
 }
 
 }  // namespace

@@ -1,0 +1,126 @@
+#include "orchestrator/lab/run_reports.h"
+
+#include <utility>
+
+#include "orchestrator/store_await.h"
+
+namespace droidlab::orchestrator {
+
+namespace {
+
+template <class Get>
+std::optional<analysis::Summary> SummaryOf(std::span<const store::Launch> launches, Get get) {
+  std::vector<double> values;
+  for (const auto& l : launches) {
+    if (!l.valid) continue;
+    if (auto v = get(l)) values.push_back(static_cast<double>(*v));
+  }
+  if (values.empty()) return std::nullopt;
+  return analysis::Summarize(values);
+}
+
+struct ReportRows {
+  store::Run run;
+  std::vector<store::Launch> launches;
+};
+
+struct ComparisonRows {
+  store::Run candidate;
+  store::Run baseline;
+  std::vector<store::Launch> candidate_launches;
+  std::vector<store::Launch> baseline_launches;
+};
+
+store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t run_id,
+                                                      std::optional<int64_t> baseline_id) {
+  ComparisonRows rows;
+  auto candidate = r.GetRun(run_id);
+  if (!candidate) return candidate.error();
+  rows.candidate = std::move(*candidate);
+  if (baseline_id) {
+    auto base = r.GetRun(*baseline_id);
+    if (!base) return base.error();
+    rows.baseline = std::move(*base);
+  } else {
+    const store::Run& c = rows.candidate;
+    auto previous = r.PreviousSuccessfulRun(c.package, c.device_model, c.mode, c.created_at);
+    if (!previous) return previous.error();
+    if (!*previous) {
+      return store::MakeStoreError(store::StoreErrorCode::kNotFound,
+                                   "no earlier successful run of " + c.package + " (" + c.mode +
+                                       ") on " + c.device_model.value_or("this model") +
+                                       " to compare with");
+    }
+    rows.baseline = std::move(**previous);
+  }
+  auto a = r.ListLaunches(rows.candidate.id);
+  if (!a) return a.error();
+  auto b = r.ListLaunches(rows.baseline.id);
+  if (!b) return b.error();
+  rows.candidate_launches = std::move(*a);
+  rows.baseline_launches = std::move(*b);
+  return rows;
+}
+
+RunComparison CompareRows(ComparisonRows rows) {
+  const std::vector<double> base = ValidDisplayedMs(rows.baseline_launches);
+  const std::vector<double> cand = ValidDisplayedMs(rows.candidate_launches);
+  RunComparison out;
+  out.comparison = analysis::Compare(base, cand);
+  out.candidate = std::move(rows.candidate);
+  out.baseline = std::move(rows.baseline);
+  return out;
+}
+
+}  // namespace
+
+LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches) {
+  LaunchSummaries s;
+  s.recorded = static_cast<int64_t>(launches.size());
+  for (const auto& l : launches) s.valid += l.valid ? 1 : 0;
+  s.displayed_ms = SummaryOf(launches, [](const store::Launch& l) { return l.displayed_ms; });
+  s.fully_drawn_ms = SummaryOf(launches, [](const store::Launch& l) { return l.fully_drawn_ms; });
+  s.total_time_ms = SummaryOf(launches, [](const store::Launch& l) { return l.total_time_ms; });
+  return s;
+}
+
+std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches) {
+  std::vector<double> values;
+  for (const auto& l : launches) {
+    if (l.valid && l.displayed_ms) values.push_back(static_cast<double>(*l.displayed_ms));
+  }
+  return values;
+}
+
+RunReports::RunReports(store::Store& store, const RunQueue* queue) : store_(store), queue_(queue) {}
+
+boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t run_id) const {
+  auto read = [run_id](store::Reader& r) -> store::StoreResult<ReportRows> {
+    auto run = r.GetRun(run_id);
+    if (!run) return run.error();
+    auto launches = r.ListLaunches(run_id);
+    if (!launches) return launches.error();
+    return ReportRows{std::move(*run), std::move(*launches)};
+  };
+  auto read_rows = AwaitRead(store_, std::move(read));
+  auto rows = co_await std::move(read_rows);
+  if (!rows) co_return rows.error();
+  RunReport report;
+  report.launches = SummarizeLaunches(rows->launches);
+  report.run = std::move(rows->run);
+  if (queue_) report.progress = queue_->Progress(run_id);
+  co_return report;
+}
+
+boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWithBaseline(
+    int64_t run_id, std::optional<int64_t> baseline_run_id) const {
+  auto read = [run_id, baseline_run_id](store::Reader& r) {
+    return ReadComparisonRows(r, run_id, baseline_run_id);
+  };
+  auto read_rows = AwaitRead(store_, std::move(read));
+  auto rows = co_await std::move(read_rows);
+  if (!rows) co_return rows.error();
+  co_return CompareRows(std::move(*rows));
+}
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,74 @@
+// RunReports: the questions a nightly job and a dashboard ask of the history, answered in one
+// place so that neither needs HTTP to get them — "the report of run N" (its launches summarised)
+// and "run N against its baseline" (the baseline chosen, both sides read, the verdict). api/
+// maps requests to these and their answers to JSON; the scheduler and the client commands get
+// the same verdict.
+//
+// Threading: the coroutines may be awaited on any executor; store reads run on the store's
+// reader threads (orchestrator/store_await.h) and resume the caller where it started.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/comparison.h"
+#include "analysis/statistics.h"
+#include "orchestrator/lab/run_queue.h"
+#include "store/records.h"
+#include "store/store.h"
+
+namespace droidlab::orchestrator {
+
+// A run's launches, summarised over the valid ones. A summary is null when no valid launch has
+// that value (fully_drawn_ms for an app that never reports it, say).
+struct LaunchSummaries {
+  int64_t recorded = 0;
+  int64_t valid = 0;
+  std::optional<analysis::Summary> displayed_ms;
+  std::optional<analysis::Summary> fully_drawn_ms;
+  std::optional<analysis::Summary> total_time_ms;
+};
+
+// Pure: the summaries of `launches`.
+LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches);
+// Pure: displayed_ms of the valid launches, the metric a comparison judges.
+std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
+
+struct RunReport {
+  store::Run run;
+  LaunchSummaries launches;
+  std::optional<RunProgress> progress;  // while the run is running on this daemon's queue
+};
+
+struct RunComparison {
+  store::Run candidate;
+  store::Run baseline;
+  std::string metric = "displayed_ms";
+  analysis::Comparison comparison;
+};
+
+class RunReports {
+ public:
+  // `queue` (may be null) gives running runs their progress. Both must outlive this.
+  explicit RunReports(store::Store& store, const RunQueue* queue = nullptr);
+
+  // kNotFound when there is no such run.
+  boost::asio::awaitable<store::StoreResult<RunReport>> Report(int64_t run_id) const;
+
+  // Run `run_id` against `baseline_run_id`, or — when that is null — against the latest
+  // successful run before it of the same package, device model and mode (like with like).
+  // kNotFound when either run is missing or there is no earlier run to compare with, with a
+  // message that says which.
+  boost::asio::awaitable<store::StoreResult<RunComparison>> CompareWithBaseline(
+      int64_t run_id, std::optional<int64_t> baseline_run_id) const;
+
+ private:
+  store::Store& store_;
+  const RunQueue* queue_;
+};
+
+}  // namespace droidlab::orchestrator

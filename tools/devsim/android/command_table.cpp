@@ -1,0 +1,40 @@
+#include "tools/devsim/android/command_table.h"
+
+#include <utility>
+
+#include "tools/devsim/android/fault_injection.h"
+
+namespace droidlab::devsim {
+namespace {
+
+constexpr std::pair<std::string_view, CommandHandler> kCommands[] = {
+    {"getprop", RunGetprop},
+    {"settings", RunSettings},
+    {"pidof", RunPidof},
+    {"cat", RunCat},
+    {"am", RunAm},
+    {"pm", RunPm},
+    {"logcat", RunLogcat},
+    {"input", RunInput},
+    {"wm", RunWm},
+    {"dumpsys", RunDumpsys},
+    {"cmd", RunCmd},
+    {"ps", RunPs},
+    {"date", RunDate},
+    {"getconf", RunGetconf},
+    {"devsim-fault", RunDevsimFault},
+};
+
+}  // namespace
+
+CommandHandler FindCommand(std::string_view name) {
+  for (std::string_view prefix : {"/system/bin/", "/system/xbin/"}) {
+    if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
+  }
+  for (const auto& [command, handler] : kCommands) {
+    if (command == name) return handler;
+  }
+  return nullptr;
+}
+
+}  // namespace droidlab::devsim

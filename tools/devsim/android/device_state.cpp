@@ -1,0 +1,125 @@
+#include "tools/devsim/android/device_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace droidlab::devsim {
+
+using std::chrono::milliseconds;
+
+DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClock clock_in)
+    : scenario(std::move(scenario_in)),
+      options(options_in),
+      clock(std::move(clock_in)),
+      created(clock()),
+      rng(scenario.seed),
+      battery(BatteryStateFromSpec(scenario.battery)),
+      screen_on(scenario.screen.on),
+      keyguard_showing(scenario.screen.locked),
+      looper(scenario.device.sdk, scenario.looper_entries_cap, created),
+      last_advance(created) {
+  const DeviceSpec& d = scenario.device;
+  properties = {
+      {"ro.product.model", d.model},
+      {"ro.product.manufacturer", d.manufacturer},
+      {"ro.product.brand", d.manufacturer},
+      {"ro.product.name", d.product},
+      {"ro.product.device", d.device},
+      {"ro.product.cpu.abi", d.abi},
+      {"ro.build.version.sdk", std::to_string(d.sdk)},
+      {"ro.build.version.release", d.release},
+      {"ro.build.fingerprint", d.fingerprint},
+      {"ro.build.type", "user"},
+      {"ro.build.tags", "release-keys"},
+      {"ro.debuggable", "0"},
+      {"ro.serialno", d.serial},
+      {"ro.boot.serialno", d.serial},
+      {"sys.boot_completed", "1"},
+      {"dev.bootcomplete", "1"},
+      {"persist.sys.timezone", "UTC"},
+      {"ro.hardware", d.device},
+  };
+  if (d.sdk >= 31) properties["ro.build.version.release_or_codename"] = d.release;
+  settings["global"] = {
+      {"adb_enabled", "1"}, {"stay_on_while_plugged_in", "0"}, {"device_provisioned", "1"}};
+  settings["system"] = {{"screen_off_timeout", "60000"}};
+  settings["secure"] = {{"android_id", "6f1c0e2d4a3b5c7e"}};
+
+  processes[1] = Process{1, "init", "", 0, 0, 0};
+  zygote_pid = 712;
+  // The zygote's comm is "main": app_process renames its main thread.
+  processes[zygote_pid] = Process{zygote_pid, "main", "zygote64", 0, 1, 310};
+  system_server_pid = 1501;
+  processes[system_server_pid] =
+      Process{system_server_pid, "system_server", "", 1000, zygote_pid, 690};
+
+  for (const auto& spec : scenario.packages) {
+    App app;
+    app.spec = spec;
+    if (d.sdk >= 30) {
+      app.apk_path = "/data/app/~~" + RandomApkToken() + "/" + spec.name + "-" + RandomApkToken() +
+                     "/base.apk";
+    } else {
+      app.apk_path = "/data/app/" + spec.name + "-" + RandomApkToken() + "/base.apk";
+    }
+    apps[spec.name] = std::move(app);
+  }
+
+  const auto boot = created - milliseconds(static_cast<long>(d.uptime_s * 1000));
+  Log(boot + milliseconds(9120), system_server_pid, system_server_pid, 'I', "SystemServer",
+      "Entered the Android system server!", LogBufferId::kSystem);
+  Log(boot + milliseconds(14870), system_server_pid, system_server_pid + 29, 'I', "ActivityManager",
+      "System now ready", LogBufferId::kSystem);
+  Log(boot + milliseconds(15002), 640, 640, 'I', "init", "processing action (sys.boot_completed=1)",
+      LogBufferId::kMain);
+}
+
+double DeviceState::UptimeSeconds() const {
+  const auto elapsed = std::chrono::duration<double>(clock() - created).count();
+  return scenario.device.uptime_s + elapsed;
+}
+
+std::string DeviceState::RandomApkToken() {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string token;
+  for (int i = 0; i < 22; ++i) token.push_back(kAlphabet[rng() % 64]);
+  return token + "==";
+}
+
+long DeviceState::SampleMillis(const LaunchTimeDistribution& distribution) {
+  std::normal_distribution<double> normal(distribution.mean_ms, distribution.stddev_ms);
+  return std::max(1L, std::lround(distribution.stddev_ms > 0 ? normal(rng) : distribution.mean_ms));
+}
+
+void DeviceState::Log(std::chrono::system_clock::time_point time, int pid, int tid, char priority,
+                      std::string tag, std::string message, LogBufferId buffer) {
+  logcat.Add(LogEntry{time, pid, tid, priority, std::move(tag), std::move(message), buffer});
+}
+
+App* DeviceState::FindApp(const std::string& package) {
+  const auto it = apps.find(package);
+  return it == apps.end() ? nullptr : &it->second;
+}
+
+int DeviceState::StartProcess(const std::string& name, int uid, int ppid, long start_ticks) {
+  const int pid = next_pid;
+  next_pid += 1 + static_cast<int>(rng() % 40);  // other processes fork in between
+  processes[pid] = Process{pid, name, "", uid, ppid, start_ticks};
+  return pid;
+}
+
+void DeviceState::ForceStop(App& app) {
+  if (app.pid != 0) processes.erase(app.pid);
+  app.pid = 0;
+  app.activity = ActivityState::kNone;
+}
+
+void DeviceState::DispatchLooper(const LooperMessageKind& kind, long count,
+                                 double mean_latency_us) {
+  // A lab phone's screen is on while it runs tests.
+  looper.Dispatch(kind, count, mean_latency_us, /*screen_interactive=*/true, rng);
+}
+
+}  // namespace droidlab::devsim

@@ -1,0 +1,106 @@
+// Everything one simulated Android device knows: properties, settings, processes, apps, log,
+// battery, screen, looper stats and faults, with the few operations several command families
+// share (logging, starting and killing processes, drawing launch times).
+//
+// A plain struct on purpose: each command family (command_handlers.h) is a set of free
+// functions over it, so a file reads like the tool it simulates. SimulatedAndroid owns one and
+// is the only way in from outside. Not thread-safe: one device lives on one io_context thread.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+
+#include "tools/devsim/android/fault_injection.h"
+#include "tools/devsim/android/launch_formats.h"
+#include "tools/devsim/android/logcat_buffer.h"
+#include "tools/devsim/android/looper_stats.h"
+#include "tools/devsim/android/scenario.h"
+#include "tools/devsim/android/service_dumps.h"
+
+namespace droidlab::devsim {
+
+inline constexpr int kTicksPerSecond = 100;  // USER_HZ on every Android kernel
+
+using WallClock = std::function<std::chrono::system_clock::time_point()>;
+
+struct DeviceOptions {
+  // am start -W blocks for its WaitTime, as on a phone. Off: it answers at once (the log
+  // and the printed times are the same either way).
+  bool realtime_launches = true;
+};
+
+struct Process {
+  int pid = 0;
+  std::string name;     // process name (package name for apps): /proc/PID/stat comm source
+  std::string cmdline;  // argv[0] when it differs from name (zygote64 for comm "main")
+  int uid = 0;
+  int ppid = 0;
+  long start_ticks = 0;  // clock ticks (100 Hz) after boot: /proc/PID/stat field 22
+};
+
+enum class ActivityState { kNone, kForeground, kBackground, kDestroyed };
+
+struct App {
+  PackageSpec spec;
+  std::string apk_path;
+  int pid = 0;  // 0: not running
+  ActivityState activity = ActivityState::kNone;
+};
+
+struct DeviceState {
+  // Boots the device: properties and settings from the scenario, init, zygote and
+  // system_server, the installed apps, and the boot lines in the log.
+  DeviceState(Scenario scenario, DeviceOptions options, WallClock clock);
+
+  std::chrono::system_clock::time_point Now() const { return clock(); }
+  // Seconds since boot, as /proc/uptime's first field.
+  double UptimeSeconds() const;
+  // LooperStatsService follows CachedDeviceState.isCharging, which follows the plug type.
+  bool Charging() const { return battery.Plugged(); }
+
+  void Log(std::chrono::system_clock::time_point time, int pid, int tid, char priority,
+           std::string tag, std::string message, LogBufferId buffer);
+  App* FindApp(const std::string& package);
+  int StartProcess(const std::string& name, int uid, int ppid, long start_ticks);
+  void ForceStop(App& app);
+  long SampleMillis(const LaunchTimeDistribution& distribution);
+  void DispatchLooper(const LooperMessageKind& kind, long count, double mean_latency_us);
+
+  // looper and last_advance start from created, so they are declared after it.
+  Scenario scenario;
+  DeviceOptions options;
+  WallClock clock;
+  std::chrono::system_clock::time_point created;
+  std::mt19937_64 rng;  // the one source of randomness, so a scenario's seed replays a run
+  std::map<std::string, std::string> properties;
+  std::map<std::string, std::map<std::string, std::string>> settings;  // namespace -> key -> value
+  std::map<int, Process> processes;
+  std::map<std::string, App> apps;
+  LogcatBuffer logcat;
+  int next_pid = 4200;
+  int system_server_pid = 0;
+  int zygote_pid = 0;
+
+  BatteryState battery;
+  BatteryState battery_before_override;  // what `dumpsys battery reset` restores
+  bool battery_updates_stopped = false;
+  long battery_sequence = 1;  // BatteryService.mSequence: one per change sent
+  bool screen_on = true;
+  bool keyguard_showing = false;
+
+  LooperStatsModel looper;
+  std::chrono::system_clock::time_point last_advance;  // background_activity.h
+  double noise_carry = 0;  // fractional noise lines owed from the last advance
+  double new_entries_carry = 0;
+  long next_binder_lambda = 0;
+
+  FaultState faults;
+
+ private:
+  std::string RandomApkToken();
+};
+
+}  // namespace droidlab::devsim

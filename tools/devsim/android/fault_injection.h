@@ -1,0 +1,47 @@
+// Faults a test injects into a simulated device (`adb shell devsim-fault …`, or a scenario's
+// "faults" at a given time): unplugging the transport, and commands that hang, are cut short,
+// trickle out or meet garbage in the log. Kept apart from the commands so that no command
+// knows faults exist: they are applied to a command's finished output.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tools/devsim/command_output.h"
+
+namespace droidlab::devsim {
+
+struct DeviceState;
+
+// What the transport does on `devsim-fault unplug MS`: close every connection and refuse
+// new ones for MS milliseconds, then listen again (the adb server reconnects by itself).
+using UnplugHandler = std::function<void(std::chrono::milliseconds)>;
+
+struct ActiveFault {
+  std::string kind;    // hang, truncate, slow
+  std::string prefix;  // the command line it applies to starts with this
+  long value = 0;      // truncate: bytes kept; slow: milliseconds per 1 KiB
+  long remaining = 1;  // how many more commands it applies to
+};
+
+struct FaultState {
+  std::vector<ActiveFault> active;
+  std::size_t next_scheduled = 0;  // index into Scenario::faults
+  UnplugHandler unplug_handler;
+};
+
+// devsim-fault unplug MS | hang PREFIX [N] | truncate PREFIX BYTES [N] | slow PREFIX MS [N] |
+// garbage N | list | clear. Usage errors exit 2.
+CommandOutput RunDevsimFault(DeviceState& device, const std::vector<std::string>& argv);
+
+// Runs the scenario's faults whose time (seconds after the device was created) has come.
+void RunScheduledFaults(DeviceState& device, std::chrono::system_clock::time_point now);
+
+// Rewrites the output of the command `argv` if an active fault matches its command line, and
+// counts that use down. devsim-fault itself is never faulted, so a test can always clear.
+void ApplyFaults(FaultState& faults, const std::vector<std::string>& argv, CommandOutput& output);
+
+}  // namespace droidlab::devsim
