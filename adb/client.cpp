@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
@@ -20,6 +19,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <cerrno>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -79,7 +79,8 @@ template <class T>
 awaitable<Result<T>> WithDeadline(Deadline deadline, awaitable<Result<T>> body) {
   using namespace asio::experimental::awaitable_operators;  // NOLINT(google-build-using-namespace)
   asio::steady_timer timer(co_await asio::this_coro::executor, deadline);
-  std::variant<Result<T>, bool> outcome = co_await (std::move(body) || WaitUntil(timer));
+  auto body_or_deadline = std::move(body) || WaitUntil(timer);
+  std::variant<Result<T>, bool> outcome = co_await std::move(body_or_deadline);
   if (outcome.index() == 0) co_return std::get<0>(std::move(outcome));
   if (std::get<1>(outcome)) co_return MakeError(AdbErrc::kTimeout, "deadline passed");
   co_return Cancelled();
@@ -173,8 +174,8 @@ class SmartSocket {
     // A request is small and goes out on an idle socket, so a non-blocking send nearly always
     // takes it whole: that skips async_write's posted completion and reactor poll, a tenth of
     // the client's own CPU per command. What it does not take goes through async_write.
-    const ssize_t sent = ::send(socket_.native_handle(), bytes.data(), bytes.size(),
-                                MSG_DONTWAIT | MSG_NOSIGNAL);
+    const ssize_t sent =
+        ::send(socket_.native_handle(), bytes.data(), bytes.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     if (sent > 0) bytes.remove_prefix(static_cast<size_t>(sent));
     error_code ec;
     if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -185,9 +186,10 @@ class SmartSocket {
       ec = write_ec;
     }
     if (ec) {
-      co_return co_await IoError(
-          ec, MakeError(AdbErrc::kConnectionLost,
-                        "connection to the adb server lost while sending " + std::string(what)));
+      AdbError lost =
+          MakeError(AdbErrc::kConnectionLost,
+                    "connection to the adb server lost while sending " + std::string(what));
+      co_return co_await IoError(ec, std::move(lost));
     }
     co_return Result<void>();
   }
@@ -200,8 +202,8 @@ class SmartSocket {
     const bool cancelled = co_await IsCancelled();
     if (cancelled || watchdog_.expired()) co_return asio::error::operation_aborted;
     Watchdog::Armed armed(watchdog_, [this] { socket_.cancel(); });
-    auto [ec, n] = co_await socket_.async_read_some(
-        asio::buffer(storage_.get(), kReadBufferSize), kTuple);
+    auto [ec, n] =
+        co_await socket_.async_read_some(asio::buffer(storage_.get(), kReadBufferSize), kTuple);
     if (ec) co_return ec;
     pending_ = std::string_view(storage_.get(), n);
     co_return error_code();
@@ -218,7 +220,10 @@ class SmartSocket {
         if (progress == DecodeProgress::kFailed) co_return decoder.error();
       }
       const error_code ec = co_await Fill();
-      if (ec) co_return co_await IoError(ec, decoder.ErrorAtEof());
+      if (ec) {
+        AdbError at_eof = decoder.ErrorAtEof();
+        co_return co_await IoError(ec, std::move(at_eof));
+      }
     }
   }
 
@@ -245,9 +250,8 @@ int RunStartServer(const std::string& adb_path, uint16_t port) {
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   pid_t pid = -1;
   const bool has_slash = adb_path.find('/') != std::string::npos;
-  const int rc = has_slash
-                     ? posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ)
-                     : posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = has_slash ? posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ)
+                           : posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) return -1;
   int status = 0;
@@ -269,7 +273,8 @@ struct ServerStart {
 };
 
 struct Client::Impl {
-  Impl(asio::any_io_executor ex, const ClientOptions& opts) : executor(std::move(ex)), options(opts) {}
+  Impl(asio::any_io_executor ex, const ClientOptions& opts)
+      : executor(std::move(ex)), options(opts) {}
 
   ~Impl() {
     std::lock_guard lock(threads_mutex);
@@ -351,14 +356,13 @@ struct Client::Impl {
     }
     tcp::resolver resolver(executor);
     Watchdog::Armed armed(watchdog, [&resolver] { resolver.cancel(); });
-    auto [rec, results] =
-        co_await resolver.async_resolve(options.server.host, std::to_string(options.server.port),
-                                        kTuple);
+    const std::string port = std::to_string(options.server.port);
+    auto [rec, results] = co_await resolver.async_resolve(options.server.host, port, kTuple);
     if (rec) {
       if (co_await IsCancelled()) co_return Cancelled();
-      co_return MakeError(AdbErrc::kServerUnreachable, "cannot resolve adb server host '" +
-                                                           options.server.host +
-                                                           "': " + rec.message());
+      co_return MakeError(
+          AdbErrc::kServerUnreachable,
+          "cannot resolve adb server host '" + options.server.host + "': " + rec.message());
     }
     for (const auto& entry : results) endpoints.push_back(entry.endpoint());
     co_return Result<void>();
@@ -379,8 +383,8 @@ struct Client::Impl {
         // Nagle never holds one back, and the syscall costs ~2% of a loopback `shell echo`.
         if (!ec) co_return Result<void>();
         // (co_await never inside || or &&: g++ 12 miscompiles it.)
-  const bool cancelled = co_await IsCancelled();
-  if (cancelled || ec == asio::error::operation_aborted) co_return Cancelled();
+        const bool cancelled = co_await IsCancelled();
+        if (cancelled || ec == asio::error::operation_aborted) co_return Cancelled();
         last = ec;
       }
       const bool refused = last == asio::error::connection_refused;
@@ -389,9 +393,9 @@ struct Client::Impl {
         if (co_await IsCancelled()) co_return Cancelled();
         continue;
       }
-      co_return MakeError(AdbErrc::kServerUnreachable,
-                          "cannot connect to the adb server at " + options.server.ToString() +
-                              ": " + last.message() + note);
+      co_return MakeError(AdbErrc::kServerUnreachable, "cannot connect to the adb server at " +
+                                                           options.server.ToString() + ": " +
+                                                           last.message() + note);
     }
   }
 
@@ -402,7 +406,8 @@ struct Client::Impl {
     }
     if (serial != nullptr) {
       const Service transport = HostTransport(*serial);
-      if (auto sent = co_await socket.Write(EncodeRequest(transport), transport.str()); !sent) {
+      const std::string transport_request = EncodeRequest(transport);
+      if (auto sent = co_await socket.Write(transport_request, transport.str()); !sent) {
         co_return sent;
       }
       StatusDecoder status;
@@ -415,7 +420,8 @@ struct Client::Impl {
         co_return ok;
       }
     }
-    if (auto sent = co_await socket.Write(EncodeRequest(service), service.str()); !sent) {
+    const std::string request = EncodeRequest(service);
+    if (auto sent = co_await socket.Write(request, service.str()); !sent) {
       co_return sent;
     }
     StatusDecoder status;
@@ -428,7 +434,8 @@ struct Client::Impl {
     if (auto connected = co_await Connect(socket.socket(), watchdog); !connected) {
       co_return connected.error();
     }
-    if (auto sent = co_await socket.Write(EncodeRequest(service), service.str()); !sent) {
+    const std::string request = EncodeRequest(service);
+    if (auto sent = co_await socket.Write(request, service.str()); !sent) {
       co_return sent.error();
     }
     QueryReplyDecoder reply;
@@ -438,7 +445,8 @@ struct Client::Impl {
 
   awaitable<Result<FeatureSet>> DeviceFeatures(const Serial& serial, Watchdog& watchdog) {
     if (auto it = features.find(serial.str()); it != features.end()) co_return it->second;
-    auto payload = co_await Query(HostSerialFeatures(serial), watchdog);
+    Service features_query = HostSerialFeatures(serial);
+    auto payload = co_await Query(std::move(features_query), watchdog);
     if (!payload) co_return payload.error();
     FeatureSet set = ParseFeatures(*payload);
     features[serial.str()] = set;
@@ -480,8 +488,8 @@ struct Client::Impl {
         const error_code ec = co_await socket.Fill();
         if (ec == asio::error::eof) co_return result;
         if (ec) {
-          co_return co_await IoError(
-              ec, MakeError(AdbErrc::kConnectionLost, "shell connection lost"));
+          AdbError lost = MakeError(AdbErrc::kConnectionLost, "shell connection lost");
+          co_return co_await IoError(ec, std::move(lost));
         }
       }
     }
@@ -539,8 +547,8 @@ struct Client::Impl {
         const error_code ec = co_await socket.Fill();
         if (ec == asio::error::eof) co_return end;
         if (ec) {
-          co_return co_await IoError(
-              ec, MakeError(AdbErrc::kConnectionLost, "shell stream connection lost"));
+          AdbError lost = MakeError(AdbErrc::kConnectionLost, "shell stream connection lost");
+          co_return co_await IoError(ec, std::move(lost));
         }
       }
     }
@@ -572,7 +580,8 @@ struct Client::Impl {
 
   awaitable<Result<void>> OpenTracking(SmartSocket& socket) {
     co_await asio::this_coro::throw_if_cancelled(false);
-    co_return co_await Open(socket, nullptr, HostTrackDevicesLong());
+    const Service track_devices = HostTrackDevicesLong();
+    co_return co_await Open(socket, nullptr, track_devices);
   }
 
   awaitable<Result<void>> TrackBody(const DeviceListSink& sink) {
@@ -586,8 +595,9 @@ struct Client::Impl {
       Watchdog no_deadline(ex, kNoDeadline);  // OpenTracking's deadline is its `||` race
       SmartSocket socket(ex, no_deadline);
       AdbError error = Cancelled();
-      Result<void> opened =
-          co_await WithDeadline(DeadlineAfter(options.track_connect_timeout), OpenTracking(socket));
+      auto open_tracking = OpenTracking(socket);
+      Result<void> opened = co_await WithDeadline(DeadlineAfter(options.track_connect_timeout),
+                                                  std::move(open_tracking));
       if (opened) {
         error_code ignored;
         socket.socket().set_option(asio::socket_base::keep_alive(true), ignored);
@@ -696,15 +706,14 @@ awaitable<Result<ShellResult>> Client::ShellArgv(const Serial& serial,
   co_return result;
 }
 
-awaitable<Result<StreamEnd>> Client::StreamShell(const Serial& serial,
-                                                 const ShellCommand& command, ChunkSink sink,
-                                                 Deadline deadline) {
-  co_return co_await WithDeadline(deadline, impl_->StreamBody(serial, command, sink));
+awaitable<Result<StreamEnd>> Client::StreamShell(const Serial& serial, const ShellCommand& command,
+                                                 ChunkSink sink, Deadline deadline) {
+  auto stream = impl_->StreamBody(serial, command, sink);
+  co_return co_await WithDeadline(deadline, std::move(stream));
 }
 
-awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial,
-                                                 const ShellCommand& command, LineSink sink,
-                                                 Deadline deadline) {
+awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial, const ShellCommand& command,
+                                                 LineSink sink, Deadline deadline) {
   // The same splitter every text reader of droidlab uses (standard library only, header-only).
   // Its sink is synchronous, so a chunk's lines are copied out, then awaited one by one: the
   // consumer's back-pressure still holds the next read.
@@ -719,7 +728,8 @@ awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial,
     lines.clear();
     co_return true;
   };
-  auto end = co_await WithDeadline(deadline, impl_->StreamBody(serial, command, chunks));
+  auto stream = impl_->StreamBody(serial, command, chunks);
+  auto end = co_await WithDeadline(deadline, std::move(stream));
   if (!end) co_return end;
   if (!end->stopped_by_sink) {
     lines.clear();
@@ -731,7 +741,8 @@ awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial,
 }
 
 awaitable<Result<void>> Client::TrackDevices(DeviceListSink sink) {
-  co_return co_await WithDeadline(kNoDeadline, impl_->TrackBody(sink));
+  auto tracking = impl_->TrackBody(sink);
+  co_return co_await WithDeadline(kNoDeadline, std::move(tracking));
 }
 
 }  // namespace droidlab::adb

@@ -11,8 +11,9 @@
 // g++ 12 (Debian 12's compiler) destroys TWICE a temporary with a non-trivial destructor that
 // is part of a co_await full-expression: a lambda capturing a string by value, a std::function
 // made from a lambda, a std::string built in the argument list, an initializer list. Name such
-// arguments first (a named local passed by value or moved is fine), as above. Lambdas that
-// capture only references, pointers and integers are trivially destructible and safe inline.
+// arguments first (a named local passed by value or moved is fine), as above.
+// tools/checks/co_await_check.py (CI) rejects the unsafe shapes; it lets a lambda that captures
+// only by reference stay inline, and wants any other capture named.
 //
 // Not cancellable: a store call finishes in milliseconds, and abandoning it would leave the
 // completion to post into a coroutine frame that is gone.

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/run/device_commands.h"
 #include "parsers/boot_clock.h"
 #include "parsers/getconf.h"
 
@@ -11,8 +12,8 @@ namespace droidlab::orchestrator {
 boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& shell,
                                                                    adb::Deadline deadline) {
   DeviceClock clock;
-  auto op1 = shell.Run(Argv("getconf", "CLK_TCK"), deadline, /*require_success=*/false);
-  auto tck = co_await std::move(op1);
+  auto getconf_clk_tck = shell.Run(GetconfClkTck(), deadline, /*require_success=*/false);
+  auto tck = co_await std::move(getconf_clk_tck);
   if (!tck) {
     if (tck.error().device_lost() || tck.error().cancelled() || tck.error().timed_out()) {
       co_return tck.error();
@@ -22,8 +23,8 @@ boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& 
     clock.clk_tck = *v;
     clock.clk_tck_read = true;
   }
-  auto op2 = shell.Run(Argv("getconf", "PAGESIZE"), deadline, /*require_success=*/false);
-  auto page = co_await std::move(op2);
+  auto getconf_page_size = shell.Run(GetconfPageSize(), deadline, /*require_success=*/false);
+  auto page = co_await std::move(getconf_page_size);
   if (!page) {
     if (page.error().device_lost() || page.error().cancelled() || page.error().timed_out()) {
       co_return page.error();
@@ -32,7 +33,8 @@ boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& 
              v && (!page->exit_code || *page->exit_code == 0)) {
     clock.page_size = *v;
   }
-  auto both = co_await shell.RunLiteral("cat /proc/uptime; date +%s.%N", deadline);
+  auto uptime_and_date = shell.RunLiteral(UptimeAndDate(), deadline);
+  auto both = co_await std::move(uptime_and_date);
   if (!both) co_return both.error();
   auto clocks = parsers::ParseUptimeThenDate(both->out);
   if (!clocks) {

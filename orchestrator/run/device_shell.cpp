@@ -26,15 +26,16 @@ boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::Run(
   if (!command) {
     co_return CommandError{command.error().code, "`" + what + "`: " + command.error().message};
   }
-  auto op25 = RunCommand(std::move(what), std::move(command).value(), deadline, require_success);
-  co_return co_await std::move(op25);
+  auto run_command =
+      RunCommand(std::move(what), std::move(command).value(), deadline, require_success);
+  co_return co_await std::move(run_command);
 }
 
 boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::RunLiteral(
     adb::ShellLiteral literal, adb::Deadline deadline) {
-  auto op26 = RunCommand(std::string(literal.text()), adb::ShellCommand::FromLiteral(literal),
-                         deadline, true);
-  co_return co_await std::move(op26);
+  auto run_literal = RunCommand(std::string(literal.text()),
+                                adb::ShellCommand::FromLiteral(literal), deadline, true);
+  co_return co_await std::move(run_literal);
 }
 
 boost::asio::awaitable<CommandResult<adb::ShellResult>> DeviceShell::RunCommand(

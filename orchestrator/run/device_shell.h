@@ -29,16 +29,6 @@ struct CommandError {
 template <class T>
 using CommandResult = BasicResult<T, CommandError>;
 
-// argv for DeviceShell::Run without a braced list: g++ 12 mishandles an initializer_list's
-// temporaries in a full expression that holds a co_await.
-template <class... Args>
-std::vector<std::string> Argv(const Args&... args) {
-  std::vector<std::string> argv;
-  argv.reserve(sizeof...(args));
-  (argv.emplace_back(args), ...);
-  return argv;
-}
-
 // "SEP TEXT" or "" for an empty text. g++ 12 miscompiles a conditional expression whose arms
 // are std::string temporaries inside a coroutine (double free): coroutines here call this instead.
 inline std::string IfAny(std::string_view separator, const std::string& text) {
@@ -49,8 +39,9 @@ class DeviceShell {
  public:
   DeviceShell(adb::Client& client, adb::Serial serial) : client_(client), serial_(serial) {}
 
-  // Runs argv; an exit status other than 0 (shell v2) is an error when `require_success`, and a
-  // v2 stream that ended without any exit status (cut off) always is.
+  // Runs argv (one of device_commands.h, built in a statement of its own: the operation owns
+  // it); an exit status other than 0 (shell v2) is an error when `require_success`, and a v2
+  // stream that ended without any exit status (cut off) always is.
   boost::asio::awaitable<CommandResult<adb::ShellResult>> Run(std::vector<std::string> argv,
                                                               adb::Deadline deadline,
                                                               bool require_success = true);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <functional>
 
+#include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "parsers/am_start.h"
 #include "parsers/pidof.h"
@@ -45,10 +46,10 @@ bool HasTotalTime(const std::string& am_output) {
 // A failed command: fatal when the device is gone or the run cancelled, else the launch's.
 bool IsFatal(const CommandError& e) { return e.device_lost() || e.cancelled(); }
 
-asio::awaitable<CommandResult<std::optional<int64_t>>> Pidof(IterationContext& ctx) {
-  auto op20 = ctx.shell.Run(Argv("pidof", ctx.spec.package),
-                            adb::DeadlineAfter(ctx.command_timeout), false);
-  auto r = co_await std::move(op20);
+asio::awaitable<CommandResult<std::optional<int64_t>>> AppPid(IterationContext& ctx) {
+  auto pidof =
+      ctx.shell.Run(Pidof(ctx.spec.package), adb::DeadlineAfter(ctx.command_timeout), false);
+  auto r = co_await std::move(pidof);
   if (!r) co_return r.error();
   if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
   co_return parsers::FirstPid(r->out);
@@ -75,8 +76,8 @@ const char* ExpectedLaunchState(LaunchMode mode) {
 asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
   const size_t first_event = ctx.feed.events.size();
   const auto deadline = adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
-  auto op21 = ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), deadline);
-  auto r = co_await std::move(op21);
+  auto am_start = ctx.shell.Run(AmStartW(ctx.target.component), deadline);
+  auto r = co_await std::move(am_start);
   if (!r) co_return r.error();
   // Wait for its Displayed line too (on a phone `am start -W` already did): a launch still
   // drawing when the next one starts would lend it its lines. An activity already on top is
@@ -141,17 +142,17 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   std::vector<std::string> prepare;
   switch (ctx.spec.mode) {
     case LaunchMode::kCold:
-      prepare = Argv("am", "force-stop", ctx.spec.package);
+      prepare = ForceStop(ctx.spec.package);
       break;
     case LaunchMode::kWarm:
-      prepare = Argv("input", "keyevent", "KEYCODE_BACK");
+      prepare = KeyEvent("KEYCODE_BACK");
       break;
     case LaunchMode::kHot:
-      prepare = Argv("input", "keyevent", "KEYCODE_HOME");
+      prepare = KeyEvent("KEYCODE_HOME");
       break;
   }
-  auto op22 = ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
-  if (auto r = co_await std::move(op22); !r) {
+  auto preparing = ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
+  if (auto r = co_await std::move(preparing); !r) {
     if (IsFatal(r.error())) {
       result.fatal = r.error();
       co_return result;
@@ -160,7 +161,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
                 " launch failed: " + r.error().message);
     co_return result;
   }
-  auto pid_before = co_await Pidof(ctx);
+  auto pid_before = co_await AppPid(ctx);
   if (!pid_before && IsFatal(pid_before.error())) {
     result.fatal = pid_before.error();
     co_return result;
@@ -170,9 +171,8 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   const size_t first_event = ctx.feed.events.size();
   const auto launch_deadline =
       adb::DeadlineAfter(std::chrono::milliseconds(ctx.spec.launch_timeout_ms));
-  auto op23 =
-      ctx.shell.Run(Argv("am", "start", "-W", "-n", ctx.target.component), launch_deadline, false);
-  auto am = co_await std::move(op23);
+  auto am_start = ctx.shell.Run(AmStartW(ctx.target.component), launch_deadline, false);
+  auto am = co_await std::move(am_start);
   if (!am) {
     if (IsFatal(am.error())) {
       result.fatal = am.error();
@@ -247,7 +247,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   if (matched.process_start && matched.process_start->process_pid) {
     pid_after = matched.process_start->process_pid;
   } else {
-    auto p = co_await Pidof(ctx);
+    auto p = co_await AppPid(ctx);
     if (!p && IsFatal(p.error())) {
       result.fatal = p.error();
       co_return result;
@@ -258,9 +258,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   if (pid_after && ctx.sampler) ctx.sampler->pid = pid_after;
   if (matched.process_start && pid_after) {
     // The fork time of a process this launch started; a warm/hot launch's process is older.
-    auto op24 = ctx.shell.Run(Argv("cat", "/proc/" + std::to_string(*pid_after) + "/stat"),
-                              adb::DeadlineAfter(ctx.command_timeout), false);
-    auto stat = co_await std::move(op24);
+    auto cat_stat =
+        ctx.shell.Run(CatProcStat(*pid_after), adb::DeadlineAfter(ctx.command_timeout), false);
+    auto stat = co_await std::move(cat_stat);
     if (!stat && IsFatal(stat.error())) {
       result.fatal = stat.error();
       co_return result;

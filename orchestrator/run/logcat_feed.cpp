@@ -4,6 +4,8 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "orchestrator/run/device_commands.h"
+
 namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
@@ -19,8 +21,7 @@ asio::awaitable<bool> Cancelled() {
 
 asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFeed> feed) {
   co_await asio::this_coro::throw_if_cancelled(false);
-  const std::vector<std::string> argv =
-      Argv("logcat", "-v", "epoch", "-b", "main,system", "-T", "1");
+  const std::vector<std::string> argv = LogcatFromNow();
   auto command = adb::BuildShellCommand(argv);
   if (!command) {
     feed->ended = true;

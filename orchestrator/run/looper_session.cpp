@@ -1,5 +1,6 @@
 #include "orchestrator/run/looper_session.h"
 
+#include "orchestrator/run/device_commands.h"
 #include "parsers/looper_stats.h"
 
 namespace droidlab::orchestrator {
@@ -34,8 +35,8 @@ std::string LooperSettingValue(const parsers::SettingsValue& previous, int64_t s
 
 asio::awaitable<CommandResult<std::string>> DumpLooperStats(DeviceShell& shell,
                                                             adb::Deadline deadline) {
-  auto op3 = shell.Run(Argv("dumpsys", "looper_stats"), deadline);
-  auto r = co_await std::move(op3);
+  auto dumpsys = shell.Run(DumpsysLooperStats(), deadline);
+  auto r = co_await std::move(dumpsys);
   if (!r) co_return r.error();
   // dumpsys prints "Can't find service" on stderr (exit 0): the parser wants to see it.
   co_return r->out + r->err;
@@ -46,8 +47,8 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
                                                         const LooperWorkload& workload,
                                                         adb::Deadline deadline,
                                                         LooperSession& session) {
-  auto op4 = shell.Run(Argv("settings", "get", "global", kSetting), deadline);
-  auto got = co_await std::move(op4);
+  auto settings_get = shell.Run(SettingsGetGlobal(kSetting), deadline);
+  auto got = co_await std::move(settings_get);
   if (!got) co_return got.error();
   auto previous = parsers::ParseSettingsGet(got->out);
   if (!previous) {
@@ -56,13 +57,13 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
   session.previous = *previous;
   session.previous_read = true;
   session.value = LooperSettingValue(session.previous, sampling_interval);
-  auto op5 = shell.Run(Argv("settings", "put", "global", kSetting, session.value), deadline);
-  if (auto r = co_await std::move(op5); !r) {
+  auto settings_put = shell.Run(SettingsPutGlobal(kSetting, session.value), deadline);
+  if (auto r = co_await std::move(settings_put); !r) {
     co_return r.error();
   }
   // Also the first sign of a device without the service (Android 9: "Can't find service").
-  auto op6 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
-  if (auto r = co_await std::move(op6); !r) {
+  auto first_reset = shell.Run(LooperStatsReset(), deadline);
+  if (auto r = co_await std::move(first_reset); !r) {
     co_return CommandError{r.error().adb,
                            "looper stats unavailable on this device: " + r.error().message};
   }
@@ -73,13 +74,13 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     session.gate = "ignore_battery_status";
   } else {
     // This build ignores ignore_battery_status (or predates it): fake a discharging battery.
-    auto op7 = shell.Run(Argv("dumpsys", "battery", "unplug"), deadline);
-    if (auto r = co_await std::move(op7); !r) {
+    auto unplug = shell.Run(DumpsysBatteryUnplug(), deadline);
+    if (auto r = co_await std::move(unplug); !r) {
       co_return r.error();
     }
     session.unplugged = true;
-    auto op8 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
-    if (auto r = co_await std::move(op8); !r) {
+    auto unplugged_reset = shell.Run(LooperStatsReset(), deadline);
+    if (auto r = co_await std::move(unplugged_reset); !r) {
       co_return r.error();
     }
     if (auto w = co_await workload(); !w) co_return w.error();
@@ -93,8 +94,8 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     session.gate = "battery_unplug";
   }
   // The run's window starts here: the probe's rows are not the run's.
-  auto op9 = shell.Run(Argv("cmd", "looper_stats", "reset"), deadline);
-  if (auto r = co_await std::move(op9); !r) {
+  auto run_window_reset = shell.Run(LooperStatsReset(), deadline);
+  if (auto r = co_await std::move(run_window_reset); !r) {
     co_return r.error();
   }
   co_return true;
@@ -105,17 +106,17 @@ asio::awaitable<CommandResult<bool>> RestoreLooperSession(DeviceShell& shell,
                                                           adb::Deadline deadline) {
   std::optional<CommandError> first_error;
   if (session.previous_read) {
-    std::vector<std::string> argv = Argv("settings", "delete", "global", kSetting);
+    std::vector<std::string> argv = SettingsDeleteGlobal(kSetting);
     if (!session.previous.unset()) {
-      argv = Argv("settings", "put", "global", kSetting, *session.previous.value);
+      argv = SettingsPutGlobal(kSetting, *session.previous.value);
     }
-    auto op10 = shell.Run(std::move(argv), deadline);
-    auto r = co_await std::move(op10);
+    auto restore_setting = shell.Run(std::move(argv), deadline);
+    auto r = co_await std::move(restore_setting);
     if (!r) first_error = r.error();
   }
   if (session.unplugged) {
-    auto op11 = shell.Run(Argv("dumpsys", "battery", "reset"), deadline);
-    auto r = co_await std::move(op11);
+    auto battery_reset = shell.Run(DumpsysBatteryReset(), deadline);
+    auto r = co_await std::move(battery_reset);
     if (!r && !first_error) first_error = r.error();
   }
   if (first_error) co_return *first_error;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "orchestrator/run/device_commands.h"
 #include "parsers/device_properties.h"
 #include "parsers/dumpsys_battery.h"
 #include "parsers/dumpsys_package.h"
@@ -43,8 +44,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
                                                              adb::Deadline deadline) {
   PreflightReport report;
   // pm path exits 1 for a package that is not installed: that is an answer, not a failure.
-  auto op12 = shell.Run(Argv("pm", "path", spec.package), deadline, false);
-  auto path = co_await std::move(op12);
+  auto pm_path = shell.Run(PmPath(spec.package), deadline, false);
+  auto path = co_await std::move(pm_path);
   if (!path) co_return path.error();
   auto pm = parsers::ParsePmPath(path->out);
   if (!pm || !pm->installed()) {
@@ -55,9 +56,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   if (spec.activity) {
     component_text = spec.package + "/" + *spec.activity;
   } else {
-    auto op13 = shell.Run(Argv("cmd", "package", "resolve-activity", "--brief", spec.package),
-                          deadline, false);
-    auto resolved = co_await std::move(op13);
+    auto resolve_activity = shell.Run(ResolveActivity(spec.package), deadline, false);
+    auto resolved = co_await std::move(resolve_activity);
     if (!resolved) co_return resolved.error();
     auto parsed = parsers::ParseResolveActivityBrief(resolved->out);
     if (!parsed || !parsed->component || parsed->is_chooser) {
@@ -77,8 +77,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   report.component = component->str();
   report.activity_class = component->FullClassName();
 
-  auto op14 = shell.Run(Argv("getprop"), deadline);
-  auto props = co_await std::move(op14);
+  auto getprop = shell.Run(Getprop(), deadline);
+  auto props = co_await std::move(getprop);
   if (!props) co_return props.error();
   if (auto parsed = parsers::ParseDeviceProperties(props->out)) {
     report.fingerprint = parsed->fingerprint;
@@ -86,22 +86,22 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
     report.sdk = parsed->sdk;
   }
 
-  auto op15 = shell.Run(Argv("dumpsys", "battery"), deadline);
-  auto battery = co_await std::move(op15);
+  auto dumpsys_battery = shell.Run(DumpsysBattery(), deadline);
+  auto battery = co_await std::move(dumpsys_battery);
   if (!battery) co_return battery.error();
   if (auto parsed = parsers::ParseDumpsysBattery(battery->out)) {
     report.battery_level = parsed->level;
     report.powered = parsed->IsCharging();
     report.battery_temperature_tenths_c = parsed->temperature_tenths_c;
   }
-  auto op16 = shell.Run(Argv("dumpsys", "thermalservice"), deadline, false);
-  auto thermal = co_await std::move(op16);
+  auto dumpsys_thermal = shell.Run(DumpsysThermalservice(), deadline, false);
+  auto thermal = co_await std::move(dumpsys_thermal);
   if (!thermal) co_return thermal.error();
   if (auto parsed = parsers::ParseDumpsysThermal(thermal->out)) {
     report.thermal_status = parsed->thermal_status;
   }
-  auto op17 = shell.Run(Argv("dumpsys", "package", spec.package), deadline);
-  auto package = co_await std::move(op17);
+  auto dumpsys_package = shell.Run(DumpsysPackage(spec.package), deadline);
+  auto package = co_await std::move(dumpsys_package);
   if (!package) co_return package.error();
   if (auto parsed = parsers::ParseDumpsysPackage(package->out, spec.package)) {
     report.version_code = parsed->version_code;
@@ -110,12 +110,12 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
     }
   }
 
-  auto op18 = shell.Run(Argv("dumpsys", "power"), deadline, false);
-  auto power = co_await std::move(op18);
+  auto dumpsys_power = shell.Run(DumpsysPower(), deadline, false);
+  auto power = co_await std::move(dumpsys_power);
   if (!power) co_return power.error();
   report.wakefulness = parsers::ParseWakefulness(power->out);
-  auto op19 = shell.Run(Argv("dumpsys", "activity", "activities"), deadline, false);
-  auto activities = co_await std::move(op19);
+  auto dumpsys_activities = shell.Run(DumpsysActivityActivities(), deadline, false);
+  auto activities = co_await std::move(dumpsys_activities);
   if (!activities) co_return activities.error();
   report.keyguard_showing = parsers::ParseKeyguardShowing(activities->out);
   if (auto refused = ScreenRefusal(report)) {

@@ -6,6 +6,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <charconv>
 
+#include "orchestrator/run/device_commands.h"
 #include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
 
@@ -69,15 +70,15 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
     const auto next = std::chrono::steady_clock::now() + config.interval;
     const adb::Deadline deadline = adb::DeadlineAfter(config.command_timeout);
     if (!state->pid) {
-      auto op18 = shell.Run(Argv("pidof", config.package), deadline, false);
-      auto r = co_await std::move(op18);
+      auto pidof = shell.Run(Pidof(config.package), deadline, false);
+      auto r = co_await std::move(pidof);
       if (r && r->exit_code.value_or(0) == 0) state->pid = parsers::FirstPid(r->out);
       if (!r) state->last_error = r.error().message;
     }
     if (state->pid && !co_await Cancelled()) {
       const int64_t pid = *state->pid;
-      auto op19 = shell.Run(Argv("cat", "/proc/" + std::to_string(pid) + "/stat"), deadline, false);
-      auto r = co_await std::move(op19);
+      auto cat_stat = shell.Run(CatProcStat(pid), deadline, false);
+      auto r = co_await std::move(cat_stat);
       if (!r) {
         state->last_error = r.error().message;
       } else if (r->exit_code.value_or(0) != 0) {

@@ -16,15 +16,16 @@
 #include <mutex>
 #include <utility>
 
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
 #include "orchestrator/run/device_clock.h"
+#include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
 #include "orchestrator/run/looper_session.h"
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
+#include "orchestrator/stderr_log.h"
 #include "orchestrator/store_await.h"
 #include "parsers/looper_stats.h"
 
@@ -271,9 +272,9 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     looper_started_ = true;
     const LooperWorkload workload = [&ctx]() -> asio::awaitable<CommandResult<bool>> {
       // HOME first, so the launch is a real one (not "delivered to the top-most instance").
-      auto op27 = ctx.shell.Run(Argv("input", "keyevent", "KEYCODE_HOME"),
-                                adb::DeadlineAfter(ctx.command_timeout));
-      auto home = co_await std::move(op27);
+      auto press_home =
+          ctx.shell.Run(KeyEvent("KEYCODE_HOME"), adb::DeadlineAfter(ctx.command_timeout));
+      auto home = co_await std::move(press_home);
       if (!home) co_return home.error();
       co_return co_await PrimingLaunch(ctx);
     };

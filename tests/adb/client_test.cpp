@@ -70,10 +70,12 @@ class ClientTest : public ::testing::Test {
 };
 
 TEST_F(ClientTest, VersionOneByteAtATime) {
-  FakeAdbServer fake(io_.get_executor(), [](const FakeRequest& r) {
-    EXPECT_EQ(r.service, "host:version");
-    return FakeStep::ReplyAndClose(FakeOkay("0029"));
-  }, {.fragment_size = 1});
+  FakeAdbServer fake(io_.get_executor(),
+                     [](const FakeRequest& r) {
+                       EXPECT_EQ(r.service, "host:version");
+                       return FakeStep::ReplyAndClose(FakeOkay("0029"));
+                     },
+                     {.fragment_size = 1});
   Client client(io_.get_executor(), Options(fake));
   auto version = Run(client.Version(DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_TRUE(version.ok()) << version.error().message;
@@ -85,10 +87,12 @@ TEST_F(ClientTest, DevicesLongParsed) {
       "emulator-5554          device product:sdk_gphone64 model:Pixel_7 device:emu64 "
       "transport_id:1\n"
       "R58M123ABC             unauthorized usb:1-1 transport_id:2\n";
-  FakeAdbServer fake(io_.get_executor(), [&](const FakeRequest& r) {
-    EXPECT_EQ(r.service, "host:devices-l");
-    return FakeStep::ReplyAndClose(FakeOkay(list));
-  }, {.fragment_size = 3});
+  FakeAdbServer fake(io_.get_executor(),
+                     [&](const FakeRequest& r) {
+                       EXPECT_EQ(r.service, "host:devices-l");
+                       return FakeStep::ReplyAndClose(FakeOkay(list));
+                     },
+                     {.fragment_size = 3});
   Client client(io_.get_executor(), Options(fake));
   auto devices = Run(client.Devices(DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_TRUE(devices.ok()) << devices.error().message;
@@ -127,12 +131,16 @@ class ClientFailTest : public ClientTest, public ::testing::WithParamInterface<F
 
 TEST_P(ClientFailTest, TransportFailKeepsAdbText) {
   const FailCase& c = GetParam();
-  FakeAdbServer fake(io_.get_executor(), [&](const FakeRequest& r) {
-    if (r.service.ends_with(":features")) return FakeStep::ReplyAndClose(FakeOkay(kV2Features));
-    return FakeStep::ReplyAndClose(testutil::FakeFail(c.text));
-  }, {.fragment_size = 2});
+  FakeAdbServer fake(io_.get_executor(),
+                     [&](const FakeRequest& r) {
+                       if (r.service.ends_with(":features"))
+                         return FakeStep::ReplyAndClose(FakeOkay(kV2Features));
+                       return FakeStep::ReplyAndClose(testutil::FakeFail(c.text));
+                     },
+                     {.fragment_size = 2});
   Client client(io_.get_executor(), Options(fake));
-  auto result = Run(client.ShellArgv(TestSerial(), {"echo", "hi"}, DeadlineAfter(std::chrono::seconds(5))));
+  auto result =
+      Run(client.ShellArgv(TestSerial(), {"echo", "hi"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code, c.code) << ErrcName(result.error().code);
   EXPECT_EQ(result.error().message, c.text);
@@ -156,7 +164,8 @@ TEST_F(ClientTest, FeaturesFailForUnknownDeviceKeepsText) {
     return FakeStep::ReplyAndClose(testutil::FakeFail("device 'emulator-5554' not found"));
   });
   Client client(io_.get_executor(), Options(fake));
-  auto result = Run(client.ShellArgv(TestSerial(), {"true"}, DeadlineAfter(std::chrono::seconds(5))));
+  auto result =
+      Run(client.ShellArgv(TestSerial(), {"true"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code, AdbErrc::kDeviceNotFound);
   EXPECT_EQ(result.error().message, "device 'emulator-5554' not found");
@@ -171,19 +180,23 @@ struct BrokenCase {
   AdbErrc code;
 };
 
-class ClientBrokenReplyTest : public ClientTest, public ::testing::WithParamInterface<BrokenCase> {};
+class ClientBrokenReplyTest : public ClientTest,
+                              public ::testing::WithParamInterface<BrokenCase> {};
 
 TEST_P(ClientBrokenReplyTest, ShellReportsWhereItBroke) {
   const BrokenCase& c = GetParam();
   auto normal = DeviceHandler(FakeOkay() + FakeShellPacket(1, "hi\n") + FakeShellExit(0));
   for (size_t fragment : {size_t{0}, size_t{1}}) {
     SCOPED_TRACE("fragment_size " + std::to_string(fragment));
-    FakeAdbServer fake(io_.get_executor(), [&](const FakeRequest& r) {
-      const bool hit = (c.step == "features" && r.service.ends_with(":features")) ||
-                       (c.step == "transport" && r.service.starts_with("host:transport:")) ||
-                       (c.step == "shell" && r.service.starts_with("shell"));
-      return hit ? FakeStep::ReplyAndClose(c.bytes) : normal(r);
-    }, {.fragment_size = fragment});
+    FakeAdbServer fake(io_.get_executor(),
+                       [&](const FakeRequest& r) {
+                         const bool hit =
+                             (c.step == "features" && r.service.ends_with(":features")) ||
+                             (c.step == "transport" && r.service.starts_with("host:transport:")) ||
+                             (c.step == "shell" && r.service.starts_with("shell"));
+                         return hit ? FakeStep::ReplyAndClose(c.bytes) : normal(r);
+                       },
+                       {.fragment_size = fragment});
     Client client(io_.get_executor(), Options(fake));
     auto result =
         Run(client.ShellArgv(TestSerial(), {"echo", "hi"}, DeadlineAfter(std::chrono::seconds(5))));
@@ -210,10 +223,10 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCase{"ShellHalfHeader", "shell", "OKAY\x01\x03\x00", AdbErrc::kConnectionLost},
         BrokenCase{"ShellHalfData", "shell", std::string("OKAY\x01\x03\x00\x00\x00h", 10),
                    AdbErrc::kConnectionLost},
-        BrokenCase{"ShellNoExit", "shell",
-                   std::string("OKAY\x01\x03\x00\x00\x00hi\n", 12), AdbErrc::kConnectionLost},
-        BrokenCase{"ShellBadExit", "shell",
-                   std::string("OKAY\x03\x02\x00\x00\x00\x00\x00", 11), AdbErrc::kProtocol}),
+        BrokenCase{"ShellNoExit", "shell", std::string("OKAY\x01\x03\x00\x00\x00hi\n", 12),
+                   AdbErrc::kConnectionLost},
+        BrokenCase{"ShellBadExit", "shell", std::string("OKAY\x03\x02\x00\x00\x00\x00\x00", 11),
+                   AdbErrc::kProtocol}),
     [](const auto& test) { return test.param.name; });
 
 // --- shell v2 and v1 ---------------------------------------------------------------------------
@@ -224,7 +237,8 @@ TEST_F(ClientTest, ShellV2SplitsStdoutStderrAndExitAcrossFragments) {
                             FakeShellExit(3);
   FakeAdbServer fake(io_.get_executor(), DeviceHandler(reply), {.fragment_size = 1});
   Client client(io_.get_executor(), Options(fake));
-  auto result = Run(client.ShellArgv(TestSerial(), {"sh", "-c", "x"}, DeadlineAfter(std::chrono::seconds(5))));
+  auto result = Run(
+      client.ShellArgv(TestSerial(), {"sh", "-c", "x"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_TRUE(result->shell_v2);
   EXPECT_EQ(result->out, "line one\nline two\n");
@@ -238,9 +252,10 @@ TEST_F(ClientTest, ShellV2SplitsStdoutStderrAndExitAcrossFragments) {
 }
 
 TEST_F(ClientTest, ShellV1WhenTheDeviceLacksShellV2) {
-  FakeAdbServer fake(io_.get_executor(), DeviceHandler(FakeOkay() + "mixed out\nand err\n",
-                                                       FakeStep::Then::kClose, "cmd,stat_v2"),
-                     {.fragment_size = 4});
+  FakeAdbServer fake(
+      io_.get_executor(),
+      DeviceHandler(FakeOkay() + "mixed out\nand err\n", FakeStep::Then::kClose, "cmd,stat_v2"),
+      {.fragment_size = 4});
   Client client(io_.get_executor(), Options(fake));
   auto result = Run(client.ShellArgv(TestSerial(), {"ls"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_TRUE(result.ok()) << result.error().message;
@@ -255,7 +270,8 @@ TEST_F(ClientTest, FeaturesAreAskedOncePerDevice) {
                      DeviceHandler(FakeOkay() + FakeShellPacket(1, "x") + FakeShellExit(0)));
   Client client(io_.get_executor(), Options(fake));
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(Run(client.ShellArgv(TestSerial(), {"true"}, DeadlineAfter(std::chrono::seconds(5)))).ok());
+    ASSERT_TRUE(
+        Run(client.ShellArgv(TestSerial(), {"true"}, DeadlineAfter(std::chrono::seconds(5)))).ok());
   }
   const auto requests = fake.requests();
   EXPECT_EQ(std::count(requests.begin(), requests.end(), "host-serial:emulator-5554:features"), 1);
@@ -263,11 +279,14 @@ TEST_F(ClientTest, FeaturesAreAskedOncePerDevice) {
 }
 
 TEST_F(ClientTest, OutputOverTheLimitIsRefused) {
-  FakeAdbServer fake(io_.get_executor(), DeviceHandler(FakeOkay() + FakeShellPacket(1, std::string(100, 'x')) + FakeShellExit(0)));
+  FakeAdbServer fake(
+      io_.get_executor(),
+      DeviceHandler(FakeOkay() + FakeShellPacket(1, std::string(100, 'x')) + FakeShellExit(0)));
   ClientOptions options = Options(fake);
   options.max_shell_output = 50;
   Client client(io_.get_executor(), options);
-  auto result = Run(client.ShellArgv(TestSerial(), {"yes"}, DeadlineAfter(std::chrono::seconds(5))));
+  auto result =
+      Run(client.ShellArgv(TestSerial(), {"yes"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code, AdbErrc::kProtocol);
 }
@@ -303,11 +322,13 @@ TEST_F(ClientTest, HungShellTimesOutAndTheNextCommandWorks) {
     return normal(r);
   });
   Client client(io_.get_executor(), Options(fake));
-  auto hung = Run(client.ShellArgv(TestSerial(), {"sleep", "30"}, DeadlineAfter(milliseconds(200))));
+  auto hung =
+      Run(client.ShellArgv(TestSerial(), {"sleep", "30"}, DeadlineAfter(milliseconds(200))));
   ASSERT_FALSE(hung.ok());
   EXPECT_EQ(hung.error().code, AdbErrc::kTimeout);
   hang = false;
-  auto next = Run(client.ShellArgv(TestSerial(), {"echo", "ok"}, DeadlineAfter(std::chrono::seconds(5))));
+  auto next =
+      Run(client.ShellArgv(TestSerial(), {"echo", "ok"}, DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_TRUE(next.ok()) << next.error().message;
   EXPECT_EQ(next->out, "ok\n");
 }
@@ -321,7 +342,8 @@ TEST_F(ClientTest, CancellationEndsAHungShellAndClosesItsSocket) {
   asio::co_spawn(
       io_,
       [&]() -> asio::awaitable<void> {
-        result.emplace(co_await client.ShellArgv(TestSerial(), argv, kNoDeadline));
+        const Serial serial = TestSerial();
+        result.emplace(co_await client.ShellArgv(serial, argv, kNoDeadline));
       },
       asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
   // Cancel once the shell is open at the fake (the third request).
@@ -432,10 +454,10 @@ TEST_F(ClientTest, PerDeviceLimitBoundsCommandsInFlight) {
     asio::co_spawn(
         io_,
         [&]() -> asio::awaitable<void> {
-          // (a named argv: g++ 12 miscompiles a braced list inside co_await)
+          // (a named serial and argv: g++ 12 miscompiles their temporaries inside co_await)
+          const Serial serial = TestSerial();
           const std::vector<std::string> argv = {"true"};
-          auto r = co_await client.ShellArgv(TestSerial(), argv,
-                                             DeadlineAfter(std::chrono::seconds(5)));
+          auto r = co_await client.ShellArgv(serial, argv, DeadlineAfter(std::chrono::seconds(5)));
           EXPECT_TRUE(r.ok());
           ++done;
         },
@@ -464,8 +486,9 @@ TEST_F(ClientTest, WaitingForAPermitCountsAgainstTheDeadline) {
   asio::co_spawn(
       io_,
       [&]() -> asio::awaitable<void> {
+        const Serial serial = TestSerial();
         const std::vector<std::string> argv = {"sleep", "30"};
-        first.emplace(co_await client.ShellArgv(TestSerial(), argv, DeadlineAfter(milliseconds(400))));
+        first.emplace(co_await client.ShellArgv(serial, argv, DeadlineAfter(milliseconds(400))));
       },
       [](std::exception_ptr e) { EXPECT_FALSE(e); });
   const auto start = Clock::now();
@@ -563,12 +586,15 @@ std::string TrackList(std::string_view serials_and_states) {
 }
 
 TEST_F(ClientTest, TrackingReportsChangesAndSurvivesAServerRestart) {
-  const std::string one = "emulator-5554          device product:p model:M device:d transport_id:1\n";
+  const std::string one =
+      "emulator-5554          device product:p model:M device:d transport_id:1\n";
   const std::string two = one + "R58M123ABC             offline transport_id:2\n";
-  FakeAdbServer fake(io_.get_executor(), [&](const FakeRequest& r) {
-    EXPECT_EQ(r.service, "host:track-devices-l");
-    return FakeStep::ReplyAndHang(FakeOkay() + TrackList(one));
-  }, {.fragment_size = 5});
+  FakeAdbServer fake(io_.get_executor(),
+                     [&](const FakeRequest& r) {
+                       EXPECT_EQ(r.service, "host:track-devices-l");
+                       return FakeStep::ReplyAndHang(FakeOkay() + TrackList(one));
+                     },
+                     {.fragment_size = 5});
   Client client(io_.get_executor(), Options(fake));
   std::vector<DeviceListUpdate> updates;
   auto result = Run(client.TrackDevices([&](const DeviceListUpdate& u) -> asio::awaitable<bool> {
@@ -643,11 +669,11 @@ TEST_F(ClientTest, TrackingIsCancellable) {
   asio::co_spawn(
       io_,
       [&]() -> asio::awaitable<void> {
-        result.emplace(co_await client.TrackDevices(
-            [&](const DeviceListUpdate&) -> asio::awaitable<bool> {
-              ++updates;
-              co_return true;
-            }));
+        DeviceListSink count_updates = [&](const DeviceListUpdate&) -> asio::awaitable<bool> {
+          ++updates;
+          co_return true;
+        };
+        result.emplace(co_await client.TrackDevices(std::move(count_updates)));
       },
       asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
   Run([&]() -> asio::awaitable<int> {
@@ -681,7 +707,7 @@ TEST_F(ClientTest, BadNamesAreRejectedBeforeAnythingIsSent) {
   EXPECT_FALSE(Serial::Parse("emulator-5554\nreboot").ok());
   // A NUL in argv is refused by the argv overload before a socket is opened.
   auto nul = Run(client.ShellArgv(TestSerial(), {"echo", std::string("a\0b", 3)},
-                              DeadlineAfter(std::chrono::seconds(5))));
+                                  DeadlineAfter(std::chrono::seconds(5))));
   ASSERT_FALSE(nul.ok());
   EXPECT_EQ(nul.error().code, AdbErrc::kInvalidArgument);
   EXPECT_EQ(fake.connections(), 0);

@@ -104,8 +104,8 @@ TEST_F(AdbClientE2eTest, VersionDevicesAndFeatures) {
   ASSERT_EQ(devices->devices.size(), 1u);
   EXPECT_EQ(devices->devices[0].serial, address);
   EXPECT_EQ(devices->devices[0].model, "Pixel_7");
-  auto features = RunAwaitable(
-      io, client.Features(*adb::Serial::Parse(address), DeadlineAfter(seconds(5))));
+  auto features =
+      RunAwaitable(io, client.Features(*adb::Serial::Parse(address), DeadlineAfter(seconds(5))));
   ASSERT_TRUE(features.ok());
   EXPECT_TRUE(adb::HasFeature(*features, adb::kFeatureShellV2));
 }
@@ -151,13 +151,14 @@ TEST_F(AdbClientE2eTest, HungCommandTimesOutAndTheNextOneWorks) {
   asio::io_context io;
   adb::Client client(io.get_executor(), Options());
   const auto start = std::chrono::steady_clock::now();
-  auto hung = RunAwaitable(io, client.ShellArgv(serial, {"sleep", "30"}, DeadlineAfter(milliseconds(300))));
+  auto hung =
+      RunAwaitable(io, client.ShellArgv(serial, {"sleep", "30"}, DeadlineAfter(milliseconds(300))));
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(hung.ok());
   EXPECT_EQ(hung.error().code, AdbErrc::kTimeout);
   EXPECT_LT(took, seconds(2));
-  auto next = RunAwaitable(
-      io, client.ShellArgv(serial, {"echo", "still here"}, DeadlineAfter(seconds(5))));
+  auto next =
+      RunAwaitable(io, client.ShellArgv(serial, {"echo", "still here"}, DeadlineAfter(seconds(5))));
   ASSERT_TRUE(next.ok()) << next.error().message;
   EXPECT_EQ(next->out, "still here\n");
 }
@@ -166,26 +167,25 @@ TEST_F(AdbClientE2eTest, LogcatStreamDeliversTheDisplayedLineOfALaunch) {
   const auto serial = *adb::Serial::Parse(ConnectDevsim());
   asio::io_context io;
   adb::Client client(io.get_executor(), Options());
-  ASSERT_TRUE(RunAwaitable(io, client.ShellArgv(serial, {"logcat", "-c"}, DeadlineAfter(seconds(5)))).ok());
+  ASSERT_TRUE(
+      RunAwaitable(io, client.ShellArgv(serial, {"logcat", "-c"}, DeadlineAfter(seconds(5)))).ok());
   auto logcat = *adb::BuildShellCommand({"logcat", "ActivityTaskManager:I", "*:S"});
   std::vector<std::string> lines;
   std::optional<adb::Result<adb::StreamEnd>> end;
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        end.emplace(co_await client.StreamLines(
-            serial, logcat,
-            [&](std::string_view line) -> asio::awaitable<bool> {
-              lines.emplace_back(line);
-              co_return line.find("Displayed com.example.app/.MainActivity") ==
-                        std::string_view::npos;
-            },
-            DeadlineAfter(seconds(20))));
+        adb::LineSink until_displayed = [&](std::string_view line) -> asio::awaitable<bool> {
+          lines.emplace_back(line);
+          co_return line.find("Displayed com.example.app/.MainActivity") == std::string_view::npos;
+        };
+        end.emplace(co_await client.StreamLines(serial, logcat, std::move(until_displayed),
+                                                DeadlineAfter(seconds(20))));
       },
       [](std::exception_ptr e) { EXPECT_FALSE(e); });
-  auto am = RunAwaitable(io, client.ShellArgv(serial, {"am", "start", "-W", "-n",
-                                                        "com.example.app/.MainActivity"},
-                                              DeadlineAfter(seconds(10))));
+  auto am = RunAwaitable(
+      io, client.ShellArgv(serial, {"am", "start", "-W", "-n", "com.example.app/.MainActivity"},
+                           DeadlineAfter(seconds(10))));
   ASSERT_TRUE(am.ok()) << am.error().message;
   const std::smatch match = [&] {
     std::smatch m;
@@ -204,16 +204,18 @@ TEST_F(AdbClientE2eTest, LogcatStreamDeliversTheDisplayedLineOfALaunch) {
   EXPECT_TRUE((*end)->stopped_by_sink);
   ASSERT_FALSE(lines.empty());
   const long total = std::stol(match[1]);
-  const std::string shown = total >= 1000 ? "+" + std::to_string(total / 1000) + "s" +
-                                                std::to_string(total % 1000) + "ms"
-                                          : "+" + std::to_string(total) + "ms";
+  const std::string shown =
+      total >= 1000 ? "+" + std::to_string(total / 1000) + "s" + std::to_string(total % 1000) + "ms"
+                    : "+" + std::to_string(total) + "ms";
   // SDK 34 inserts " for user 0" (devsim may print either form): match both.
-  EXPECT_TRUE(std::regex_search(
-      lines.back(), std::regex(" I ActivityTaskManager: Displayed com\\.example\\.app/"
-                               "\\.MainActivity( for user 0)?: \\" + shown + "$")))
+  EXPECT_TRUE(std::regex_search(lines.back(),
+                                std::regex(" I ActivityTaskManager: Displayed com\\.example\\.app/"
+                                           "\\.MainActivity( for user 0)?: \\" +
+                                           shown + "$")))
       << lines.back();
   // The device still serves after the stream was closed from our side.
-  auto after = RunAwaitable(io, client.ShellArgv(serial, {"echo", "ok"}, DeadlineAfter(seconds(5))));
+  auto after =
+      RunAwaitable(io, client.ShellArgv(serial, {"echo", "ok"}, DeadlineAfter(seconds(5))));
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->out, "ok\n");
 }
@@ -228,11 +230,12 @@ TEST_F(AdbClientE2eTest, TrackingSeesADeviceComeGoAndComeBack) {
   asio::co_spawn(
       io,
       [&]() -> asio::awaitable<void> {
-        tracked.emplace(co_await client.TrackDevices(
+        adb::DeviceListSink queue_updates =
             [&](const adb::DeviceListUpdate& u) -> asio::awaitable<bool> {
-              queue.Push(u);
-              co_return true;
-            }));
+          queue.Push(u);
+          co_return true;
+        };
+        tracked.emplace(co_await client.TrackDevices(std::move(queue_updates)));
       },
       asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
   std::thread io_thread([&] { io.run(); });
@@ -269,8 +272,7 @@ TEST_F(AdbClientE2eTest, TrackingSeesADeviceComeGoAndComeBack) {
   ASSERT_TRUE(queue.WaitFor(
       [&](const auto& u) {
         const auto* d = Find(u, address);
-        return d == nullptr &&
-               std::any_of(u.changes.begin(), u.changes.end(), [&](const auto& c) {
+        return d == nullptr && std::any_of(u.changes.begin(), u.changes.end(), [&](const auto& c) {
                  return c.kind == adb::DeviceChange::Kind::kRemoved && c.entry.serial == address;
                });
       },

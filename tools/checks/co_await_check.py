@@ -455,7 +455,8 @@ def findings_in_statement(toks: list[Tok], match: dict[int, int], a: int, b: int
                 if t.text in OWNING_EXTERNAL and nxt.text == "(":
                     add("temporary " + OWNING_EXTERNAL[t.text] + " (" + t.text + "() as an argument)")
                 elif INDEX is not None and nxt.text == "(":
-                    owned = INDEX.returns_owning(t.text)
+                    member_call = prev is not None and prev.text in (".", "->")
+                    owned = INDEX.returns_owning(t.text, member_call)
                     if owned:
                         add("temporary " + owned + " (" + t.text + "(...) as an argument)")
             continue
@@ -497,6 +498,7 @@ class Decl:
     templates: set[str]  # the names of the template's type parameters
     variadic: bool
     returns: list[str]  # the return type's tokens (empty: unknown, a lambda or a constructor)
+    member: bool = False  # declared in a class body, or defined as Class::Name
 
 
 class DeclIndex:
@@ -513,12 +515,18 @@ class DeclIndex:
         self.stateless: set[str] = set()
         self.owning: set[str] = set()  # classes with a string, container, ... member
 
-    def returns_owning(self, name: str) -> str | None:
+    def returns_owning(self, name: str, member_call: bool) -> str | None:
         """The return type of `name` if every declaration returns an owning value (a temporary
-        with a non-trivial destructor), else None."""
+        with a non-trivial destructor), else None. The index knows names, not scopes: a call
+        `x.F()` / `x->F()` is judged by the member functions named F, an unqualified `F()` by
+        the free functions named F (so devsim's member `ForceStop`, returning void, does not hide
+        orchestrator/run/device_commands.h's, returning an argv), each kind falling back to all
+        declarations when there is none of it."""
         decls = self.decls.get(name)
         if not decls:
             return None
+        of_kind = [d for d in decls if d.member == member_call]
+        decls = of_kind or decls
         shown: list[str] = []
         for d in decls:
             r = d.returns
@@ -534,15 +542,19 @@ class DeclIndex:
     def add_file(self, text: str) -> None:
         toks, _ = tokenize(text)
         match = match_brackets(toks)
+        in_class, in_block = self._scopes(toks, match)
         for i, t in enumerate(toks):
             if t.kind != "ident" or i + 1 >= len(toks) or toks[i + 1].text != "(":
                 continue
             close = match.get(i + 1)
             if close is None or close + 1 >= len(toks):
                 continue
+            if in_block[i]:
+                continue  # `std::vector<char> buffer(n);` in a function body: a variable
             if self._is_declaration(toks, i, close):
+                qualified = i >= 2 and toks[i - 1].text == "::" and toks[i - 2].kind == "ident"
                 self._add(t.text, toks, i + 2, close, self._templates(toks, i),
-                          self._return_type(toks, i, close))
+                          self._return_type(toks, i, close), member=in_class[i] or qualified)
         # Types that own something (a string, a container, ...): a temporary of one matters.
         for i, t in enumerate(toks):
             if t.text in ("struct", "class") and i + 2 < len(toks) and toks[i + 1].kind == "ident":
@@ -575,6 +587,40 @@ class DeclIndex:
                 close = match.get(open_paren)
                 if close is not None:
                     self._add(toks[i - 2].text, toks, open_paren + 1, close, {"auto"}, [])
+
+    @staticmethod
+    def _scopes(toks: list[Tok], match: dict[int, int]) -> tuple[list[bool], list[bool]]:
+        """For each token, whether its innermost enclosing braces are a class body, and whether
+        they are a block (a function's or a statement's body: not a class, namespace, enum or
+        `extern "C"` body)."""
+        kinds: dict[int, str] = {}
+        for i, t in enumerate(toks):
+            if t.text != "{" or i not in match:
+                continue
+            j = i - 1
+            while j >= 0 and toks[j].text not in (";", "{", "}", "(", ")", "=", "struct", "class",
+                                                  "union", "namespace", "enum"):
+                j -= 1
+            if i > 0 and toks[i - 1].kind == "string" and i > 1 and toks[i - 2].text == "extern":
+                kinds[i] = "namespace"
+            elif j >= 0 and toks[j].text in ("namespace", "enum", "="):
+                kinds[i] = "namespace"  # no declaration inside an enum or an initializer either
+            elif j >= 0 and toks[j].text in ("struct", "class", "union") and \
+                    not (j > 0 and toks[j - 1].text == "enum"):
+                kinds[i] = "class"
+            else:
+                kinds[i] = "block"
+        in_class: list[bool] = []
+        in_block: list[bool] = []
+        stack: list[str] = []
+        for i, t in enumerate(toks):
+            in_class.append(bool(stack) and stack[-1] == "class")
+            in_block.append(bool(stack) and stack[-1] == "block")
+            if t.text == "{" and i in match:
+                stack.append(kinds[i])
+            elif t.text == "}" and i in match and stack:
+                stack.pop()
+        return in_class, in_block
 
     @staticmethod
     def _stateless(toks: list[Tok], match: dict[int, int], a: int, b: int) -> bool:
@@ -675,7 +721,7 @@ class DeclIndex:
         return names
 
     def _add(self, name: str, toks: list[Tok], a: int, b: int, templates: set[str],
-             returns: list[str]) -> None:
+             returns: list[str], member: bool = False) -> None:
         params: list[list[Tok]] = []
         cur: list[Tok] = []
         depth = 0
@@ -703,7 +749,7 @@ class DeclIndex:
             if len(p) >= 2 and p[-1].kind == "ident" and p[-2].text not in ("::",):
                 p = p[:-1]  # the parameter's name
             cleaned.append(p)
-        self.decls.setdefault(name, []).append(Decl(cleaned, templates, variadic, returns))
+        self.decls.setdefault(name, []).append(Decl(cleaned, templates, variadic, returns, member))
 
     def param_types(self, name: str, n: int) -> list[tuple[list[Tok], set[str]]] | None:
         """The type of parameter n of each declaration of `name` that has one (None: unknown)."""

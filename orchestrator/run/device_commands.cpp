@@ -1,0 +1,65 @@
+#include "orchestrator/run/device_commands.h"
+
+#include <initializer_list>
+
+namespace droidlab::orchestrator {
+
+namespace {
+
+std::vector<std::string> Args(std::initializer_list<std::string_view> args) {
+  return std::vector<std::string>(args.begin(), args.end());
+}
+
+}  // namespace
+
+std::vector<std::string> AmStartW(std::string_view component) {
+  return Args({"am", "start", "-W", "-n", component});
+}
+std::vector<std::string> ForceStop(std::string_view package) {
+  return Args({"am", "force-stop", package});
+}
+std::vector<std::string> KeyEvent(std::string_view keycode) {
+  return Args({"input", "keyevent", keycode});
+}
+std::vector<std::string> Pidof(std::string_view name) { return Args({"pidof", name}); }
+std::vector<std::string> CatProcStat(int64_t pid) {
+  return Args({"cat", "/proc/" + std::to_string(pid) + "/stat"});
+}
+
+std::vector<std::string> PmPath(std::string_view package) { return Args({"pm", "path", package}); }
+std::vector<std::string> ResolveActivity(std::string_view package) {
+  return Args({"cmd", "package", "resolve-activity", "--brief", package});
+}
+std::vector<std::string> Getprop() { return Args({"getprop"}); }
+std::vector<std::string> DumpsysBattery() { return Args({"dumpsys", "battery"}); }
+std::vector<std::string> DumpsysThermalservice() { return Args({"dumpsys", "thermalservice"}); }
+std::vector<std::string> DumpsysPackage(std::string_view package) {
+  return Args({"dumpsys", "package", package});
+}
+std::vector<std::string> DumpsysPower() { return Args({"dumpsys", "power"}); }
+std::vector<std::string> DumpsysActivityActivities() {
+  return Args({"dumpsys", "activity", "activities"});
+}
+
+std::vector<std::string> GetconfClkTck() { return Args({"getconf", "CLK_TCK"}); }
+std::vector<std::string> GetconfPageSize() { return Args({"getconf", "PAGESIZE"}); }
+
+std::vector<std::string> SettingsGetGlobal(std::string_view name) {
+  return Args({"settings", "get", "global", name});
+}
+std::vector<std::string> SettingsPutGlobal(std::string_view name, std::string_view value) {
+  return Args({"settings", "put", "global", name, value});
+}
+std::vector<std::string> SettingsDeleteGlobal(std::string_view name) {
+  return Args({"settings", "delete", "global", name});
+}
+std::vector<std::string> LooperStatsReset() { return Args({"cmd", "looper_stats", "reset"}); }
+std::vector<std::string> DumpsysLooperStats() { return Args({"dumpsys", "looper_stats"}); }
+std::vector<std::string> DumpsysBatteryUnplug() { return Args({"dumpsys", "battery", "unplug"}); }
+std::vector<std::string> DumpsysBatteryReset() { return Args({"dumpsys", "battery", "reset"}); }
+
+std::vector<std::string> LogcatFromNow() {
+  return Args({"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"});
+}
+
+}  // namespace droidlab::orchestrator

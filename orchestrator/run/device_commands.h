@@ -1,0 +1,58 @@
+// The device commands the run engine sends, one named function each, returning the argv that
+// DeviceShell::Run quotes (adb::BuildShellCommand) and runs. Build the command in its own
+// statement and await the named operation:
+//
+//   auto force_stop = shell.Run(ForceStop(package), deadline);
+//   auto stopped = co_await std::move(force_stop);
+//
+// never inside the co_await expression: Debian 12's g++ 12 destroys twice a temporary with a
+// non-trivial destructor (this vector, its strings) that is part of a co_await full-expression.
+// tools/checks/co_await_check.py rejects that shape (a call returning a vector as an argument).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adb/shell_quote.h"
+
+namespace droidlab::orchestrator {
+
+// Launching and preparing an app (launch_iteration.cpp, run_executor.cpp).
+std::vector<std::string> AmStartW(std::string_view component);  // am start -W -n COMPONENT
+std::vector<std::string> ForceStop(std::string_view package);   // am force-stop PACKAGE
+std::vector<std::string> KeyEvent(std::string_view keycode);    // input keyevent KEYCODE_HOME
+std::vector<std::string> Pidof(std::string_view name);          // pidof NAME
+std::vector<std::string> CatProcStat(int64_t pid);              // cat /proc/PID/stat
+
+// The preflight (preflight.cpp).
+std::vector<std::string> PmPath(std::string_view package);
+std::vector<std::string> ResolveActivity(
+    std::string_view package);  // cmd package resolve-activity --brief
+std::vector<std::string> Getprop();
+std::vector<std::string> DumpsysBattery();
+std::vector<std::string> DumpsysThermalservice();
+std::vector<std::string> DumpsysPackage(std::string_view package);
+std::vector<std::string> DumpsysPower();
+std::vector<std::string> DumpsysActivityActivities();
+
+// The device clock (device_clock.cpp).
+std::vector<std::string> GetconfClkTck();
+std::vector<std::string> GetconfPageSize();
+// Uptime and wall time from one command, so that no delay falls between them.
+constexpr adb::ShellLiteral UptimeAndDate() { return "cat /proc/uptime; date +%s.%N"; }
+
+// The looper-stats session (looper_session.cpp) and its charging gate.
+std::vector<std::string> SettingsGetGlobal(std::string_view name);
+std::vector<std::string> SettingsPutGlobal(std::string_view name, std::string_view value);
+std::vector<std::string> SettingsDeleteGlobal(std::string_view name);
+std::vector<std::string> LooperStatsReset();  // cmd looper_stats reset
+std::vector<std::string> DumpsysLooperStats();
+std::vector<std::string> DumpsysBatteryUnplug();
+std::vector<std::string> DumpsysBatteryReset();
+
+// The run's logcat stream (logcat_feed.cpp): epoch times, main and system buffers, from now on.
+std::vector<std::string> LogcatFromNow();
+
+}  // namespace droidlab::orchestrator

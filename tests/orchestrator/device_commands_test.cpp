@@ -1,0 +1,63 @@
+// The named device commands (orchestrator/run/device_commands.h): each is exactly the argv the
+// run engine sent before they had names (devsim and a phone answer these words), and each
+// quotes its argument as one shell word.
+#include "orchestrator/run/device_commands.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace droidlab::orchestrator {
+namespace {
+
+using Words = std::vector<std::string>;
+
+TEST(DeviceCommandsTest, LaunchCommands) {
+  EXPECT_EQ(AmStartW("com.example.app/.MainActivity"),
+            (Words{"am", "start", "-W", "-n", "com.example.app/.MainActivity"}));
+  EXPECT_EQ(ForceStop("com.example.app"), (Words{"am", "force-stop", "com.example.app"}));
+  EXPECT_EQ(KeyEvent("KEYCODE_BACK"), (Words{"input", "keyevent", "KEYCODE_BACK"}));
+  EXPECT_EQ(Pidof("com.example.app"), (Words{"pidof", "com.example.app"}));
+  EXPECT_EQ(CatProcStat(4242), (Words{"cat", "/proc/4242/stat"}));
+}
+
+TEST(DeviceCommandsTest, PreflightCommands) {
+  EXPECT_EQ(PmPath("com.example.app"), (Words{"pm", "path", "com.example.app"}));
+  EXPECT_EQ(ResolveActivity("com.example.app"),
+            (Words{"cmd", "package", "resolve-activity", "--brief", "com.example.app"}));
+  EXPECT_EQ(Getprop(), (Words{"getprop"}));
+  EXPECT_EQ(DumpsysBattery(), (Words{"dumpsys", "battery"}));
+  EXPECT_EQ(DumpsysThermalservice(), (Words{"dumpsys", "thermalservice"}));
+  EXPECT_EQ(DumpsysPackage("com.example.app"), (Words{"dumpsys", "package", "com.example.app"}));
+  EXPECT_EQ(DumpsysPower(), (Words{"dumpsys", "power"}));
+  EXPECT_EQ(DumpsysActivityActivities(), (Words{"dumpsys", "activity", "activities"}));
+}
+
+TEST(DeviceCommandsTest, ClockAndLooperCommands) {
+  EXPECT_EQ(GetconfClkTck(), (Words{"getconf", "CLK_TCK"}));
+  EXPECT_EQ(GetconfPageSize(), (Words{"getconf", "PAGESIZE"}));
+  EXPECT_EQ(UptimeAndDate().text(), "cat /proc/uptime; date +%s.%N");
+  EXPECT_EQ(SettingsGetGlobal("looper_stats"),
+            (Words{"settings", "get", "global", "looper_stats"}));
+  EXPECT_EQ(
+      SettingsPutGlobal("looper_stats", "enabled=true,sampling_interval=1"),
+      (Words{"settings", "put", "global", "looper_stats", "enabled=true,sampling_interval=1"}));
+  EXPECT_EQ(SettingsDeleteGlobal("looper_stats"),
+            (Words{"settings", "delete", "global", "looper_stats"}));
+  EXPECT_EQ(LooperStatsReset(), (Words{"cmd", "looper_stats", "reset"}));
+  EXPECT_EQ(DumpsysLooperStats(), (Words{"dumpsys", "looper_stats"}));
+  EXPECT_EQ(DumpsysBatteryUnplug(), (Words{"dumpsys", "battery", "unplug"}));
+  EXPECT_EQ(DumpsysBatteryReset(), (Words{"dumpsys", "battery", "reset"}));
+  EXPECT_EQ(LogcatFromNow(), (Words{"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"}));
+}
+
+TEST(DeviceCommandsTest, AnArgumentStaysOneShellWord) {
+  // A setting's previous value is whatever the device held: quoted, never pasted.
+  auto command = adb::BuildShellCommand(SettingsPutGlobal("looper_stats", "a b;c'd"));
+  ASSERT_TRUE(command.ok());
+  EXPECT_EQ(command->str(), "settings put global looper_stats 'a b;c'\\''d'");
+}
+
+}  // namespace
+}  // namespace droidlab::orchestrator
