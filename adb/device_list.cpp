@@ -1,6 +1,6 @@
 #include "adb/device_list.h"
 
-#include <charconv>
+#include "base/parse_int.h"
 
 namespace droidlab::adb {
 namespace {
@@ -12,14 +12,6 @@ constexpr std::string_view kNoSerial = "(no serial number)";
 std::string_view TrimLeftSpaces(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   return s;
-}
-
-std::optional<uint64_t> ParseDecimal(std::string_view s) {
-  uint64_t value = 0;
-  if (s.empty()) return std::nullopt;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return value;
 }
 
 // Takes " key:value" off the end of `rest` when present. The server appends the keys in a fixed
@@ -53,7 +45,7 @@ bool ParseLongLine(std::string_view line, DeviceEntry& entry) {
   std::string_view rest = line;
   size_t id_pos = rest.rfind(" transport_id:");
   if (id_pos != std::string_view::npos) {
-    auto id = ParseDecimal(rest.substr(id_pos + 14));
+    auto id = ParseInt<uint64_t>(rest.substr(id_pos + 14));
     if (!id) return false;
     entry.transport_id = *id;
     rest = rest.substr(0, id_pos);

@@ -1,19 +1,16 @@
 #include "adb/server_address.h"
 
-#include <charconv>
 #include <cstdlib>
+
+#include "base/parse_int.h"
 
 namespace droidlab::adb {
 namespace {
 
 std::optional<uint16_t> ParsePort(std::string_view text) {
-  unsigned value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end || value == 0 || value > 65535) {
-    return std::nullopt;
-  }
-  return static_cast<uint16_t>(value);
+  const std::optional<uint16_t> value = ParseInt<uint16_t>(text);
+  if (!value || *value == 0) return std::nullopt;
+  return value;
 }
 
 AdbError Bad(std::string_view text, std::string_view why) {

@@ -1,7 +1,6 @@
 #include "api/routes.h"
 
 #include <boost/asio/use_awaitable.hpp>
-#include <charconv>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include "api/web_assets.h"
 #include "orchestrator/lab/cron.h"
 #include "orchestrator/lab/run_reports.h"
+#include "base/parse_int.h"
 #include "base/wall_clock.h"
 #include "orchestrator/spec/run_spec.h"
 #include "store/async_store.h"
@@ -26,9 +26,8 @@ using Json = nlohmann::json;
 // every store operation below is built in its own statement from named arguments, then awaited.
 
 std::optional<int64_t> ParseId(std::string_view text) {
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || value <= 0) return std::nullopt;
+  const std::optional<int64_t> value = ParseInt<int64_t>(text);
+  if (!value || *value <= 0) return std::nullopt;
   return value;
 }
 
@@ -261,13 +260,12 @@ class Routes {
       }
     }
     if (auto since = Query(request, "since")) {
-      int64_t value = 0;
-      auto [ptr, ec] = std::from_chars(since->data(), since->data() + since->size(), value);
-      if (ec != std::errc() || ptr != since->data() + since->size() || value < 0) {
+      const std::optional<int64_t> value = ParseInt<int64_t>(*since);
+      if (!value || *value < 0) {
         co_return BadRequest("since: expected milliseconds since the Unix epoch, got '" + *since +
                              "'");
       }
-      query.since = value;
+      query.since = *value;
     }
     if (auto limit = Query(request, "limit")) {
       auto value = ParseId(*limit);

@@ -1,9 +1,10 @@
 #include "daemon/client_options.h"
 
-#include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+
+#include "base/parse_int.h"
 
 namespace droidlab::daemon {
 
@@ -11,13 +12,6 @@ namespace {
 
 // Below any value the daemon accepts, so that "--iterations 0" is judged as the daemon would.
 constexpr int64_t kIterationsNotGiven = -1;
-
-std::optional<int64_t> ParseInteger(std::string_view text) {
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 // The flags each command takes: those with a value, and the switches.
 struct FlagSet {
@@ -64,7 +58,7 @@ FlagSet FlagsOf(ClientCommand command) {
 std::optional<std::string> Apply(const std::string& flag, const std::string& value,
                                  ClientOptions& o) {
   auto integer = [&](int64_t& into) -> std::optional<std::string> {
-    auto n = ParseInteger(value);
+    auto n = ParseInt<int64_t>(value);
     if (!n) return flag + ": expected a whole number, got '" + value + "'";
     into = *n;
     return std::nullopt;
@@ -121,7 +115,7 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
     o.preflight_given = true;
     o.spec.preflight_enforce = value == "enforce";
   } else if (flag == "--baseline") {
-    if (value != "previous" && (!ParseInteger(value) || *ParseInteger(value) < 1)) {
+    if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
       return "--baseline: expected a run id or 'previous', got '" + value + "'";
     }
     o.baseline = value;
@@ -160,7 +154,7 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
 BasicResult<int64_t, std::string> IdArgument(const std::vector<std::string>& positional,
                                              const char* what) {
   if (positional.size() != 1) return std::string("expected one ") + what;
-  auto id = ParseInteger(positional[0]);
+  auto id = ParseInt<int64_t>(positional[0]);
   if (!id || *id < 1)
     return std::string(what) + ": expected a positive whole number, got '" + positional[0] + "'";
   return *id;
@@ -343,7 +337,7 @@ BasicResult<ServerAddress, std::string> ResolveServer(const std::optional<std::s
   if (address.host.empty()) return bad("no host");
   if (address.host.find('@') != std::string::npos) return bad("user info is not supported");
   if (!port_text.empty() || authority.find(':') != std::string_view::npos) {
-    auto port = ParseInteger(port_text);
+    auto port = ParseInt<int64_t>(port_text);
     if (!port || *port < 1 || *port > 65535) return bad("bad port");
     address.port = static_cast<uint16_t>(*port);
   } else {

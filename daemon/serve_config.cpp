@@ -1,10 +1,11 @@
 #include "daemon/serve_config.h"
 
-#include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+
+#include "base/parse_int.h"
 
 namespace droidlab::daemon {
 
@@ -13,10 +14,9 @@ namespace {
 using ConfigResult = BasicResult<ServeConfig, std::string>;
 
 bool ParsePort(std::string_view text, uint16_t& port) {
-  unsigned value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size() || value > 65535) return false;
-  port = static_cast<uint16_t>(value);
+  const std::optional<uint16_t> value = ParseInt<uint16_t>(text);
+  if (!value) return false;
+  port = *value;
   return true;
 }
 

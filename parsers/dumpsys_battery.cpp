@@ -96,7 +96,7 @@ class BatteryReader {
 
   template <class T>
   static bool Number(std::string_view value, std::optional<T>& field) {
-    field = ParseInteger<T>(value);
+    field = ParseInt<T>(value);
     return field.has_value();
   }
 

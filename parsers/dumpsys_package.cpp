@@ -164,10 +164,10 @@ class PackageReader {
         out_.version_code = ParseInt64(value);
         ok = ok && out_.version_code.has_value();
       } else if (*key == "minSdk") {
-        out_.min_sdk = ParseInteger<int>(value);
+        out_.min_sdk = ParseInt<int>(value);
         ok = ok && out_.min_sdk.has_value();
       } else if (*key == "targetSdk") {
-        out_.target_sdk = ParseInteger<int>(value);
+        out_.target_sdk = ParseInt<int>(value);
         ok = ok && out_.target_sdk.has_value();
       }
     }

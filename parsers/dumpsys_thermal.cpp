@@ -43,8 +43,8 @@ std::optional<ThermalTemperature> ParseTemperatureItem(std::string_view item) {
   constexpr size_t kNameLen = sizeof(", mName=") - 1;
   constexpr size_t kStatusLen = sizeof(", mStatus=") - 1;
   auto value = ParseJavaFloat(item.substr(0, type_at));
-  auto type = ParseInteger<int>(item.substr(type_at + kTypeLen, name_at - type_at - kTypeLen));
-  auto status = ParseInteger<int>(item.substr(status_at + kStatusLen));
+  auto type = ParseInt<int>(item.substr(type_at + kTypeLen, name_at - type_at - kTypeLen));
+  auto status = ParseInt<int>(item.substr(status_at + kStatusLen));
   if (!value || !type || !status) return std::nullopt;
   ThermalTemperature t;
   t.value_c = *value;
@@ -90,7 +90,7 @@ class ThermalReader {
       section_ = Section::kListeners;
     } else if (ConsumePrefix(rest, "Thermal Status: ")) {
       Seen();
-      auto status = ParseInteger<int>(rest);
+      auto status = ParseInt<int>(rest);
       if (status && *status >= 0 && *status <= 6) {
         out_.thermal_status = *status;
         status_seen_ = true;

@@ -21,7 +21,7 @@ std::string_view JavaTrim(std::string_view s) {
 template <class Int>
 std::optional<Int> ParseJavaInteger(std::string_view s) {
   if (s.size() > 1 && s.front() == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
-  return ParseInteger<Int>(s);
+  return ParseInt<Int>(s);
 }
 
 bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {

@@ -1,6 +1,7 @@
 #include "parsers/logcat.h"
 
 #include <bit>
+#include <chrono>
 #include <cstring>
 
 #include "parsers/android_uid.h"
@@ -594,6 +595,7 @@ MessageKind ParseLaunchMessage(std::string_view msg, LaunchEvent& ev) {
 
 void FillHeader(const Header& h, LaunchEvent& ev) {
   ev.time.assign(h.time);
+  ev.log_time = ParseLogTime(h.time);
   ev.pid = h.pid;
   ev.tid = h.tid;
   if (h.has_tag) ev.tag.assign(h.tag);
@@ -736,6 +738,113 @@ std::optional<int64_t> ParseFormattedDuration(std::string_view text) {
   return total;
 }
 
+namespace {
+
+// `digits` digits at s[pos], read whole; nullopt unless all are digits.
+std::optional<int> FixedNumber(std::string_view s, size_t pos, size_t digits) {
+  if (pos + digits > s.size() || CountDigits(s, pos) < digits) return std::nullopt;
+  return ParseInt<int>(s.substr(pos, digits));
+}
+
+// ".fff", ".ffffff" or ".fffffffff" at s[pos] -> whole ms; advances pos past it.
+std::optional<int64_t> FractionMs(std::string_view s, size_t& pos) {
+  if (pos >= s.size() || s[pos] != '.') return std::nullopt;
+  const size_t n = CountDigits(s, pos + 1);
+  if (n != 3 && n != 6 && n != 9) return std::nullopt;
+  auto ms = FixedNumber(s, pos + 1, 3);
+  pos += 1 + n;
+  return ms;
+}
+
+// " +hhmm" / " -hhmm" (strftime %z) at s[pos] -> minutes east of UTC; advances pos past it.
+std::optional<int> ZoneMinutes(std::string_view s, size_t& pos) {
+  if (pos + 6 > s.size() || s[pos] != ' ' || (s[pos + 1] != '+' && s[pos + 1] != '-')) {
+    return std::nullopt;
+  }
+  auto hh = FixedNumber(s, pos + 2, 2);
+  auto mm = FixedNumber(s, pos + 4, 2);
+  if (!hh || !mm || *mm > 59) return std::nullopt;
+  const int minutes = *hh * 60 + *mm;
+  pos += 6;
+  return s[pos - 5] == '-' ? -minutes : minutes;
+}
+
+}  // namespace
+
+LogTime ParseLogTime(std::string_view text) {
+  const std::string_view t = Trim(text);
+  LogTime out;
+  const size_t lead = CountDigits(t, 0);
+  if (lead == 0) return out;
+  size_t pos = lead;
+  if (pos < t.size() && t[pos] == '.') {  // epoch / monotonic seconds
+    auto seconds = ParseInt<int64_t>(t.substr(0, lead));
+    auto ms = FractionMs(t, pos);
+    if (!seconds || !ms || *seconds > INT64_MAX / 1000 - 1) return out;
+    if (pos < t.size()) {
+      auto zone = ZoneMinutes(t, pos);
+      if (!zone || pos != t.size()) return out;
+      out.utc_offset_minutes = zone;
+    }
+    out.kind = LogTime::Kind::kSeconds;
+    out.ms = *seconds * 1000 + *ms;
+    return out;
+  }
+  size_t at = 0;
+  std::optional<int> year;
+  if (lead == 4) {
+    year = FixedNumber(t, 0, 4);
+    if (t.size() < 5 || t[4] != '-') return out;
+    at = 5;
+  } else if (lead != 2) {
+    return out;
+  }
+  // "MM-DD HH:MM:SS" at `at`.
+  if (t.size() < at + 14 || t[at + 2] != '-' || t[at + 5] != ' ' || t[at + 8] != ':' ||
+      t[at + 11] != ':') {
+    return out;
+  }
+  auto month = FixedNumber(t, at, 2);
+  auto day = FixedNumber(t, at + 3, 2);
+  auto hour = FixedNumber(t, at + 6, 2);
+  auto minute = FixedNumber(t, at + 9, 2);
+  auto second = FixedNumber(t, at + 12, 2);
+  pos = at + 14;
+  auto ms = FractionMs(t, pos);
+  if (!month || !day || !hour || !minute || !second || !ms || *month < 1 || *month > 12 ||
+      *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60) {
+    return out;
+  }
+  if (pos < t.size()) {
+    auto zone = ZoneMinutes(t, pos);
+    if (!zone || pos != t.size()) return out;
+    out.utc_offset_minutes = zone;
+  }
+  out.kind = LogTime::Kind::kCalendar;
+  out.year = year.value_or(0);
+  out.month = *month;
+  out.day = *day;
+  out.ms = ((int64_t{*hour} * 60 + *minute) * 60 + *second) * 1000 + *ms;
+  return out;
+}
+
+std::optional<int64_t> LogTimeToEpochMs(const LogTime& time, int year) {
+  switch (time.kind) {
+    case LogTime::Kind::kNone:
+      return std::nullopt;
+    case LogTime::Kind::kSeconds:
+      return time.ms;
+    case LogTime::Kind::kCalendar:
+      break;
+  }
+  const std::chrono::year_month_day date{std::chrono::year{time.year != 0 ? time.year : year},
+                                         std::chrono::month{static_cast<unsigned>(time.month)},
+                                         std::chrono::day{static_cast<unsigned>(time.day)}};
+  if (!date.ok()) return std::nullopt;
+  const auto days = std::chrono::sys_days{date}.time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(days).count() + time.ms -
+         int64_t{time.utc_offset_minutes.value_or(0)} * 60'000;
+}
 
 Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line) {
   Header h;

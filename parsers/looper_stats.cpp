@@ -73,7 +73,7 @@ std::string OneLine(std::string_view text) {
 
 // Reads the decimal digits at `p` into `out`, where they stand, and returns where they stop, or
 // nullptr if there are none or the value passes INT64_MAX. This fuses finding the field's end
-// with converting it (ParseInteger needs the end first: one more memchr per field, and the
+// with converting it (ParseInt needs the end first: one more memchr per field, and the
 // out-of-line std::from_chars was the largest cost of a row). Counts are never signed, so no
 // sign is accepted; Java never prints leading zeros, so 20 digits are always too many.
 

@@ -69,13 +69,13 @@ struct ResolveReader {
       if (!key) {
         ok = false;
       } else if (*key == "priority") {
-        ok = Set(out.priority, ParseInteger<int>(value)) && ok;
+        ok = Set(out.priority, ParseInt<int>(value)) && ok;
       } else if (*key == "preferredOrder") {
-        ok = Set(out.preferred_order, ParseInteger<int>(value)) && ok;
+        ok = Set(out.preferred_order, ParseInt<int>(value)) && ok;
       } else if (*key == "match") {
-        ok = ConsumePrefix(value, "0x") && Set(out.match, ParseInteger<uint32_t>(value, 16)) && ok;
+        ok = ConsumePrefix(value, "0x") && Set(out.match, ParseInt<uint32_t>(value, 16)) && ok;
       } else if (*key == "specificIndex") {
-        ok = Set(out.specific_index, ParseInteger<int>(value)) && ok;
+        ok = Set(out.specific_index, ParseInt<int>(value)) && ok;
       } else if (*key == "isDefault") {
         std::optional<bool> b;
         if (value == "true") b = true;

@@ -45,7 +45,7 @@ ParseError Malformed(int field, std::string_view why) {
 }
 
 // Decimal digits at p, stopping at the first non-digit: the single-pass counterpart of
-// ParseInteger for a line that is walked once rather than cut into tokens. Hand-written rather
+// ParseInt for a line that is walked once rather than cut into tokens. Hand-written rather
 // than std::from_chars because libstdc++ 12 keeps from_chars out of line with an overflow check
 // per digit; that alone held ParseProcPidStat to half the bench's goal. Up to 19 digits cannot
 // overflow a uint64_t, so only a 20th digit is checked. Returns nullptr on no digits or overflow.
@@ -128,7 +128,7 @@ Result<ProcPidStat> ParseProcPidStat(std::string_view line) {
   st.state = p[1];
   p += 2;
 
-  // Single forward pass: from_chars straight off the line, checking that each number ends
+  // Single forward pass: digits read straight off the line, checking that each number ends
   // exactly at a separator, so no token is ever cut out or copied.
   // Left uninitialised on purpose: only fields 4..field_count are read, and each of those was
   // written by the loop below (zeroing 424 bytes per line was measurable in the bench).
@@ -244,7 +244,7 @@ namespace {
 std::optional<int64_t> ParseCentiseconds(std::string_view s) {
   auto whole = SplitFirst(s, '.');
   if (!whole || s.size() != 2 || !IsAsciiDigit(s[0]) || !IsAsciiDigit(s[1])) return std::nullopt;
-  auto secs = ParseInteger<uint64_t>(*whole);
+  auto secs = ParseInt<uint64_t>(*whole);
   if (!secs || *secs > static_cast<uint64_t>(INT64_MAX / 100 - 1)) return std::nullopt;
   return static_cast<int64_t>(*secs) * 100 + (s[0] - '0') * 10 + (s[1] - '0');
 }

@@ -1,30 +1,20 @@
 // Small string_view helpers shared by every parser. No allocation, no locale, no exceptions.
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <system_error>
+
+#include "base/parse_int.h"
 
 namespace droidlab::parsers {
 
-// Whole-field integer conversion: the entire view must be consumed ("12ab" -> nullopt).
-// Accepts a leading '-' for signed types; never a leading '+' or spaces (from_chars rules).
-template <class Int>
-std::optional<Int> ParseInteger(std::string_view s, int base = 10) {
-  Int value{};
-  if (s.empty()) return std::nullopt;
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, value, base);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
+// Whole-field integers come from base/parse_int.h (ParseInt<T>): every parser reads its numbers
+// through it, so a field like "12ab" or an overflow is refused as everywhere else in the tree.
+using droidlab::ParseInt;
 
-inline std::optional<int64_t> ParseInt64(std::string_view s) { return ParseInteger<int64_t>(s); }
-inline std::optional<uint64_t> ParseUint64(std::string_view s) {
-  return ParseInteger<uint64_t>(s);
-}
+inline std::optional<int64_t> ParseInt64(std::string_view s) { return ParseInt<int64_t>(s); }
+inline std::optional<uint64_t> ParseUint64(std::string_view s) { return ParseInt<uint64_t>(s); }
 
 inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 

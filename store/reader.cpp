@@ -1,10 +1,10 @@
 #include "store/reader.h"
 
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <utility>
 
+#include "base/parse_int.h"
 #include "store/looper_stats_columns.h"
 #include "store/sql/devices.h"
 #include "store/sql/launches.h"
@@ -143,9 +143,10 @@ void AppendHex(std::string& out, uint64_t value) {
 }
 
 bool ParseHex(std::string_view text, uint64_t& value) {
-  const auto* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value, 16);
-  return ec == std::errc() && ptr == end;
+  const std::optional<uint64_t> parsed = ParseInt<uint64_t>(text, 16);
+  if (!parsed) return false;
+  value = *parsed;
+  return true;
 }
 
 }  // namespace

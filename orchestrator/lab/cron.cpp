@@ -6,9 +6,11 @@
 #include <array>
 #include <bit>
 #include <cctype>
-#include <charconv>
 #include <exception>
+#include <optional>
 #include <vector>
+
+#include "base/parse_int.h"
 
 namespace droidlab::orchestrator {
 
@@ -100,14 +102,13 @@ std::optional<std::string> UnsupportedExtension(std::string_view token) {
 
 CronResult<int> ParseValue(std::string_view token, const FieldSpec& f) {
   if (AllDigits(token)) {
-    int v = 0;
-    auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || ptr != token.data() + token.size() || v < f.low || v > f.high) {
+    const std::optional<int> v = ParseInt<int>(token);
+    if (!v || *v < f.low || *v > f.high) {
       return Error(CronErrorCode::kOutOfRange, f,
                    std::string(token) + " is out of range " + std::to_string(f.low) + "-" +
                        std::to_string(f.high));
     }
-    return v;
+    return *v;
   }
   if (f.names != nullptr) {
     for (size_t i = 0; i < f.names->size(); ++i) {
@@ -137,13 +138,13 @@ std::optional<CronError> ParseItem(std::string_view item, const FieldSpec& f, st
       return Error(CronErrorCode::kSyntax, f,
                    "step " + Quoted(step_text) + " in " + Quoted(item) + " is not a number");
     }
-    auto [ptr, ec] = std::from_chars(step_text.data(), step_text.data() + step_text.size(), step);
-    if (ec != std::errc() || ptr != step_text.data() + step_text.size() || step < 1 ||
-        step > f.high) {
+    const std::optional<int> parsed_step = ParseInt<int>(step_text);
+    if (!parsed_step || *parsed_step < 1 || *parsed_step > f.high) {
       return Error(CronErrorCode::kOutOfRange, f,
                    "step " + std::string(step_text) + " in " + Quoted(item) +
                        " is out of range 1-" + std::to_string(f.high));
     }
+    step = *parsed_step;
   }
   int first = 0;
   int last = 0;

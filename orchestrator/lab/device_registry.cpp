@@ -9,7 +9,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <charconv>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -18,7 +17,7 @@
 #include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
-#include "parsers/getprop.h"
+#include "parsers/device_properties.h"
 #include "store/async_store.h"
 
 namespace droidlab::orchestrator {
@@ -30,13 +29,6 @@ namespace {
 constexpr const char kDisconnected[] = "disconnected";
 constexpr const char kDeviceState[] = "device";
 
-
-std::optional<std::string> Prop(const parsers::GetpropOutput& out, std::string_view name) {
-  auto it = out.properties.find(name);
-  if (it == out.properties.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
-
 std::string StateText(const adb::DeviceEntry& entry) {
   if (entry.state == adb::DeviceState::kUnknown && !entry.state_text.empty()) {
     return entry.state_text;
@@ -47,22 +39,9 @@ std::string StateText(const adb::DeviceEntry& entry) {
 }  // namespace
 
 BasicResult<DeviceProperties, std::string> DevicePropertiesFromGetprop(std::string_view output) {
-  auto parsed = parsers::ParseGetprop(output);
+  auto parsed = parsers::ParseDeviceProperties(output);
   if (!parsed) return std::string("getprop output not understood: ") + parsed.error().message;
-  DeviceProperties p;
-  p.model = Prop(*parsed, "ro.product.model");
-  p.manufacturer = Prop(*parsed, "ro.product.manufacturer");
-  if (auto sdk = Prop(*parsed, "ro.build.version.sdk")) {
-    int64_t v = 0;
-    const char* end = sdk->data() + sdk->size();
-    auto [ptr, ec] = std::from_chars(sdk->data(), end, v);
-    if (ec == std::errc() && ptr == end) p.sdk = v;
-  }
-  p.release = Prop(*parsed, "ro.build.version.release");
-  p.abi = Prop(*parsed, "ro.product.cpu.abi");
-  p.fingerprint = Prop(*parsed, "ro.build.fingerprint");
-  p.serialno = Prop(*parsed, "ro.serialno");
-  return p;
+  return std::move(parsed).value();
 }
 
 struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {

@@ -35,23 +35,15 @@
 #include <vector>
 
 #include "adb/client.h"
+#include "parsers/device_properties.h"
 #include "store/records.h"
 #include "store/store.h"
 
 namespace droidlab::orchestrator {
 
-// What `getprop` told about a device. Absent: the property was missing or empty (sdk: not a
-// number).
-struct DeviceProperties {
-  std::optional<std::string> model;         // ro.product.model
-  std::optional<std::string> manufacturer;  // ro.product.manufacturer
-  std::optional<int64_t> sdk;               // ro.build.version.sdk
-  std::optional<std::string> release;       // ro.build.version.release
-  std::optional<std::string> abi;           // ro.product.cpu.abi
-  std::optional<std::string> fingerprint;   // ro.build.fingerprint
-  std::optional<std::string> serialno;      // ro.serialno (adb's serial may be host:port)
-  friend bool operator==(const DeviceProperties&, const DeviceProperties&) = default;
-};
+// What `getprop` told about a device (parsers/device_properties.h: model, manufacturer, sdk,
+// release, abi, fingerprint, serialno; absent when missing or empty).
+using DeviceProperties = parsers::DeviceProperties;
 
 // The properties from a `getprop` dump. Pure. Errors as parsers::ParseGetprop, as one line.
 BasicResult<DeviceProperties, std::string> DevicePropertiesFromGetprop(std::string_view output);

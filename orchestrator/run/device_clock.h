@@ -9,8 +9,6 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <cstdint>
-#include <optional>
-#include <string_view>
 
 #include "orchestrator/run/device_shell.h"
 
@@ -29,11 +27,7 @@ struct DeviceClock {
   }
 };
 
-// "35747.56 141231.15\n1763891234.123456789\n" → realtime − uptime in ms; nullopt otherwise.
-std::optional<int64_t> ParseRealtimeAtBootMs(std::string_view uptime_then_date);
-// `getconf CLK_TCK` output → ticks per second; nullopt unless a positive integer line.
-std::optional<int64_t> ParseClkTck(std::string_view output);
-
+// The outputs are read by parsers/getconf.h and parsers/boot_clock.h.
 boost::asio::awaitable<CommandResult<DeviceClock>> ReadDeviceClock(DeviceShell& shell,
                                                                    adb::Deadline deadline);
 

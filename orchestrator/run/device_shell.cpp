@@ -1,19 +1,8 @@
 #include "orchestrator/run/device_shell.h"
 
-#include <charconv>
 #include <utility>
 
 namespace droidlab::orchestrator {
-
-std::optional<int64_t> FirstPid(std::string_view out) {
-  const char* p = out.data();
-  const char* end = p + out.size();
-  while (p < end && (*p == ' ' || *p == '\n')) ++p;
-  int64_t pid = 0;
-  auto [q, ec] = std::from_chars(p, end, pid);
-  if (ec != std::errc() || q == p || pid <= 0) return std::nullopt;
-  return pid;
-}
 
 bool CommandError::device_lost() const {
   if (!adb) return false;

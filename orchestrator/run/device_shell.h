@@ -35,10 +35,6 @@ inline std::string IfAny(std::string_view separator, const std::string& text) {
   return text.empty() ? std::string() : std::string(separator) + text;
 }
 
-// The first pid of `pidof NAME`'s output (it prints every pid of the name; an app's main
-// process is the first), or nullopt when there is none.
-std::optional<int64_t> FirstPid(std::string_view pidof_output);
-
 class DeviceShell {
  public:
   DeviceShell(adb::Client& client, adb::Serial serial) : client_(client), serial_(serial) {}

@@ -6,6 +6,7 @@
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "parsers/am_start.h"
+#include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::orchestrator {
@@ -51,7 +52,7 @@ asio::awaitable<CommandResult<std::optional<int64_t>>> AppPid(IterationContext& 
   auto r = co_await std::move(pidof);
   if (!r) co_return r.error();
   if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
-  co_return FirstPid(r->out);
+  co_return parsers::FirstPid(r->out);
 }
 
 std::string StartArgvText(const IterationContext& ctx) {
@@ -230,7 +231,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     launch.fully_drawn_ms = matched.fully_drawn->duration_ms;
   }
   if (matched.start) {
-    if (auto t = LogTimeToEpochMs(matched.start->time, ctx.year)) {
+    if (auto t = parsers::LogTimeToEpochMs(matched.start->log_time, ctx.year)) {
       launch.intent_at_ms = ctx.clock.ToBootMs(*t);
     }
   }
@@ -238,7 +239,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     // ActivityMetricsLogger counts Displayed from the intent's arrival, the START line.
     launch.displayed_at_ms = *launch.intent_at_ms + *launch.displayed_ms;
   } else if (matched.displayed) {
-    if (auto t = LogTimeToEpochMs(matched.displayed->time, ctx.year)) {
+    if (auto t = parsers::LogTimeToEpochMs(matched.displayed->log_time, ctx.year)) {
       launch.displayed_at_ms = ctx.clock.ToBootMs(*t);
     }
   }

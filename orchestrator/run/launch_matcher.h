@@ -15,6 +15,8 @@
 // and `start` stays empty. Start proc counts only for the package's main process (not
 // "PKG:remote") and only before Displayed; Fully drawn only after Displayed (reportFullyDrawn
 // is reported after the first frame; one before it is the previous launch's, logged late).
+// Times are the parser's numbers (LaunchEvent::log_time, parsers::LogTimeToEpochMs): nothing
+// here reads the text of a log line.
 #pragma once
 
 #include <cstdint>
@@ -43,12 +45,5 @@ struct MatchedLaunch {
 };
 
 MatchedLaunch MatchLaunch(std::span<const parsers::LaunchEvent> events, const LaunchTarget& target);
-
-// A logcat time as LaunchEvent::time holds it → ms since the Unix epoch (UTC).
-//  - `-v epoch`: "1763891234.567" (seconds.millis; usec/nsec fractions are cut to ms);
-//  - threadtime/time: "MM-DD HH:MM:SS.mmm", read as UTC in `year` (the device prints local
-//    time: only `-v epoch` or `-v UTC` make this exact, which is why the executor asks for epoch).
-// nullopt for anything else.
-std::optional<int64_t> LogTimeToEpochMs(std::string_view time, int year);
 
 }  // namespace droidlab::orchestrator

@@ -1,27 +1,20 @@
 #include "orchestrator/run/preflight.h"
 
-#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "orchestrator/run/device_commands.h"
+#include "parsers/device_properties.h"
 #include "parsers/dumpsys_battery.h"
-#include "parsers/screen_state.h"
 #include "parsers/dumpsys_package.h"
 #include "parsers/dumpsys_thermal.h"
-#include "parsers/getprop.h"
 #include "parsers/pm_output.h"
+#include "parsers/screen_state.h"
 
 namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
 
 namespace {
-
-std::optional<std::string> Prop(const parsers::GetpropOutput& out, std::string_view name) {
-  auto it = out.properties.find(name);
-  if (it == out.properties.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
 
 template <class T>
 nlohmann::json Opt(const std::optional<T>& v) {
@@ -87,14 +80,10 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   auto getprop = shell.Run(Getprop(), deadline);
   auto props = co_await std::move(getprop);
   if (!props) co_return props.error();
-  if (auto parsed = parsers::ParseGetprop(props->out)) {
-    report.fingerprint = Prop(*parsed, "ro.build.fingerprint");
-    report.model = Prop(*parsed, "ro.product.model");
-    if (auto sdk = Prop(*parsed, "ro.build.version.sdk")) {
-      int64_t v = 0;
-      auto [p, ec] = std::from_chars(sdk->data(), sdk->data() + sdk->size(), v);
-      if (ec == std::errc() && p == sdk->data() + sdk->size()) report.sdk = v;
-    }
+  if (auto parsed = parsers::ParseDeviceProperties(props->out)) {
+    report.fingerprint = parsed->fingerprint;
+    report.model = parsed->model;
+    report.sdk = parsed->sdk;
   }
 
   auto dumpsys_battery = shell.Run(DumpsysBattery(), deadline);

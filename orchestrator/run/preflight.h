@@ -1,7 +1,8 @@
 // Before a run: is the package there, which activity to launch, and is the device in a state
 // whose numbers mean something (DESIGN.md; API.md's "preflight": "warn" | "enforce").
 //   resolve: `pm path PKG`, the activity from the spec or `cmd package resolve-activity --brief`;
-//   state:   getprop (fingerprint, SDK), `dumpsys battery` (level, temperature, powered),
+//   state:   getprop (fingerprint, model, SDK: parsers::DeviceProperties, as the registry reads
+//            them), `dumpsys battery` (level, temperature, powered),
 //            `dumpsys thermalservice` (status; Android 9 prints nothing: unknown, no warning),
 //            `dumpsys package PKG` (versionCode, compiler filter: launch speed depends on it),
 //            `dumpsys power` (mWakefulness) and `dumpsys activity activities` (mKeyguardShowing).

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "orchestrator/run/device_commands.h"
+#include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::orchestrator {
@@ -71,7 +72,7 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
     if (!state->pid) {
       auto pidof = shell.Run(Pidof(config.package), deadline, false);
       auto r = co_await std::move(pidof);
-      if (r && r->exit_code.value_or(0) == 0) state->pid = FirstPid(r->out);
+      if (r && r->exit_code.value_or(0) == 0) state->pid = parsers::FirstPid(r->out);
       if (!r) state->last_error = r.error().message;
     }
     if (state->pid && !co_await Cancelled()) {

@@ -259,7 +259,7 @@ TEST_F(RunExecutorE2eTest, Sdk28ColdLaunchesEqualTheDeviceLog) {
   std::vector<int64_t> gaps;  // START → Start proc on the log clock, per cold launch
   std::optional<int64_t> start_ms;
   for (const auto& e : events) {
-    const auto t = orchestrator::LogTimeToEpochMs(e.time, 2026);
+    const auto t = parsers::LogTimeToEpochMs(e.log_time, 2026);
     if (e.kind == parsers::LaunchEventKind::kActivityStart) start_ms = t;
     if (e.kind == parsers::LaunchEventKind::kProcessStart && start_ms && t) {
       EXPECT_EQ(e.tag, "ActivityManager");

@@ -1,9 +1,11 @@
 // libFuzzer target for the logcat launch-event parser. The input is fed as a stream, cut into
 // chunks at a point the input chooses, through LineSplitter into LogcatReader (default and raw
-// modes), and each line also goes to ParseLogcatLine; ParseFormattedDuration and ParseFormattedUid get
-// the whole input. Invariants: durations and uids are not negative, skipped_lines <= lines, an
-// error has a message, Displayed/Fully drawn events carry a duration and a package, the reader
-// agrees with ParseLogcatLine on single-line formats, and lines() equals the splitter's count.
+// modes), and each line also goes to ParseLogcatLine; ParseFormattedDuration and ParseFormattedUid
+// get the whole input, as does ParseLogTime. Invariants: durations and uids are not negative,
+// skipped_lines <= lines, an error has a message, Displayed/Fully drawn events carry a duration and
+// a package, the reader agrees with ParseLogcatLine on single-line formats, lines() equals the
+// splitter's count, an event's log_time is ParseLogTime of its time text, and a LogTime's fields
+// are in range.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,8 +22,8 @@ using droidlab::parsers::LineSplitter;
 using droidlab::parsers::LogcatReader;
 using droidlab::parsers::LogcatStreamFormat;
 using droidlab::parsers::ParseFormattedDuration;
-using droidlab::parsers::ParseLogcatLine;
 using droidlab::parsers::ParseFormattedUid;
+using droidlab::parsers::ParseLogcatLine;
 
 namespace {
 
@@ -35,6 +37,22 @@ void CheckEvent(const LaunchEvent& ev) {
   }
   if (ev.kind == LaunchEventKind::kProcessStart && (!ev.process_pid || !ev.uid)) std::abort();
   if (!ev.activity.empty() && ev.package.empty()) std::abort();
+  // The number is the text's: read again, it is the same; no time text, no number.
+  if (!(ev.log_time == droidlab::parsers::ParseLogTime(ev.time))) std::abort();
+  if (ev.time.empty() && ev.log_time.kind != droidlab::parsers::LogTime::Kind::kNone) std::abort();
+}
+
+// LogTime's ranges, for any text.
+void CheckLogTime(std::string_view text) {
+  using droidlab::parsers::LogTime;
+  const LogTime t = droidlab::parsers::ParseLogTime(text);
+  if (t.kind == LogTime::Kind::kNone) return;
+  if (t.ms < 0) std::abort();
+  if (t.kind == LogTime::Kind::kCalendar) {
+    if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > 31) std::abort();
+    if (t.ms >= 86'401'000) std::abort();  // 23:59:60.999 at most
+    (void)droidlab::parsers::LogTimeToEpochMs(t, 2026);
+  }
 }
 
 }  // namespace
@@ -78,6 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& ev : raw_events) CheckEvent(ev);
 
   if (auto d = ParseFormattedDuration(input); d && *d < 0) std::abort();
+  CheckLogTime(input);
   if (auto u = ParseFormattedUid(input); u && *u < 0) std::abort();
   return 0;
 }

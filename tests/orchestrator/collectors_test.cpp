@@ -1,6 +1,7 @@
-// The executor's pure pieces: the clock offset from `cat /proc/uptime; date +%s.%N` (toybox),
-// CPU % / rss from two /proc/PID/stat reads (proc(5)), and the looper_stats value to put
-// (KeyValueListParser format, LooperStatsService's keys).
+// The executor's pure pieces: DeviceClock's boot clock and ticks, CPU % / rss from two
+// /proc/PID/stat reads (proc(5)), and the looper_stats value to put (KeyValueListParser format,
+// LooperStatsService's keys). The device outputs themselves are read in parsers/
+// (tests/parsers/boot_clock_test.cpp, getconf_test.cpp).
 #include <gtest/gtest.h>
 
 #include "orchestrator/run/device_clock.h"
@@ -10,20 +11,7 @@
 namespace droidlab::orchestrator {
 namespace {
 
-TEST(DeviceClockTest, RealtimeAtBootFromUptimeAndDate) {
-  // Up 3604.39 s at realtime 1763891234.123456789 s.
-  EXPECT_EQ(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.123456789\n"),
-            1763891234123 - 3604390);
-  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n"));              // no date
-  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234\n"));  // a date without %N
-  EXPECT_FALSE(ParseRealtimeAtBootMs("3604.39 22707.63\n1763891234.%N\n"));
-  EXPECT_FALSE(ParseRealtimeAtBootMs("nonsense\n1763891234.123\n"));
-}
-
-TEST(DeviceClockTest, ClkTckAndBootClock) {
-  EXPECT_EQ(ParseClkTck("100\n"), 100);
-  EXPECT_FALSE(ParseClkTck("/system/bin/sh: getconf: inaccessible or not found\n"));
-  EXPECT_FALSE(ParseClkTck("0\n"));
+TEST(DeviceClockTest, BootClockAndTicks) {
   DeviceClock clock;
   clock.realtime_at_boot_ms = 1'000'000;
   EXPECT_EQ(clock.ToBootMs(1'003'500), 3500);

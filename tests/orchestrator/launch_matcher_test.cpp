@@ -129,14 +129,5 @@ TEST(LaunchMatcherTest, Android10PlusSampleStartProc) {
   EXPECT_FALSE(MatchLaunch(events, kApp).displayed);
 }
 
-TEST(LogTimeTest, EpochAndThreadtime) {
-  EXPECT_EQ(LogTimeToEpochMs("1763891234.567", 2026), 1763891234567);
-  EXPECT_EQ(LogTimeToEpochMs("1763891234.567891", 2026), 1763891234567);  // usec
-  EXPECT_EQ(LogTimeToEpochMs("03-14 00:00:01.250", 2026), 1773446401250);
-  EXPECT_FALSE(LogTimeToEpochMs("02-30 00:00:01.250", 2026));
-  EXPECT_FALSE(LogTimeToEpochMs("garbage", 2026));
-  EXPECT_FALSE(LogTimeToEpochMs("", 2026));
-}
-
 }  // namespace
 }  // namespace droidlab::orchestrator

@@ -29,6 +29,7 @@ using Kind = LaunchEventKind;
 void ExpectEventEq(const LaunchEvent& got, const LaunchEvent& want) {
   EXPECT_EQ(LaunchEventKindName(got.kind), LaunchEventKindName(want.kind));
   EXPECT_EQ(got.time, want.time);
+  EXPECT_EQ(got.log_time, ParseLogTime(want.time));  // the number is the text's, read once
   EXPECT_EQ(got.pid, want.pid);
   EXPECT_EQ(got.tid, want.tid);
   EXPECT_EQ(got.tag, want.tag);
@@ -616,6 +617,72 @@ INSTANTIATE_TEST_SUITE_P(
                     DurationCase{"+1s2m3ms", std::nullopt}, DurationCase{"+1.5s", std::nullopt},
                     DurationCase{"+ms", std::nullopt}, DurationCase{"+5 ms", std::nullopt},
                     DurationCase{"+999999999999d0h0m0s0ms", std::nullopt}));
+
+// LogTime: the timestamp layouts of logprint.cpp (android_log_formatLogLine) read into numbers.
+TEST(LogTimeTest, CalendarLayouts) {
+  constexpr int64_t kAt = ((20 * 60 + 2) * 60 + 55) * 1000 + 763;  // 20:02:55.763
+  for (const char* text : {"07-23 20:02:55.763", "07-23 20:02:55.763412",
+                           "07-23 20:02:55.763412001", "  07-23 20:02:55.763 "}) {
+    const LogTime t = ParseLogTime(text);
+    EXPECT_EQ(t.kind, LogTime::Kind::kCalendar) << text;
+    EXPECT_EQ(t.month, 7) << text;
+    EXPECT_EQ(t.day, 23) << text;
+    EXPECT_EQ(t.ms, kAt) << text;
+    EXPECT_EQ(t.year, 0) << text;
+    EXPECT_FALSE(t.utc_offset_minutes) << text;
+  }
+  const LogTime year = ParseLogTime("2026-07-23 20:02:55.763");
+  EXPECT_EQ(year.kind, LogTime::Kind::kCalendar);
+  EXPECT_EQ(year.year, 2026);
+  EXPECT_EQ(year.ms, kAt);
+  EXPECT_EQ(ParseLogTime("07-23 20:02:55.763 +0200").utc_offset_minutes, 120);
+  EXPECT_EQ(ParseLogTime("07-23 20:02:55.763 -0530").utc_offset_minutes, -330);
+  EXPECT_EQ(ParseLogTime("2026-07-23 18:02:55.763412 +0000").utc_offset_minutes, 0);
+}
+
+TEST(LogTimeTest, SecondsLayouts) {
+  const LogTime epoch = ParseLogTime("         1784836975.763");
+  EXPECT_EQ(epoch.kind, LogTime::Kind::kSeconds);
+  EXPECT_EQ(epoch.ms, 1784836975763);
+  EXPECT_EQ(ParseLogTime("4711.763").ms, 4711763);                 // monotonic
+  EXPECT_EQ(ParseLogTime("123456.763412").ms, 123456763);          // monotonic usec
+  EXPECT_EQ(ParseLogTime("1763891234.567891").ms, 1763891234567);  // epoch usec
+}
+
+TEST(LogTimeTest, NotATimestamp) {
+  for (const char* text :
+       {"", "garbage", "13-01 00:00:00.000", "00-01 00:00:00.000", "07-32 00:00:00.000",
+        "07-23 24:00:00.000", "07-23 20:60:00.000", "07-23 20:02:61.000", "07-23 20:02:55.76",
+        "07-23 20:02:55", "07-23 20:02:55.763 +02", "1784836975.7634", "1784836975",
+        "99999999999999999.123", "7-23 20:02:55.763", "207-23 20:02:55.763"}) {
+    EXPECT_EQ(ParseLogTime(text).kind, LogTime::Kind::kNone) << text;
+  }
+}
+
+TEST(LogTimeTest, ToEpochMs) {
+  EXPECT_EQ(LogTimeToEpochMs(ParseLogTime("1763891234.567"), 2026), 1763891234567);
+  EXPECT_EQ(LogTimeToEpochMs(ParseLogTime("1763891234.567891"), 2026), 1763891234567);
+  EXPECT_EQ(LogTimeToEpochMs(ParseLogTime("03-14 00:00:01.250"), 2026), 1773446401250);
+  // A printed year wins over the caller's; a printed zone is taken off.
+  EXPECT_EQ(LogTimeToEpochMs(ParseLogTime("2026-03-14 00:00:01.250"), 1999), 1773446401250);
+  EXPECT_EQ(LogTimeToEpochMs(ParseLogTime("03-14 01:00:01.250 +0100"), 2026), 1773446401250);
+  EXPECT_FALSE(LogTimeToEpochMs(ParseLogTime("02-30 00:00:01.250"), 2026));
+  EXPECT_FALSE(LogTimeToEpochMs(ParseLogTime("02-29 00:00:01.250"), 2026));
+  EXPECT_TRUE(LogTimeToEpochMs(ParseLogTime("02-29 00:00:01.250"), 2028));
+  EXPECT_FALSE(LogTimeToEpochMs(ParseLogTime("garbage"), 2026));
+  EXPECT_FALSE(LogTimeToEpochMs(ParseLogTime(""), 2026));
+}
+
+// The event carries the number: what the run executor reads from a `-v epoch` stream.
+TEST(LogTimeTest, EventsCarryTheirTime) {
+  auto r = ParseLogcatLine(With("         1784836975.763   654   717 I ActivityTaskManager: "));
+  ASSERT_TRUE(r.ok() && r->has_value());
+  EXPECT_EQ((*r)->log_time.kind, LogTime::Kind::kSeconds);
+  EXPECT_EQ(LogTimeToEpochMs((*r)->log_time, 1970), 1784836975763);
+  auto raw = ParseLogcatLine(kWearMsg);
+  ASSERT_TRUE(raw.ok() && raw->has_value());
+  EXPECT_EQ((*raw)->log_time.kind, LogTime::Kind::kNone);
+}
 
 TEST(LogcatKindTest, Names) {
   EXPECT_EQ(LaunchEventKindName(Kind::kDisplayed), "displayed");
