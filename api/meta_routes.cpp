@@ -1,0 +1,136 @@
+// What is not a lab resource: health, the OpenAPI document, /metrics, the dashboard's files, and
+// the placeholder of the event stream (the server streams it itself).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/handlers.h"
+#include "api/json.h"
+#include "api/web_assets.h"
+
+namespace droidlab::api {
+
+namespace asio = boost::asio;
+using Json = nlohmann::json;
+
+namespace {
+
+HttpResponse HealthResponse(const std::optional<int>& adb, const std::string& version) {
+  Json body = {{"status", "ok"}, {"version", version}};
+  body["adb_server"] = {{"reachable", adb.has_value()}, {"version", nullptr}};
+  if (adb) body["adb_server"]["version"] = *adb;
+  return JsonResponse(200, Dump(body));
+}
+
+// A dashboard file: revalidated on each load (the server adds its ETag, so an unchanged file is a
+// 304), confined to this origin by its CSP.
+HttpResponse WebAssetResponse(const WebAsset& asset) {
+  HttpResponse response;
+  response.content_type = std::string(asset.content_type);
+  response.body = std::string(asset.body);
+  response.headers.emplace_back("Cache-Control", "no-cache");
+  response.headers.emplace_back("Content-Security-Policy", std::string(kDashboardCsp));
+  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  response.headers.emplace_back("Referrer-Policy", "no-referrer");
+  return response;
+}
+
+std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::Device>& devices,
+                              const std::vector<std::pair<std::string, int64_t>>& runs) {
+  std::map<std::string, int64_t> by_state;
+  for (const auto& d : devices) {
+    auto live = ctx.Live(d.serial);
+    ++by_state[live ? live->state : d.state];
+  }
+  std::string text;
+  text += "# HELP droidlab_devices Devices by adb state (disconnected: seen, gone now).\n";
+  text += "# TYPE droidlab_devices gauge\n";
+  for (const auto& [state, n] : by_state) {
+    text += "droidlab_devices{state=\"" + state + "\"} " + std::to_string(n) + "\n";
+  }
+  text += "# HELP droidlab_runs Runs in the history by status.\n# TYPE droidlab_runs gauge\n";
+  for (const auto& [status, n] : runs) {
+    text += "droidlab_runs{status=\"" + status + "\"} " + std::to_string(n) + "\n";
+  }
+  const store::StoreStats stats = ctx.store.stats();
+  text += "# HELP droidlab_store_queue_records Records waiting for the store's writer.\n";
+  text += "# TYPE droidlab_store_queue_records gauge\n";
+  text += "droidlab_store_queue_records " + std::to_string(stats.queued_records) + "\n";
+  text += "# HELP droidlab_store_records_committed_total Records the writer committed.\n";
+  text += "# TYPE droidlab_store_records_committed_total counter\n";
+  text +=
+      "droidlab_store_records_committed_total " + std::to_string(stats.records_committed) + "\n";
+  text += "# HELP droidlab_store_records_lost_total Records a failed batch lost.\n";
+  text += "# TYPE droidlab_store_records_lost_total counter\n";
+  text += "droidlab_store_records_lost_total " + std::to_string(stats.records_lost) + "\n";
+  text += "# HELP droidlab_http_requests_total HTTP requests by route and status code.\n";
+  text += "# TYPE droidlab_http_requests_total counter\n";
+  for (const auto& [key, n] : ctx.metrics.requests()) {
+    text += "droidlab_http_requests_total{route=\"" + key.first + "\",code=\"" +
+            std::to_string(key.second) + "\"} " + std::to_string(n) + "\n";
+  }
+  text += "# HELP droidlab_event_streams Open Server-Sent-Event streams.\n";
+  text += "# TYPE droidlab_event_streams gauge\n";
+  text += "droidlab_event_streams " + std::to_string(ctx.metrics.sse_clients) + "\n";
+  if (ctx.services.lab_metrics) text += ctx.services.lab_metrics->Exposition();
+  return text;
+}
+
+}  // namespace
+
+asio::awaitable<HttpResponse> Health(const HttpRequest&, const PathParams&,
+                                     const RouteContext& ctx) {
+  std::optional<int> adb;
+  if (ctx.services.adb_version) adb = co_await ctx.services.adb_version();
+  co_return HealthResponse(adb, ctx.services.version);
+}
+
+asio::awaitable<HttpResponse> EventsPlaceholder(const HttpRequest&, const PathParams&,
+                                                const RouteContext&) {
+  co_return JsonError(500, "internal", "events are streamed by the server");
+}
+
+asio::awaitable<HttpResponse> Dashboard(const HttpRequest&, const PathParams&,
+                                        const RouteContext&) {
+  const WebAsset* index = FindWebAsset("/");
+  if (!index) co_return NotFound("this build has no dashboard");
+  co_return WebAssetResponse(*index);
+}
+
+asio::awaitable<HttpResponse> DashboardFile(const HttpRequest& request, const PathParams&,
+                                            const RouteContext&) {
+  const WebAsset* asset = FindWebAsset(request.path);
+  if (!asset || asset->path == "/") co_return NotFound("no such file: " + request.path);
+  co_return WebAssetResponse(*asset);
+}
+
+asio::awaitable<HttpResponse> OpenApi(const HttpRequest&, const PathParams&, const RouteContext&) {
+  co_return JsonResponse(200, OpenApiDocument());
+}
+
+asio::awaitable<HttpResponse> MetricsText(const HttpRequest&, const PathParams&,
+                                          const RouteContext& ctx) {
+  struct Counts {
+    std::vector<store::Device> devices;
+    std::vector<std::pair<std::string, int64_t>> runs;
+  };
+  auto read = [](store::Reader& r) -> store::StoreResult<Counts> {
+    Counts c;
+    auto d = r.ListDevices();
+    if (!d) return d.error();
+    auto runs = r.CountRunsByStatus();
+    if (!runs) return runs.error();
+    c.devices = std::move(*d);
+    c.runs = std::move(*runs);
+    return c;
+  };
+  auto reading = ctx.store.Read(std::move(read));
+  auto counts = co_await std::move(reading);
+  if (!counts) co_return StoreFailure(counts.error());
+  std::string text = MetricsExposition(ctx, counts->devices, counts->runs);
+  HttpResponse response = JsonResponse(200, std::move(text));
+  response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+  co_return response;
+}
+
+}  // namespace droidlab::api

@@ -1,0 +1,193 @@
+// The runs: queue one (POST /runs), list, read, cancel, their rows (launches, looper stats, proc
+// samples) and their comparison with a baseline — each mapped to the orchestrator's answer.
+#include <string>
+#include <vector>
+
+#include "api/handlers.h"
+#include "api/json.h"
+#include "base/parse_int.h"
+#include "orchestrator/spec/run_spec.h"
+
+namespace droidlab::api {
+
+namespace asio = boost::asio;
+using Json = nlohmann::json;
+
+namespace {
+
+HttpResponse RunsPage(const store::RunPage& page) {
+  Json runs = Json::array();
+  for (const auto& run : page.runs) runs.push_back(RunJson(run));
+  Json body = {{"runs", std::move(runs)}, {"next_cursor", nullptr}};
+  if (!page.next_cursor.empty()) body["next_cursor"] = page.next_cursor;
+  return JsonResponse(200, Dump(body));
+}
+
+HttpResponse QueueFailure(const orchestrator::RunQueueError& e) {
+  using Code = orchestrator::RunQueueError::Code;
+  switch (e.code) {
+    case Code::kInvalidArgument:
+      return BadRequest(FieldMessage(e.field, e.message));
+    case Code::kNotFound:
+      return NotFound(e.message);
+    case Code::kConflict:
+      return JsonError(409, "conflict", e.message);
+    case Code::kUnavailable:
+      break;
+  }
+  return Unavailable(e.message);
+}
+
+template <class ReadRows, class ToJson>
+asio::awaitable<HttpResponse> RunRows(const RouteContext& ctx, const PathParams& p, const char* key,
+                                      ReadRows read_rows, ToJson to_json) {
+  auto id = RunIdOf(p);
+  if (!id) co_return id.error();
+  const int64_t run_id = *id;
+  auto read = [run_id, read_rows, to_json](store::Reader& r) -> store::StoreResult<Json> {
+    auto run = r.GetRun(run_id);
+    if (!run) return run.error();
+    auto rows = read_rows(r, run_id);
+    if (!rows) return rows.error();
+    Json list = Json::array();
+    for (const auto& row : *rows) list.push_back(to_json(row));
+    return list;
+  };
+  auto reading = ctx.store.Read(std::move(read));
+  auto rows = co_await std::move(reading);
+  if (!rows) co_return StoreFailure(rows.error());
+  co_return Wrapped(key, std::move(*rows));
+}
+
+struct LaunchToJson {
+  Json operator()(const store::Launch& l) const { return LaunchJson(l); }
+};
+
+struct LooperToJson {
+  Json operator()(const store::LooperStatsRow& r) const { return LooperStatsRowJson(r); }
+};
+
+struct SampleToJson {
+  Json operator()(const store::ProcSample& s) const { return ProcSampleJson(s); }
+};
+
+}  // namespace
+
+asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathParams&,
+                                        const RouteContext& ctx) {
+  auto spec = orchestrator::ParseRunSpec(request.body);
+  if (!spec) co_return BadRequest(FieldMessage(spec.error().field, spec.error().message));
+  if (!ctx.services.queue) co_return Unavailable("this daemon runs no queue");
+  std::optional<std::string> model;
+  if (auto live = ctx.Live(spec->serial); live && live->properties) model = live->properties->model;
+  if (!model) {
+    const std::string serial = spec->serial;
+    auto reading = ctx.store.GetDevice(serial);
+    auto stored = co_await std::move(reading);
+    if (stored) model = stored->model;
+  }
+  std::optional<int64_t> no_schedule;
+  auto run = co_await ctx.services.queue->Submit(std::move(*spec), std::move(model), no_schedule);
+  if (!run) co_return QueueFailure(run.error());
+  HttpResponse response = Ok(RunJson(*run), 201);
+  response.headers.emplace_back("Location", "/api/v1/runs/" + std::to_string(run->id));
+  co_return response;
+}
+
+asio::awaitable<HttpResponse> ListRuns(const HttpRequest& request, const PathParams&,
+                                       const RouteContext& ctx) {
+  store::RunQuery query;
+  query.serial = Query(request, "serial");
+  query.package = Query(request, "package");
+  if (auto status = Query(request, "status")) {
+    query.status = store::RunStatusFromName(*status);
+    if (!query.status) {
+      co_return BadRequest("status: '" + *status +
+                           "' is not one of queued, running, succeeded, failed, cancelled, "
+                           "interrupted");
+    }
+  }
+  if (auto since = Query(request, "since")) {
+    const std::optional<int64_t> value = ParseInt<int64_t>(*since);
+    if (!value || *value < 0) {
+      co_return BadRequest("since: expected milliseconds since the Unix epoch, got '" + *since +
+                           "'");
+    }
+    query.since = *value;
+  }
+  if (auto limit = Query(request, "limit")) {
+    auto value = ParseId(*limit);
+    if (!value || *value > 1000) {
+      co_return BadRequest("limit: expected 1 to 1000, got '" + *limit + "'");
+    }
+    query.limit = static_cast<int>(*value);
+  }
+  if (auto cursor = Query(request, "cursor")) query.cursor = *cursor;
+  auto listing = ctx.store.ListRuns(query);
+  auto page = co_await std::move(listing);
+  if (!page) {
+    if (page.error().code == store::StoreErrorCode::kInvalidArgument) {
+      co_return BadRequest("cursor: " + page.error().message);
+    }
+    co_return StoreFailure(page.error());
+  }
+  co_return RunsPage(*page);
+}
+
+asio::awaitable<HttpResponse> GetRun(const HttpRequest&, const PathParams& p,
+                                     const RouteContext& ctx) {
+  auto id = RunIdOf(p);
+  if (!id) co_return id.error();
+  auto report_of_run = ctx.reports.Report(*id);
+  auto report = co_await std::move(report_of_run);
+  if (!report) co_return StoreFailure(report.error());
+  co_return Ok(RunDetailJson(*report));
+}
+
+asio::awaitable<HttpResponse> CancelRun(const HttpRequest&, const PathParams& p,
+                                        const RouteContext& ctx) {
+  auto id = RunIdOf(p);
+  if (!id) co_return id.error();
+  if (!ctx.services.queue) co_return Unavailable("this daemon runs no queue");
+  auto run = co_await ctx.services.queue->Cancel(*id);
+  if (!run) co_return QueueFailure(run.error());
+  co_return Ok(RunJson(*run));
+}
+
+asio::awaitable<HttpResponse> Launches(const HttpRequest&, const PathParams& p,
+                                       const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id) { return r.ListLaunches(id); };
+  co_return co_await RunRows(ctx, p, "launches", rows, LaunchToJson{});
+}
+
+asio::awaitable<HttpResponse> LooperStats(const HttpRequest&, const PathParams& p,
+                                          const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id) { return r.ListLooperStats(id); };
+  co_return co_await RunRows(ctx, p, "entries", rows, LooperToJson{});
+}
+
+asio::awaitable<HttpResponse> ProcSamples(const HttpRequest&, const PathParams& p,
+                                          const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id) { return r.ListProcSamples(id); };
+  co_return co_await RunRows(ctx, p, "samples", rows, SampleToJson{});
+}
+
+asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& p,
+                                      const RouteContext& ctx) {
+  auto id = RunIdOf(p);
+  if (!id) co_return id.error();
+  const std::string baseline = Query(request, "baseline").value_or("previous");
+  std::optional<int64_t> baseline_id;  // null: the previous successful run, like with like
+  if (baseline != "previous") {
+    baseline_id = ParseId(baseline);
+    if (!baseline_id) {
+      co_return BadRequest("baseline: expected a run id or 'previous', got '" + baseline + "'");
+    }
+  }
+  auto compare_with_baseline = ctx.reports.CompareWithBaseline(*id, baseline_id);
+  auto comparison = co_await std::move(compare_with_baseline);
+  if (!comparison) co_return StoreFailure(comparison.error());
+  co_return Ok(ComparisonJson(*comparison));
+}
+
+}  // namespace droidlab::api
