@@ -72,6 +72,7 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   writer_options.queue_capacity_records = options.queue_capacity_records;
   writer_options.batch_max_records = options.batch_max_records;
   writer_options.batch_max_delay = options.batch_max_delay;
+  writer_options.before_commit = options.before_commit;
   store->writer_ = std::make_unique<Writer>(std::move(db).value(), writer_options);
   return store;
 }

@@ -18,7 +18,8 @@
 // Durability. WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9);
 // a power loss may undo the last commits before a checkpoint. Run state changes (CreateRun,
 // UpdateRunStatus, InterruptRunningRuns) and schedule changes are committed at once and
-// with synchronous=FULL before their completion runs: what was reported is on disk.
+// with synchronous=FULL (set before the batch's BEGIN: SQLite refuses it inside a transaction)
+// before their completion runs: what was reported is on disk.
 //
 // Errors: StoreResult / Status with a StoreErrorCode (error.h); nothing throws out of here.
 #pragma once
@@ -53,6 +54,9 @@ struct StoreOptions {
   size_t batch_max_records = 1'000;
   std::chrono::milliseconds batch_max_delay{50};
   std::optional<int64_t> max_page_count;  // a size cap in pages (tests use it to fill the disk)
+  // Test-only: on the writer thread, inside each batch's transaction right before its COMMIT,
+  // with whether a durable write is in it (tests read the synchronous level in force there).
+  std::function<void(Database&, bool durable)> before_commit;
 };
 
 struct RetentionPolicy {

@@ -144,7 +144,10 @@ void Writer::Run() {
       if (callback) callback(OkStatus());
     }
 
-    if (!batch_open_ && !BeginBatch()) {
+    // A durable task that finds a batch begun at NORMAL: that batch is committed as it is (its
+    // tasks did not ask for a sync), and the durable one gets a batch of its own at FULL.
+    if (batch_open_ && task.durable && !batch_full_) CommitBatch();
+    if (!batch_open_ && !BeginBatch(task.durable)) {
       const StoreError error = MakeStoreError(StoreErrorCode::kIo, "cannot begin a write");
       if (task.on_done) task.on_done(error);
       continue;
@@ -158,7 +161,26 @@ void Writer::Run() {
   }
 }
 
-bool Writer::BeginBatch() {
+bool Writer::SetSynchronous(bool full) {
+  if (synchronous_full_ && *synchronous_full_ == full) return true;
+  // Only outside a transaction: inside one SQLite refuses it ("Safety level may not be changed
+  // inside a transaction").
+  const char* sql = full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
+  auto statement = db_.Cached(sql);
+  Status set = statement ? (*statement)->Run(sql) : Status(statement.error());
+  if (!set) {
+    spdlog::error("store: {} on {}: {}", sql, db_.path(), set.error().message);
+    synchronous_full_.reset();  // unknown: set it again next time
+    return false;
+  }
+  synchronous_full_ = full;
+  return true;
+}
+
+bool Writer::BeginBatch(bool durable) {
+  // Durable: this batch's commit is synced to disk before anyone is told (WAL + NORMAL syncs
+  // only at checkpoints). The level is chosen before BEGIN, when SQLite accepts it.
+  if (!SetSynchronous(durable)) return false;
   transaction_ = std::make_unique<Transaction>(db_);
   auto begun = transaction_->Begin(Transaction::Kind::kImmediate);
   if (!begun) {
@@ -167,6 +189,7 @@ bool Writer::BeginBatch() {
     return false;
   }
   batch_open_ = true;
+  batch_full_ = durable;
   batch_durable_ = false;
   batch_records_ = 0;
   batch_started_ = std::chrono::steady_clock::now();
@@ -209,15 +232,8 @@ void Writer::ApplyTask(WriteTask& task) {
 
 void Writer::CommitBatch() {
   if (!batch_open_) return;
-  // Durable: this commit is synced to disk before anyone is told (WAL + NORMAL syncs only at
-  // checkpoints). The pragma applies to the next commit, so it is set inside the transaction.
-  if (batch_durable_) {
-    if (auto full = db_.Cached("PRAGMA synchronous=FULL"); full) (void)(*full)->Run("sync");
-  }
+  if (options_.before_commit) options_.before_commit(db_, batch_durable_);
   Status committed = transaction_->Commit();
-  if (batch_durable_) {
-    if (auto normal = db_.Cached("PRAGMA synchronous=NORMAL"); normal) (void)(*normal)->Run("sync");
-  }
   if (!committed) {
     FailBatch(committed.error());
     return;

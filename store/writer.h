@@ -5,7 +5,11 @@
 // own: a task that breaks a constraint is undone alone and fails alone. The batch commits when
 // it holds `batch_max_records` records, when `batch_max_delay` has passed since it began, when
 // the queue runs dry after that delay, or right after a durable task (committed with
-// synchronous=FULL before the task's completion runs). SQLITE_FULL or an I/O error while a batch
+// synchronous=FULL before the task's completion runs). The level is set before BEGIN (SQLite
+// refuses to change it inside a transaction): a batch is begun at FULL when its first task is
+// durable, else at NORMAL; a durable task that finds a NORMAL batch open commits that batch
+// first and gets one of its own. Every pragma's result is checked; a level that cannot be set
+// fails the task, never lets it pass unsynced. SQLITE_FULL or an I/O error while a batch
 // is open rolls the whole batch back: every task in it completes with that error (the batch is
 // reported lost, never half-kept) and the writer goes on with the next one.
 //
@@ -20,7 +24,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -34,6 +40,9 @@ struct WriterOptions {
   size_t queue_capacity_records = 50'000;
   size_t batch_max_records = 1'000;
   std::chrono::milliseconds batch_max_delay{50};
+  // Test-only: called on the writer thread inside the batch's transaction right before its
+  // COMMIT, with whether a durable task is in it (tests read the synchronous level in force).
+  std::function<void(Database&, bool durable)> before_commit;
 };
 
 struct WriterStats {
@@ -86,7 +95,9 @@ class Writer {
   };
 
   void Run();
-  bool BeginBatch();
+  // Sets PRAGMA synchronous (FULL or NORMAL) unless already so; outside a transaction only.
+  bool SetSynchronous(bool full);
+  bool BeginBatch(bool durable);
   void ApplyTask(WriteTask& task);
   void CommitBatch();
   void FailBatch(const StoreError& error);
@@ -107,7 +118,9 @@ class Writer {
   std::vector<Applied> batch_;
   size_t batch_records_ = 0;
   bool batch_open_ = false;
-  bool batch_durable_ = false;
+  bool batch_durable_ = false;            // a durable task is in the open batch
+  bool batch_full_ = false;               // the open batch was begun at synchronous=FULL
+  std::optional<bool> synchronous_full_;  // the connection's level as last set (unknown: unset)
   std::chrono::steady_clock::time_point batch_started_;
   std::unique_ptr<Transaction> transaction_;
 

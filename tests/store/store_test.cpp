@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -498,6 +499,47 @@ TEST_F(StoreTest, WritesBatchByCount) {
   const auto batches = store_->stats().batches_committed - before;
   EXPECT_GE(batches, 3u);  // 100 + 100 + the rest with the flush
   EXPECT_LE(batches, 4u);
+}
+
+// A durable write is committed with synchronous=FULL in force (read inside the transaction,
+// right before its COMMIT), even when it joins a batch begun for ordinary writes; the ordinary
+// batches stay at NORMAL. (The level was once set inside the open transaction, which SQLite
+// refuses: durable commits ran at NORMAL.)
+TEST_F(StoreTest, DurableWritesCommitAtSynchronousFull) {
+  struct Commit {
+    bool durable;
+    int64_t synchronous;
+  };
+  std::mutex mu;
+  std::vector<Commit> commits;
+  StoreOptions options;
+  options.batch_max_delay = std::chrono::milliseconds(10000);  // batches stay open
+  options.before_commit = [&](Database& db, bool durable) {
+    auto level = db.QueryInt64("PRAGMA synchronous", "reading the synchronous level");
+    std::lock_guard lock(mu);
+    commits.push_back(Commit{durable, level.ok() ? *level : -1});
+  };
+  Open(options);
+  const int64_t id = CreateRun("s1", "com.a", 1);                            // durable, alone
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 500)}, nullptr).ok());  // opens a batch
+  RunStatusUpdate running;  // durable, finds it open
+  running.run_id = id;
+  running.status = RunStatus::kRunning;
+  ASSERT_TRUE(store_->UpdateRunStatus(running).ok());
+  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 1, 500)}, nullptr).ok());
+  ASSERT_TRUE(store_->Flush().ok());  // durable too
+
+  std::lock_guard lock(mu);
+  int durable = 0;
+  for (const Commit& c : commits) {
+    if (c.durable) {
+      ++durable;
+      EXPECT_EQ(c.synchronous, 2) << "a durable commit ran at synchronous=" << c.synchronous;
+    } else {
+      EXPECT_EQ(c.synchronous, 1) << "an ordinary commit ran at synchronous=" << c.synchronous;
+    }
+  }
+  EXPECT_EQ(durable, 3);
 }
 
 TEST_F(StoreTest, WritesCommitAfterTheDelayWithoutAFlush) {
