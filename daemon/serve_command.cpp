@@ -22,6 +22,7 @@
 #include "adb/client.h"
 #include "api/server.h"
 #include "base/wall_clock.h"
+#include "daemon/db_lock.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
@@ -144,6 +145,15 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 2;
   }
 
+  // One daemon per database, held until this function returns; taken before the store opens
+  // (opening may migrate it), so a second daemon changes nothing.
+  auto locked = DatabaseLock::Acquire(config.db);
+  if (!locked) {
+    std::fprintf(err, "droidlab serve: %s\n", locked.error().c_str());
+    return 1;
+  }
+  const DatabaseLock db_lock = std::move(locked).value();
+
   store::StoreOptions store_options;
   store_options.path = config.db;
   auto opened = store::Store::Open(store_options);
@@ -152,14 +162,6 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 1;
   }
   std::unique_ptr<store::Store> st = std::move(opened).value();
-
-  // Before anything listens: runs a crash left `running` are `interrupted`, so no client ever
-  // sees them as running (the run queue checks again as it starts; blocking is fine here).
-  auto interrupted = st->InterruptRunningRuns("the daemon stopped while the run was running",
-                                              WallNowMs());
-  if (interrupted && *interrupted > 0) {
-    spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
-  }
 
   asio::io_context io(1);  // one thread: the adb client, the queue and the API share it
   adb::ClientOptions client_options;
@@ -210,24 +212,6 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
       },
       scheduler_options);
 
-  // Each long-lived part runs until its signal says stop; `running` counts those still up.
-  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune;
-  int running = 0;
-  auto started = [&running](const char* what) {
-    ++running;
-    return LogEnd(what, [&running] { --running; });
-  };
-  asio::co_spawn(io, registry.Run(),
-                 asio::bind_cancellation_slot(stop_registry.slot(), started("device tracking")));
-  asio::co_spawn(io, queue.Run(),
-                 asio::bind_cancellation_slot(stop_queue.slot(), started("run queue")));
-  asio::co_spawn(io, scheduler.Run(),
-                 asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
-  if (config.retention_max_age_days || config.retention_max_runs) {
-    asio::co_spawn(io, PruneEveryHour(*st, config),
-                   asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
-  }
-
   api::Services services;
   services.store = st.get();
   services.queue = &queue;
@@ -247,14 +231,39 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   server_options.cors_origins = config.cors_origins;
   server_options.max_connections = static_cast<size_t>(config.max_connections);
   api::Server http_server(io.get_executor(), services, server_options);
+  // The port is bound before any recovery: a daemon that cannot listen exits having changed
+  // nothing (no run marked, re-queued or pruned, no schedule fired).
   auto port = http_server.Listen();
   if (!port) {
     std::fprintf(err, "droidlab serve: %s\n", port.error().c_str());
-    for (auto* s : {&stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
-      s->emit(asio::cancellation_type::terminal);
-    }
-    while (running > 0) io.run_one();
     return 1;
+  }
+
+  // Before any connection is accepted (they wait in the listen backlog until the server runs):
+  // runs a crash left `running` are `interrupted`, so no client ever sees them as running (the
+  // run queue checks again as it starts; blocking is fine here).
+  auto interrupted =
+      st->InterruptRunningRuns("the daemon stopped while the run was running", WallNowMs());
+  if (interrupted && *interrupted > 0) {
+    spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
+  }
+
+  // Each long-lived part runs until its signal says stop; `running` counts those still up.
+  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune;
+  int running = 0;
+  auto started = [&running](const char* what) {
+    ++running;
+    return LogEnd(what, [&running] { --running; });
+  };
+  asio::co_spawn(io, registry.Run(),
+                 asio::bind_cancellation_slot(stop_registry.slot(), started("device tracking")));
+  asio::co_spawn(io, queue.Run(),
+                 asio::bind_cancellation_slot(stop_queue.slot(), started("run queue")));
+  asio::co_spawn(io, scheduler.Run(),
+                 asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
+  if (config.retention_max_age_days || config.retention_max_runs) {
+    asio::co_spawn(io, PruneEveryHour(*st, config),
+                   asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
   }
   asio::cancellation_signal stop_http;
   asio::co_spawn(io, http_server.Run(),

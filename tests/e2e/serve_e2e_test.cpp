@@ -2,14 +2,19 @@
 // droidlab-devsim device, a real database file, real HTTP. A run posted to the API is measured on
 // the device and read back through the API; SIGTERM stops the daemon cleanly; a daemon killed
 // mid-run (kill -9) leaves the run `interrupted` at the next start, and its queued runs are
-// taken up again. And the nightly question, end to end: the same scenario measured twice is "no
-// significant change", a scenario 10 % slower is a "regression" (GET /runs/{id}/compare). Launches
-// of ~200 ms with a 4 % spread: whole milliseconds still resolve the shift (at 100 ms the ties
-// widened the CI of the change to 0), and a run waits a fifth of a real cold start.
-#include <signal.h>
-#include <sys/wait.h>
-
+// taken up again. One daemon per database: a second `serve` on it exits 1 and the first goes on;
+// a daemon whose port is taken exits 1 before touching the database. And the nightly question, end
+// to end: the same scenario measured twice is "no significant change", a scenario 10 % slower is a
+// "regression" (GET /runs/{id}/compare). Launches of ~200 ms with a 4 % spread: whole milliseconds
+// still resolve the shift (at 100 ms the ties widened the CI of the change to 0), and a run waits a
+// fifth of a real cold start.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <functional>
@@ -18,10 +23,13 @@
 #include <string>
 #include <thread>
 
+#include "store/store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/child_process.h"
 #include "tests/common/http_client.h"
+#include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 #include "tests/common/wait_until.h"
 #include "tests/e2e/daemon_lab.h"
 
@@ -119,6 +127,79 @@ TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
                    .empty());
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, queued) == "succeeded"; }, seconds(60)))
       << Get(port, "/api/v1/runs/" + std::to_string(queued)).dump();
+}
+
+// `droidlab serve` on this test's database with `listen`, bounded (timeout(1): a daemon that
+// does not exit is killed after 20 s, exit code 124), its exit code and output captured.
+ProcessResult ServeBounded(const std::string& db, const std::string& listen, uint16_t adb_port) {
+  return RunProcess({"/usr/bin/timeout", "20", DROIDLAB_BINARY, "serve", "--listen", listen, "--db",
+                     db, "--adb-server", "tcp:127.0.0.1:" + std::to_string(adb_port), "--adb-path",
+                     AdbPath(), "--log-level", "warn"});
+}
+
+TEST_F(ServeE2eTest, ASecondDaemonOnTheSameDatabaseExits1AndTheFirstKeepsServing) {
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  const ProcessResult second =
+      ServeBounded(dir_.File("lab.db"), "127.0.0.1:0", static_cast<uint16_t>(server_.port()));
+  EXPECT_EQ(second.exit_code, 1) << second.out << second.err;
+  EXPECT_NE(second.err.find("another droidlab daemon is serving " + dir_.File("lab.db")),
+            std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("pid " + std::to_string(daemon_->pid())), std::string::npos)
+      << second.err;
+  EXPECT_EQ(second.out.find("listening"), std::string::npos) << second.out;
+  EXPECT_TRUE(Get(port, "/api/v1/health").is_object());
+}
+
+TEST_F(ServeE2eTest, ADaemonWhosePortIsTakenExits1AndHasNotTouchedItsRuns) {
+  int64_t id = 0;
+  {
+    std::unique_ptr<store::Store> st = OpenTestStore(dir_, "lab.db");
+    ASSERT_TRUE(st);
+    store::NewRun run;
+    run.spec_json = "{}";
+    run.serial = "emulator-5554";
+    run.package = "com.example.app";
+    run.mode = "cold";
+    run.created_at = 1;
+    auto created = st->CreateRun(run);
+    ASSERT_TRUE(created.ok());
+    id = *created;
+    store::RunStatusUpdate running;
+    running.run_id = id;
+    running.status = store::RunStatus::kRunning;
+    ASSERT_TRUE(st->UpdateRunStatus(running).ok());
+  }
+  // The port, taken by the test.
+  const int taken = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(taken, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(::bind(taken, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::listen(taken, 4), 0);
+  ASSERT_EQ(::getsockname(taken, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string listen = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+  const ProcessResult refused =
+      ServeBounded(dir_.File("lab.db"), listen, static_cast<uint16_t>(server_.port()));
+  ::close(taken);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("cannot listen on"), std::string::npos) << refused.err;
+  {
+    std::unique_ptr<store::Store> st = OpenTestStore(dir_, "lab.db");
+    ASSERT_TRUE(st);
+    auto run = st->Read([&](store::Reader& r) { return r.GetRun(id); });
+    ASSERT_TRUE(run.ok());
+    EXPECT_EQ(run->status, store::RunStatus::kRunning)
+        << "a daemon that could not listen marked the run " << store::RunStatusName(run->status);
+  }
+  // Its lock went with it: the next daemon starts, and recovers the run.
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  EXPECT_EQ(RunStatus(port, id), "interrupted");
 }
 
 // devsim draws each launch from its scenario's normal distribution (seeded, but the draws of

@@ -1,0 +1,37 @@
+// DatabaseLock: one daemon per database. An exclusive flock(2) on a lock file beside the
+// database (DB path + ".lock"), held for as long as the lock object lives — the daemon's life.
+// The kernel drops it when the process ends, however it ends (kill -9 included), so a stale
+// lock file never keeps the next daemon out. The file holds the holder's pid, for the message a
+// second daemon prints.
+//
+//   auto lock = DatabaseLock::Acquire(config.db);
+//   if (!lock) { fprintf(err, "droidlab serve: %s\n", lock.error().c_str()); return 1; }
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+
+namespace droidlab::daemon {
+
+class DatabaseLock {
+ public:
+  // The lock of `db_path`, or why not: held by another process (naming its pid when the file
+  // says it), or the lock file cannot be created (a missing folder, permissions). Never waits.
+  static BasicResult<DatabaseLock, std::string> Acquire(const std::string& db_path);
+
+  DatabaseLock(DatabaseLock&& other) noexcept;
+  DatabaseLock& operator=(DatabaseLock&& other) noexcept;
+  DatabaseLock(const DatabaseLock&) = delete;
+  DatabaseLock& operator=(const DatabaseLock&) = delete;
+  ~DatabaseLock();  // releases the lock (the file stays: removing it would race a new holder)
+
+  const std::string& path() const { return path_; }
+
+ private:
+  DatabaseLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string path_;
+};
+
+}  // namespace droidlab::daemon
