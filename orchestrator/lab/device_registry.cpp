@@ -12,11 +12,12 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
+#include "base/wall_clock.h"
 #include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
-#include "base/wall_clock.h"
 #include "parsers/device_properties.h"
 #include "store/async_store.h"
 
@@ -178,6 +179,42 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
         listeners.Emit(changed);
       }
       if (want_read) StartRead(serial);
+    }
+    if (update.first_after_connect) co_await DisconnectStoredDevicesNotListed(update.list);
+  }
+
+  // At start-up and after every reconnect: stored devices adb does not list (left `device` by an
+  // earlier daemon, or gone while tracking was down) become `disconnected`, with a state change.
+  // Devices this registry knows are left to their own changes (kRemoved, already queued to the
+  // store, which the read below may not show yet).
+  asio::awaitable<void> DisconnectStoredDevicesNotListed(const adb::DeviceList& list) {
+    std::set<std::string, std::less<>> listed;
+    for (const adb::DeviceEntry& entry : list.devices) listed.insert(entry.serial);
+    auto listing = store.ListDevices();
+    auto stored = co_await std::move(listing);
+    if (!stored) {
+      options.log("stored devices not read, those adb no longer lists stay as they are: " +
+                  stored.error().message);
+      co_return;
+    }
+    for (const store::Device& d : *stored) {
+      if (d.state == kDisconnected || listed.contains(d.serial)) continue;
+      {
+        std::lock_guard lock(mutex);
+        if (devices.contains(d.serial)) continue;
+      }
+      options.log(d.serial + ": stored as " + d.state + " but adb does not list it: disconnected");
+      DeviceSnapshot gone;
+      gone.serial = d.serial;
+      gone.state = kDisconnected;
+      gone.properties = DeviceProperties{d.model, d.manufacturer, d.sdk,       d.release,
+                                         d.abi,   d.fingerprint,  std::nullopt};
+      const int64_t now = options.now_ms();
+      gone.first_seen = d.first_seen;
+      gone.last_seen = now;  // as the store moves it
+      store::DeviceStateChange recorded{d.serial, kDisconnected, now};
+      co_await RecordState(std::move(recorded));
+      listeners.Emit(gone);
     }
   }
 

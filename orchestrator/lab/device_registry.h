@@ -2,7 +2,11 @@
 // (adb::Client::TrackDevices); when a device becomes `device` (or comes back with a new
 // transport) it reads its properties with one `getprop` and records, through store::Store, the
 // device (first_seen kept by the store, last_seen moved) and every state change: adb's states
-// (device, offline, unauthorized, ...) and `disconnected` when a serial leaves adb's list.
+// (device, offline, unauthorized, ...) and `disconnected` when a serial leaves adb's list. On
+// the first list after (re)connecting to the adb server it also reads the store's devices: any
+// that adb does not list and this registry does not track (left `device` by an earlier daemon)
+// is recorded `disconnected` with a state change, so the API never lists a phone as present
+// that adb does not know.
 //
 //   DeviceRegistry registry(client, store);               // client runs on `io`
 //   asio::co_spawn(io, registry.Run(), asio::bind_cancellation_slot(stop.slot(), ...));

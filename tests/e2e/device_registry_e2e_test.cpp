@@ -2,7 +2,8 @@
 // real SQLite file: a connected device is recorded with its properties and state `device`;
 // `adb disconnect` records `disconnected` with a state-change row; reconnecting records
 // `device` again and keeps first_seen; each change is pushed to the registry's listeners (the
-// API's event stream), not found by polling.
+// API's event stream), not found by polling. A device an earlier daemon left stored as `device`
+// that adb does not list is `disconnected` once the registry has adb's first list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,6 +97,61 @@ class RunningRegistry {
   std::atomic<bool> ended_{false};
   std::thread thread_;
 };
+
+// A device an earlier daemon left stored as `device` that adb does not list (the phones of a
+// previous session) is `disconnected` once the registry has adb's first list, with a state
+// change; a stored device adb does list is left as it is.
+TEST_F(DeviceRegistryE2eTest, AStoredDeviceAdbDoesNotListIsDisconnectedAtStart) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string present = devices[0].address;
+  WaitForDevice(server_, present);
+  const std::string gone = "192.0.2.7:5555";  // TEST-NET-1: adb never lists it
+  for (const std::string& serial : {gone, present}) {
+    store::Device device;
+    device.serial = serial;
+    device.model = "Pixel 6";
+    device.state = "device";
+    device.first_seen = 1000;
+    device.last_seen = 2000;
+    ASSERT_TRUE(st->UpsertDevice(device).ok());
+    ASSERT_TRUE(st->RecordDeviceState(store::DeviceStateChange{serial, "device", 1000}).ok());
+  }
+  ASSERT_TRUE(st->Flush().ok());
+
+  RunningRegistry running(Options(), *st);
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, gone);
+        return d && d->state == "disconnected";
+      },
+      seconds(20)))
+      << "a device adb does not list is still stored as "
+      << (StoredDevice(*st, gone) ? StoredDevice(*st, gone)->state : "?");
+  const auto changes = StoredChanges(*st, gone);
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes.back().state, "disconnected");
+  EXPECT_GT(changes.back().changed_at, 2000);
+  const auto stored = StoredDevice(*st, gone);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->model, "Pixel 6");  // what was known of it is kept
+  EXPECT_EQ(stored->first_seen, 1000);
+
+  // The one adb lists is read and stays `device`, never marked disconnected on the way.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, present);
+        return d && d->state == "device" && d->fingerprint;
+      },
+      seconds(20)));
+  for (const auto& change : StoredChanges(*st, present)) {
+    EXPECT_NE(change.state, "disconnected");
+  }
+  EXPECT_FALSE(running.registry().Find(gone));  // not tracked: adb does not know it
+}
 
 TEST_F(DeviceRegistryE2eTest, RecordsConnectDisconnectAndReconnect) {
   TempDir dir;
