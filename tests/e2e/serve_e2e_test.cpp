@@ -237,5 +237,23 @@ TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
       << Get(port, "/api/v1/runs/" + std::to_string(next)).dump();
 }
 
+// Issue 13: a 400 KB schedule body with a run nested 200,000 levels deep ended the daemon with
+// SIGSEGV (nlohmann's recursive dump() on the io thread). Now: a 400, and the process lives on.
+TEST_F(ServeE2eTest, ADeeplyNestedScheduleBodyIsRefusedAndTheDaemonLivesOn) {
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0) << "the daemon did not print its address";
+  const size_t depth = 200'000;
+  const std::string body =
+      R"({"cron":"0 2 * * *","run":{"serial":"R58M123ABC","package":"com.example.app",)"
+      R"("mode":"cold","iterations":3,"activity":)" +
+      std::string(depth, '[') + "1" + std::string(depth, ']') + "}}";
+  ASSERT_GT(body.size(), 400'000u);
+  auto refused = HttpCall(port, "POST", "/api/v1/schedules", body);
+  EXPECT_EQ(refused.status, 400) << refused.body.substr(0, 300);
+  EXPECT_NE(refused.body.find("nested deeper than 64 levels"), std::string::npos) << refused.body;
+  EXPECT_FALSE(daemon_->Wait(milliseconds(200)).has_value()) << "the daemon exited";
+  EXPECT_EQ(HttpCall(port, "GET", "/api/v1/health").status, 200);
+}
+
 }  // namespace
 }  // namespace droidlab::testutil
