@@ -14,8 +14,9 @@ if(DROIDLAB_SANITIZER)
   target_compile_options(droidlab_asio PRIVATE -fsanitize=${_asio_sanitizers})
 endif()
 
-# droidlab_beast: Boost.Beast built once (cmake/beast_impl.cpp), for api/ and its tests only,
-# so that the rest of the tree keeps its compile flags (and its ccache entries).
+# droidlab_beast: Boost.Beast built once (cmake/beast_impl.cpp), linked privately by api/ and the
+# client commands (daemon/'s droidlab_client) only, so that the rest of the tree keeps its compile
+# flags (and its ccache entries).
 add_library(droidlab_beast STATIC ${CMAKE_CURRENT_LIST_DIR}/beast_impl.cpp)
 target_compile_definitions(droidlab_beast PUBLIC BOOST_BEAST_SEPARATE_COMPILATION)
 target_link_libraries(droidlab_beast PUBLIC droidlab_asio)

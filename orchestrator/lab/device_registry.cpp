@@ -14,9 +14,10 @@
 #include <mutex>
 #include <utility>
 
-#include "orchestrator/listeners.h"
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
+#include "orchestrator/listeners.h"
+#include "orchestrator/run/device_commands.h"
+#include "orchestrator/stderr_log.h"
 #include "parsers/device_properties.h"
 #include "store/async_store.h"
 
@@ -228,10 +229,12 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       if (!parsed_serial) {
         props = "bad serial: " + parsed_serial.error().message;
       } else {
-        // A named argv: g++ 12 cannot keep an initializer list across a co_await.
-        const std::vector<std::string> argv{"getprop"};
-        auto r = co_await client.ShellArgv(*parsed_serial, argv,
-                                           adb::DeadlineAfter(options.getprop_timeout));
+        // The command by its named builder, the operation named, then awaited (g++ 12: no
+        // temporary argv in the co_await). ShellArgv keeps a reference: argv outlives it.
+        const std::vector<std::string> argv = Getprop();
+        auto read_getprop =
+            client.ShellArgv(*parsed_serial, argv, adb::DeadlineAfter(options.getprop_timeout));
+        auto r = co_await std::move(read_getprop);
         if (!r) {
           props = "getprop failed: " + std::string(adb::ErrcName(r.error().code)) + ": " +
                   r.error().message;

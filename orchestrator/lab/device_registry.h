@@ -10,9 +10,10 @@
 //   stop.emit(asio::cancellation_type::terminal);         // Run ends after its reads end
 //
 // Threading: Run() and everything it spawns run on the client's executor (one thread or
-// strand, as adb::Client requires). The store's calls that may block (UpsertDevice and
-// RecordDeviceState wait for room in the store's queue) never run there: they run on the
-// registry's own worker thread and are awaited. Snapshot() and Find() are thread-safe.
+// strand, as adb::Client requires). The store's calls (UpsertDevice and RecordDeviceState wait
+// for room in the store's queue) go through the store's awaitable door (store/async_store.h):
+// they never block that thread, and the registry owns no thread of its own. Snapshot() and
+// Find() are thread-safe.
 //
 // Properties: read with a deadline (options.getprop_timeout), one read per device at a time,
 // devices independent of each other (a hung device never delays another's record). A failed
