@@ -200,6 +200,45 @@ TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
   EXPECT_EQ(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
 }
 
+// kill -9 of the daemon in the middle of a looper-stats run with the battery unplugged (devsim's
+// SDK 33 ignores ignore_battery_status): the restart, with no further run, puts the phone's
+// setting and battery back as they were before the run — the restores were committed to the
+// database before the changes were sent, and the new daemon pays them when it sees the device.
+TEST_F(ServeE2eTest, AKilledDaemonsPhoneIsPutBackAtTheNextStart) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  ASSERT_EQ(Shell(devices[0], "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  const std::string before = Shell(devices[0], "settings get global looper_stats").out;
+  uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
+                           R"("looper_stats":{"sampling_interval":1}})";
+  const int64_t id = PostRun(port, body);
+  ASSERT_NE(id, 0);
+  ASSERT_TRUE(WaitForLaunches(port, id, 2));
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  ASSERT_NE(Shell(devices[0], "settings get global looper_stats").out, before);
+  ASSERT_NE(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+
+  port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(
+      WaitUntil([&] { return Shell(devices[0], "settings get global looper_stats").out == before; },
+                seconds(30)))
+      << Shell(devices[0], "settings get global looper_stats").out;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        return Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED") ==
+               std::string::npos;
+      },
+      seconds(10)));
+  EXPECT_EQ(RunStatus(port, id), "interrupted");
+}
+
 // The adb server killed mid-run: the run ends (failed, saying why) instead of hanging, and once
 // the server is back with its devices the daemon goes on measuring the other device.
 TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
