@@ -88,6 +88,20 @@ bool IfNoneMatchHits(std::string_view if_none_match, std::string_view etag) {
   return false;
 }
 
+bool IsJsonMediaType(std::string_view content_type) {
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  constexpr std::string_view kJson = "application/json";
+  if (type.size() != kJson.size()) return false;
+  for (size_t i = 0; i < type.size(); ++i) {
+    const char c =
+        type[i] >= 'A' && type[i] <= 'Z' ? static_cast<char>(type[i] - 'A' + 'a') : type[i];
+    if (c != kJson[i]) return false;
+  }
+  return true;
+}
+
 bool TokenMatches(std::string_view given, std::string_view expected) {
   // Time depends on the lengths only, never on where the first difference is.
   unsigned char diff = given.size() == expected.size() ? 0 : 1;

@@ -21,6 +21,7 @@ struct HttpRequest {
   std::string authorization;  // the header's value, "" when absent
   std::string if_none_match;
   std::string origin;
+  std::string content_type;  // the header's value, "" when absent
 };
 
 struct HttpResponse {
@@ -46,6 +47,10 @@ std::optional<std::map<std::string, std::string>> ParseQuery(std::string_view qu
 std::string EtagOf(std::string_view body);
 // Whether an If-None-Match value (a list, or *) names `etag`.
 bool IfNoneMatchHits(std::string_view if_none_match, std::string_view etag);
+
+// Whether a Content-Type value names JSON: "application/json", any case, parameters allowed
+// ("application/json; charset=utf-8").
+bool IsJsonMediaType(std::string_view content_type);
 
 // Constant-time comparison of a request's token with the configured one.
 bool TokenMatches(std::string_view given, std::string_view expected);

@@ -2,6 +2,7 @@
 
 #include "api/json.h"
 #include "base/parse_int.h"
+#include "orchestrator/spec/json_body.h"
 
 namespace droidlab::api {
 
@@ -47,6 +48,16 @@ HttpResponse Wrapped(const char* key, nlohmann::json value, int status) {
 std::string FieldMessage(const std::string& field, const std::string& message) {
   if (field.empty()) return message;
   return field + ": " + message;
+}
+
+HttpResponse BodyError(const orchestrator::FieldError& error) {
+  return BadRequest(FieldMessage(error.field.empty() ? "body" : error.field, error.message));
+}
+
+BasicResult<nlohmann::json, HttpResponse> JsonBody(const HttpRequest& request) {
+  auto parsed = orchestrator::ParseJsonBody(request.body);
+  if (!parsed) return BodyError(parsed.error());
+  return std::move(*parsed);
 }
 
 std::optional<std::string> Query(const HttpRequest& request, const std::string& key) {

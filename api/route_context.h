@@ -18,6 +18,7 @@
 #include "api/routes.h"
 #include "base/result.h"
 #include "orchestrator/lab/run_reports.h"
+#include "orchestrator/spec/run_spec.h"
 #include "store/async_store.h"
 
 namespace droidlab::api {
@@ -43,6 +44,11 @@ HttpResponse StoreFailure(const store::StoreError& e);  // 404 for kNotFound, el
 HttpResponse Wrapped(const char* key, nlohmann::json value, int status = 200);
 // "field: message", or the message alone when no field is named.
 std::string FieldMessage(const std::string& field, const std::string& message);
+// The 400 for a body's FieldError: "package: is given more than once"; "" names "body".
+HttpResponse BodyError(const orchestrator::FieldError& error);
+// A POST's body, parsed once (orchestrator/spec/json_body.h: at most 64 levels deep, no key
+// twice), or the 400 that says why not. Every route that reads a JSON body goes through this.
+BasicResult<nlohmann::json, HttpResponse> JsonBody(const HttpRequest& request);
 
 // A positive integer id, or nothing.
 std::optional<int64_t> ParseId(std::string_view text);

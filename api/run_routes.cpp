@@ -71,12 +71,21 @@ struct SampleToJson {
   Json operator()(const store::ProcSample& s) const { return ProcSampleJson(s); }
 };
 
+// The body, parsed once, → a checked run spec, or the 400 that says why not.
+BasicResult<orchestrator::RunSpec, HttpResponse> RunSpecFromBody(const HttpRequest& request) {
+  auto body = JsonBody(request);
+  if (!body) return body.error();
+  auto spec = orchestrator::ParseRunSpecValue(*body);
+  if (!spec) return BodyError(spec.error());
+  return std::move(*spec);
+}
+
 }  // namespace
 
 asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathParams&,
                                         const RouteContext& ctx) {
-  auto spec = orchestrator::ParseRunSpec(request.body);
-  if (!spec) co_return BadRequest(FieldMessage(spec.error().field, spec.error().message));
+  auto spec = RunSpecFromBody(request);
+  if (!spec) co_return spec.error();
   if (!ctx.services.queue) co_return Unavailable("this daemon runs no queue");
   std::optional<std::string> model;
   if (auto live = ctx.Live(spec->serial); live && live->properties) model = live->properties->model;

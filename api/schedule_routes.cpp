@@ -6,8 +6,7 @@
 #include "api/handlers.h"
 #include "api/json.h"
 #include "base/wall_clock.h"
-#include "orchestrator/lab/cron.h"
-#include "orchestrator/spec/run_spec.h"
+#include "orchestrator/lab/schedule_spec.h"
 
 namespace droidlab::api {
 
@@ -21,40 +20,18 @@ HttpResponse DeletedResponse(int64_t id) {
   return JsonResponse(200, Dump(body));
 }
 
-// A schedule body → the schedule to store, or the 400 that says why not.
-BasicResult<store::NewSchedule, HttpResponse> ScheduleFromBody(const std::string& text,
+// A schedule body, parsed once, → the schedule to store, or the 400 that says why not.
+BasicResult<store::NewSchedule, HttpResponse> ScheduleFromBody(const HttpRequest& request,
                                                                int64_t now_ms) {
-  Json body = Json::parse(text, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return BadRequest("body: not a JSON object");
-  for (auto it = body.begin(); it != body.end(); ++it) {
-    if (it.key() != "cron" && it.key() != "timezone" && it.key() != "run" &&
-        it.key() != "enabled") {
-      return BadRequest(it.key() + ": not a schedule field (cron, timezone, run, enabled)");
-    }
-  }
-  if (!body.contains("cron") || !body["cron"].is_string()) {
-    return BadRequest("cron: required, a string of 5 fields");
-  }
-  auto cron = orchestrator::ParseCron(body["cron"].get<std::string>());
-  if (!cron) return BadRequest("cron: " + cron.error().message);
-  std::string zone_name = "UTC";
-  if (body.contains("timezone")) {
-    if (!body["timezone"].is_string()) return BadRequest("timezone: must be a string");
-    zone_name = body["timezone"].get<std::string>();
-  }
-  auto zone = orchestrator::TimeZone::Find(zone_name);
-  if (!zone) return BadRequest(zone.error().message);
-  if (!body.contains("run")) return BadRequest("run: required, a run body");
-  auto spec = orchestrator::ParseRunSpec(Dump(body["run"]));
-  if (!spec) return BadRequest("run." + FieldMessage(spec.error().field, spec.error().message));
+  auto body = JsonBody(request);
+  if (!body) return body.error();
+  auto spec = orchestrator::ParseScheduleSpecValue(*body);
+  if (!spec) return BodyError(spec.error());
   store::NewSchedule schedule;
-  if (body.contains("enabled")) {
-    if (!body["enabled"].is_boolean()) return BadRequest("enabled: must be true or false");
-    schedule.enabled = body["enabled"].get<bool>();
-  }
-  schedule.cron = cron->text();
-  schedule.timezone = zone->name();
-  schedule.run_spec_json = orchestrator::RunSpecToJson(*spec);
+  schedule.enabled = spec->enabled;
+  schedule.cron = std::move(spec->cron);
+  schedule.timezone = std::move(spec->timezone);
+  schedule.run_spec_json = orchestrator::RunSpecToJson(spec->run);
   schedule.created_at = now_ms;
   return schedule;
 }
@@ -77,7 +54,7 @@ asio::awaitable<HttpResponse> ListSchedules(const HttpRequest&, const PathParams
 
 asio::awaitable<HttpResponse> CreateSchedule(const HttpRequest& request, const PathParams&,
                                              const RouteContext& ctx) {
-  auto parsed = ScheduleFromBody(request.body, WallNowMs());
+  auto parsed = ScheduleFromBody(request, WallNowMs());
   if (!parsed) co_return parsed.error();
   store::NewSchedule schedule = std::move(*parsed);
   auto creating = ctx.store.CreateSchedule(std::move(schedule));

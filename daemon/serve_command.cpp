@@ -44,10 +44,10 @@ std::function<void(std::string_view)> LogAs(const char* module, spdlog::level::l
   return [module, level](std::string_view line) { spdlog::log(level, "{}: {}", module, line); };
 }
 
-// The registry's on_online: what the device owes, if anything, put back (its outcome is logged).
+// The registry's on_online (at start-up too): what the device owes, if anything — restores of
+// this process or of one that died — put back (its outcome is logged).
 asio::awaitable<void> PayOwedRestoreOf(orchestrator::OwedRestores& owed, adb::Client& client,
                                        std::string serial) {
-  if (!owed.Owes(serial)) co_return;
   auto paying = orchestrator::PayOwedRestore(owed, client, std::move(serial),
                                              adb::DeadlineAfter(std::chrono::seconds(10)),
                                              LogAs("devices", spdlog::level::info));
@@ -175,9 +175,10 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   };
   adb::Client client(io.get_executor(), client_options);
 
-  // Looper-stats settings runs could not put back (device unplugged mid-run): paid when the
-  // device is back, by the registry, or by the device's next run.
-  orchestrator::OwedRestores owed_restores;
+  // What undoes each change runs make to devices, durable in the store: what a run could not
+  // put back (device unplugged mid-run, a daemon killed mid-run) is paid when the device is
+  // online — at start-up, when it comes back — by the registry, or by the device's next run.
+  orchestrator::OwedRestores owed_restores(*st);
   orchestrator::DeviceRegistryOptions registry_options;
   registry_options.log = LogAs("devices", spdlog::level::info);
   registry_options.on_online = [&owed_restores, &client](std::string serial) {

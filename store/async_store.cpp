@@ -117,6 +117,26 @@ AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceState(DeviceStateChange ch
   co_return co_await std::move(accepting);
 }
 
+// ---- Device restores
+
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::RecordDeviceRestore(
+    DeviceRestore restore) const {
+  auto start = [this, &restore](auto done) {
+    store_->RecordDeviceRestoreAsync(std::move(restore), std::move(done));
+  };
+  auto recording = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
+  co_return co_await std::move(recording);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::MarkDeviceRestorePaid(int64_t restore_id,
+                                                                int64_t paid_at) const {
+  auto start = [this, restore_id, paid_at](auto done) {
+    store_->MarkDeviceRestorePaidAsync(restore_id, paid_at, std::move(done));
+  };
+  auto marking = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(marking);
+}
+
 // ---- Schedules
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {
@@ -228,6 +248,13 @@ AsyncStore::Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> AsyncStore::
     LaunchHistoryQuery query) const {
   auto history = [&query](Reader& r) { return r.LaunchHistory(query); };
   auto reading = Read(history);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<DeviceRestore>>> AsyncStore::ListOwedRestores(
+    std::string serial) const {
+  auto query = [serial = std::move(serial)](Reader& r) { return r.ListOwedRestores(serial); };
+  auto reading = Read(std::move(query));
   co_return co_await std::move(reading);
 }
 

@@ -66,6 +66,9 @@ class AsyncStore {
   Awaitable<Status> DeleteSchedule(int64_t schedule_id) const;
   Awaitable<Status> SetScheduleEnabled(int64_t schedule_id, bool enabled) const;
   Awaitable<Status> MarkScheduleFired(int64_t schedule_id, int64_t fired_at) const;
+  // ---- Device restores: resume once committed durably (Store::RecordDeviceRestore).
+  Awaitable<StoreResult<int64_t>> RecordDeviceRestore(DeviceRestore restore) const;
+  Awaitable<Status> MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) const;
   // Resumes once everything queued before it is committed (durably).
   Awaitable<Status> Flush() const;
 
@@ -84,6 +87,7 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<Schedule>>> ListSchedules() const;
   Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id) const;
   Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus() const;
+  Awaitable<StoreResult<std::vector<DeviceRestore>>> ListOwedRestores(std::string serial) const;
   // Several queries in one trip to a reader thread: `query(reader)` runs there (it must not
   // block on anything but the reader) and its result is returned.
   template <class Query>

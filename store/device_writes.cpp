@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -38,6 +39,35 @@ Status RecordDeviceState(Database& db, const DeviceStateChange& change) {
     return s;
   }
   return RunCached(db, sql::kInsertDeviceStateChange, bind, what);
+}
+
+StoreResult<int64_t> InsertDeviceRestore(Database& db, const DeviceRestore& restore) {
+  auto s = RunCached(
+      db, sql::kInsertDeviceRestore,
+      [&](Statement& st) {
+        st.BindText(1, restore.serial);
+        st.BindText(2, restore.kind);
+        st.BindText(3, restore.name);
+        st.BindOptional(4, restore.previous);
+        st.BindOptional(5, restore.run_id);
+        st.BindInt64(6, restore.created_at);
+      },
+      "recording a restore owed by " + restore.serial);
+  if (!s) return s.error();
+  return db.LastInsertRowId();
+}
+
+Status MarkDeviceRestorePaid(Database& db, int64_t restore_id, int64_t paid_at) {
+  const std::string what = "marking restore " + std::to_string(restore_id) + " paid";
+  auto s = RunCached(
+      db, sql::kSetDeviceRestorePaid,
+      [&](Statement& st) {
+        st.BindInt64(1, restore_id);
+        st.BindInt64(2, paid_at);
+      },
+      what);
+  if (!s) return s;
+  return NotFoundUnlessChanged(db, what + ": no such owed restore");
 }
 
 }  // namespace droidlab::store::writes

@@ -6,6 +6,7 @@
 
 #include "base/parse_int.h"
 #include "store/looper_stats_columns.h"
+#include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
@@ -103,6 +104,19 @@ Schedule ReadSchedule(const Statement& st) {
   schedule.last_fired_at = st.ColumnOptionalInt64(5);
   schedule.created_at = st.ColumnInt64(6);
   return schedule;
+}
+
+DeviceRestore ReadDeviceRestore(const Statement& st) {
+  DeviceRestore restore;
+  restore.id = st.ColumnInt64(0);
+  restore.serial = st.ColumnString(1);
+  restore.kind = st.ColumnString(2);
+  restore.name = st.ColumnString(3);
+  restore.previous = st.ColumnOptionalString(4);
+  restore.run_id = st.ColumnOptionalInt64(5);
+  restore.created_at = st.ColumnInt64(6);
+  restore.paid_at = st.ColumnOptionalInt64(7);
+  return restore;
 }
 
 // Steps `st` to the end, turning each row into a T with `read`.
@@ -379,6 +393,13 @@ StoreResult<Schedule> Reader::GetSchedule(int64_t schedule_id) {
     return MakeStoreError(StoreErrorCode::kNotFound, "no schedule " + std::to_string(schedule_id));
   }
   return std::move(**schedule);
+}
+
+StoreResult<std::vector<DeviceRestore>> Reader::ListOwedRestores(std::string_view serial) {
+  auto st = db_->Cached(sql::kOwedDeviceRestores);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  return CollectRows<DeviceRestore>(*st, ReadDeviceRestore, "listing owed restores");
 }
 
 StoreResult<std::string> Reader::IntegrityCheck() {

@@ -60,6 +60,8 @@ class Reader {
   // How many runs there are of each status present ("queued", ...), by status name.
   StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus();
   StoreResult<Schedule> GetSchedule(int64_t schedule_id);  // kNotFound
+  // The restores `serial` owes (recorded, not paid), oldest first.
+  StoreResult<std::vector<DeviceRestore>> ListOwedRestores(std::string_view serial);
 
   // For tests and the operator: PRAGMA integrity_check's first line ("ok" when healthy).
   StoreResult<std::string> IntegrityCheck();

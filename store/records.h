@@ -160,6 +160,20 @@ struct Schedule {
   int64_t created_at = 0;
 };
 
+// One change droidlab made to a device, and what undoes it (schema/0002_device_restores.sql):
+// committed durably before the change is sent, marked paid once the undo succeeded, so that a
+// daemon that dies in between leaves the next one what it needs to put the device back.
+struct DeviceRestore {
+  int64_t id = 0;  // assigned by the store
+  std::string serial;
+  std::string kind;                     // what undoes it: "global_setting", "battery_reset", ...
+  std::string name;                     // the setting (property, package) it acts on; or ""
+  std::optional<std::string> previous;  // the value to put back; none: delete the setting
+  std::optional<int64_t> run_id;        // the run that made the change
+  int64_t created_at = 0;
+  std::optional<int64_t> paid_at;  // none while owed
+};
+
 // GET /runs filters. Absent fields do not filter.
 struct RunQuery {
   std::optional<std::string> serial;

@@ -293,6 +293,35 @@ void Store::MarkScheduleFiredAsync(int64_t schedule_id, int64_t fired_at, Comple
       std::move(done));
 }
 
+// ---- Device restores
+
+void Store::RecordDeviceRestoreAsync(DeviceRestore restore,
+                                     UniqueFunction<void(StoreResult<int64_t>)> done) {
+  PushDurableAsync<int64_t>([restore = std::move(restore)](
+                                Database& db) { return writes::InsertDeviceRestore(db, restore); },
+                            std::move(done));
+}
+
+void Store::MarkDeviceRestorePaidAsync(int64_t restore_id, int64_t paid_at, Completion done) {
+  PushDurableAsync(
+      [restore_id, paid_at](Database& db) {
+        return writes::MarkDeviceRestorePaid(db, restore_id, paid_at);
+      },
+      std::move(done));
+}
+
+StoreResult<int64_t> Store::RecordDeviceRestore(const DeviceRestore& restore) {
+  Waiter<StoreResult<int64_t>> waiter;
+  RecordDeviceRestoreAsync(restore, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) {
+  Waiter<Status> waiter;
+  MarkDeviceRestorePaidAsync(restore_id, paid_at, waiter.Callback());
+  return waiter.Wait();
+}
+
 StoreResult<int64_t> Store::CreateSchedule(const NewSchedule& schedule) {
   Waiter<StoreResult<int64_t>> waiter;
   CreateScheduleAsync(schedule, waiter.Callback());

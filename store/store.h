@@ -17,9 +17,9 @@
 //
 // Durability. WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9);
 // a power loss may undo the last commits before a checkpoint. Run state changes (CreateRun,
-// UpdateRunStatus, InterruptRunningRuns) and schedule changes are committed at once and
-// with synchronous=FULL (set before the batch's BEGIN: SQLite refuses it inside a transaction)
-// before their completion runs: what was reported is on disk.
+// UpdateRunStatus, InterruptRunningRuns), schedule changes and device restores are committed at
+// once and with synchronous=FULL (set before the batch's BEGIN: SQLite refuses it inside a
+// transaction) before their completion runs: what was reported is on disk.
 //
 // Errors: StoreResult / Status with a StoreErrorCode (error.h); nothing throws out of here.
 #pragma once
@@ -148,6 +148,15 @@ class Store {
   void DeleteScheduleAsync(int64_t schedule_id, Completion done);
   void SetScheduleEnabledAsync(int64_t schedule_id, bool enabled, Completion done);
   void MarkScheduleFiredAsync(int64_t schedule_id, int64_t fired_at, Completion done);
+
+  // ---- Device restores (schema/0002): durable, like run state — recorded before the change
+  // it undoes is sent to the device, so a crash right after still finds it. Listed with
+  // Reader::ListOwedRestores.
+  StoreResult<int64_t> RecordDeviceRestore(const DeviceRestore& restore);  // the new id
+  Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at);       // kNotFound
+  void RecordDeviceRestoreAsync(DeviceRestore restore,
+                                UniqueFunction<void(StoreResult<int64_t>)> done);
+  void MarkDeviceRestorePaidAsync(int64_t restore_id, int64_t paid_at, Completion done);
 
   // Blocks until everything queued before it is committed (durably).
   Status Flush();

@@ -45,9 +45,12 @@ asio::awaitable<CommandResult<std::string>> DumpLooperStats(DeviceShell& shell,
 asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
                                                         int64_t sampling_interval,
                                                         const LooperWorkload& workload,
-                                                        adb::Deadline deadline,
+                                                        std::chrono::milliseconds command_timeout,
+                                                        const RecordRestore& record,
                                                         LooperSession& session) {
-  auto settings_get = shell.Run(SettingsGetGlobal(kSetting), deadline);
+  // Each command's own deadline, from when it is sent.
+  auto deadline = [command_timeout] { return adb::DeadlineAfter(command_timeout); };
+  auto settings_get = shell.Run(SettingsGetGlobal(kSetting), deadline());
   auto got = co_await std::move(settings_get);
   if (!got) co_return got.error();
   auto previous = parsers::ParseSettingsGet(got->out);
@@ -57,34 +60,43 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
   session.previous = *previous;
   session.previous_read = true;
   session.value = LooperSettingValue(session.previous, sampling_interval);
-  auto settings_put = shell.Run(SettingsPutGlobal(kSetting, session.value), deadline);
+  // What undoes the put, on disk before the put is sent.
+  store::DeviceRestore setting_restore = GlobalSettingRestore(kSetting, session.previous.value);
+  auto recording_setting = record(std::move(setting_restore));
+  if (auto r = co_await std::move(recording_setting); !r) co_return r.error();
+  auto settings_put = shell.Run(SettingsPutGlobal(kSetting, session.value), deadline());
   if (auto r = co_await std::move(settings_put); !r) {
     co_return r.error();
   }
   // Also the first sign of a device without the service (Android 9: "Can't find service").
-  auto first_reset = shell.Run(LooperStatsReset(), deadline);
+  auto first_reset = shell.Run(LooperStatsReset(), deadline());
   if (auto r = co_await std::move(first_reset); !r) {
     co_return CommandError{r.error().adb,
                            "looper stats unavailable on this device: " + r.error().message};
   }
   if (auto w = co_await workload(); !w) co_return w.error();
-  auto rows = co_await DumpRows(shell, deadline);
+  auto rows = co_await DumpRows(shell, deadline());
   if (!rows) co_return rows.error();
   if (*rows > 0) {
     session.gate = "ignore_battery_status";
   } else {
     // This build ignores ignore_battery_status (or predates it): fake a discharging battery.
-    auto unplug = shell.Run(DumpsysBatteryUnplug(), deadline);
+    // The reset is recorded before the unplug is sent: a timeout or a cancel after the phone
+    // applied it must still reset the battery.
+    store::DeviceRestore battery_restore = BatteryResetRestore();
+    auto recording_battery = record(std::move(battery_restore));
+    if (auto r = co_await std::move(recording_battery); !r) co_return r.error();
+    session.unplugged = true;
+    auto unplug = shell.Run(DumpsysBatteryUnplug(), deadline());
     if (auto r = co_await std::move(unplug); !r) {
       co_return r.error();
     }
-    session.unplugged = true;
-    auto unplugged_reset = shell.Run(LooperStatsReset(), deadline);
+    auto unplugged_reset = shell.Run(LooperStatsReset(), deadline());
     if (auto r = co_await std::move(unplugged_reset); !r) {
       co_return r.error();
     }
     if (auto w = co_await workload(); !w) co_return w.error();
-    rows = co_await DumpRows(shell, deadline);
+    rows = co_await DumpRows(shell, deadline());
     if (!rows) co_return rows.error();
     if (*rows == 0) {
       co_return CommandError{std::nullopt,
@@ -94,32 +106,10 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     session.gate = "battery_unplug";
   }
   // The run's window starts here: the probe's rows are not the run's.
-  auto run_window_reset = shell.Run(LooperStatsReset(), deadline);
+  auto run_window_reset = shell.Run(LooperStatsReset(), deadline());
   if (auto r = co_await std::move(run_window_reset); !r) {
     co_return r.error();
   }
-  co_return true;
-}
-
-asio::awaitable<CommandResult<bool>> RestoreLooperSession(DeviceShell& shell,
-                                                          const LooperSession& session,
-                                                          adb::Deadline deadline) {
-  std::optional<CommandError> first_error;
-  if (session.previous_read) {
-    std::vector<std::string> argv = SettingsDeleteGlobal(kSetting);
-    if (!session.previous.unset()) {
-      argv = SettingsPutGlobal(kSetting, *session.previous.value);
-    }
-    auto restore_setting = shell.Run(std::move(argv), deadline);
-    auto r = co_await std::move(restore_setting);
-    if (!r) first_error = r.error();
-  }
-  if (session.unplugged) {
-    auto battery_reset = shell.Run(DumpsysBatteryReset(), deadline);
-    auto r = co_await std::move(battery_reset);
-    if (!r && !first_error) first_error = r.error();
-  }
-  if (first_error) co_return *first_error;
   co_return true;
 }
 

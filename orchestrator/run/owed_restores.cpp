@@ -5,54 +5,76 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <utility>
 
-#include "orchestrator/run/device_shell.h"
+#include "base/wall_clock.h"
+#include "orchestrator/run/device_commands.h"
 
 namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
 
-void OwedRestores::Add(const std::string& serial, const LooperSession& session) {
-  std::lock_guard lock(mutex_);
-  owed_.try_emplace(serial, session);  // an older debt holds the device's own setting
+store::DeviceRestore GlobalSettingRestore(std::string name, std::optional<std::string> previous) {
+  store::DeviceRestore restore;
+  restore.kind = kRestoreGlobalSetting;
+  restore.name = std::move(name);
+  restore.previous = std::move(previous);
+  return restore;
 }
 
-std::optional<LooperSession> OwedRestores::Take(const std::string& serial, bool* busy) {
-  std::lock_guard lock(mutex_);
-  if (busy) *busy = paying_.count(serial) > 0;
-  if (paying_.count(serial)) return std::nullopt;
-  auto it = owed_.find(serial);
-  if (it == owed_.end()) return std::nullopt;
-  LooperSession session = std::move(it->second);
-  owed_.erase(it);
-  paying_.insert(serial);
-  return session;
+store::DeviceRestore BatteryResetRestore() {
+  store::DeviceRestore restore;
+  restore.kind = kRestoreBatteryReset;
+  return restore;
 }
 
-void OwedRestores::Release(const std::string& serial, std::optional<LooperSession> unpaid) {
-  std::lock_guard lock(mutex_);
-  paying_.erase(serial);
-  if (unpaid) owed_.try_emplace(serial, std::move(*unpaid));
+BasicResult<std::vector<std::string>, std::string> RestoreCommand(
+    const store::DeviceRestore& restore) {
+  if (restore.kind == kRestoreGlobalSetting && !restore.name.empty()) {
+    if (restore.previous) return SettingsPutGlobal(restore.name, *restore.previous);
+    return SettingsDeleteGlobal(restore.name);
+  }
+  if (restore.kind == kRestoreBatteryReset) return DumpsysBatteryReset();
+  return std::string("restore " + std::to_string(restore.id) + " of an unknown kind `" +
+                     restore.kind + "` (kept for a droidlab that knows it)");
+}
+
+std::string RestoreWhat(const store::DeviceRestore& restore) {
+  if (restore.kind == kRestoreGlobalSetting) return restore.name + " setting";
+  if (restore.kind == kRestoreBatteryReset) return "battery";
+  return restore.kind;
+}
+
+OwedRestores::OwedRestores(store::Store& store, std::function<int64_t()> now_ms)
+    : store_(store), door_(store), now_ms_(std::move(now_ms)) {
+  if (!now_ms_) now_ms_ = WallNowMs;
+}
+
+asio::awaitable<store::StoreResult<int64_t>> OwedRestores::Record(store::DeviceRestore restore) {
+  if (restore.created_at == 0) restore.created_at = now_ms_();
+  auto recording = door_.RecordDeviceRestore(std::move(restore));
+  co_return co_await std::move(recording);
 }
 
 bool OwedRestores::Owes(const std::string& serial) const {
-  std::lock_guard lock(mutex_);
-  return owed_.count(serial) > 0 || paying_.count(serial) > 0;
+  auto owed = store_.Read([&](store::Reader& r) { return r.ListOwedRestores(serial); });
+  return owed && !owed->empty();
 }
 
-size_t OwedRestores::size() const {
+bool OwedRestores::BeginPaying(const std::string& serial) {
   std::lock_guard lock(mutex_);
-  return owed_.size() + paying_.size();
+  return paying_.insert(serial).second;
 }
 
-asio::awaitable<std::optional<std::string>> PayOwedRestore(
-    OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline deadline,
+void OwedRestores::EndPaying(const std::string& serial) {
+  std::lock_guard lock(mutex_);
+  paying_.erase(serial);
+}
+
+asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
+    adb::Client& client, std::string serial, adb::Deadline deadline,
     std::function<void(std::string_view)> log) {
-  std::optional<LooperSession> session;
-  for (;;) {
-    bool busy = false;
-    session = owed.Take(serial, &busy);
-    if (session || !busy) break;
+  while (!BeginPaying(serial)) {
     if (adb::Clock::now() >= deadline) {
       co_return std::string("another restore of this device is still running");
     }
@@ -62,25 +84,56 @@ asio::awaitable<std::optional<std::string>> PayOwedRestore(
     co_await poll.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return std::string("cancelled while another restore of this device ran");
   }
-  if (!session) co_return std::nullopt;
-  auto parsed = adb::Serial::Parse(serial);
-  if (!parsed) {  // cannot happen for a serial a run used; never keep a debt nobody can pay
-    owed.Release(serial, std::nullopt);
-    co_return "bad serial: " + parsed.error().message;
+  // Paying from here: every exit below ends it.
+  std::optional<std::string> first_error;
+  std::string paid;
+  auto listing = door_.ListOwedRestores(serial);
+  auto owed = co_await std::move(listing);
+  if (!owed) {
+    first_error = "owed restores not read: " + owed.error().message;
+  } else if (!owed->empty()) {
+    auto parsed = adb::Serial::Parse(serial);
+    if (!parsed) {
+      first_error = "bad serial: " + parsed.error().message;
+    } else {
+      DeviceShell shell(client, *parsed);
+      // Newest first: the oldest of two restores of one setting holds the device's own value.
+      for (auto it = owed->rbegin(); it != owed->rend(); ++it) {
+        const store::DeviceRestore& restore = *it;
+        auto command = RestoreCommand(restore);
+        if (!command) {
+          if (!first_error) first_error = command.error();
+          continue;
+        }
+        auto running = shell.Run(std::move(command).value(), deadline);
+        auto ran = co_await std::move(running);
+        if (!ran) {
+          if (!first_error) first_error = RestoreWhat(restore) + ": " + ran.error().message;
+          continue;
+        }
+        auto marking = door_.MarkDeviceRestorePaid(restore.id, now_ms_());
+        store::Status marked = co_await std::move(marking);
+        if (!marked) {
+          // Put back but still owed: paying it again later puts back the same value.
+          log(serial + ": restore " + std::to_string(restore.id) +
+              " done but not marked paid: " + marked.error().message);
+        }
+        paid += (paid.empty() ? "" : ", ") + RestoreWhat(restore);
+      }
+    }
   }
-  DeviceShell shell(client, *parsed);
-  auto restoring = RestoreLooperSession(shell, *session, deadline);
-  auto restored = co_await std::move(restoring);
-  if (!restored) {
-    const std::string why = restored.error().message;
-    owed.Release(serial, std::move(session));
-    log(serial + ": owed looper_stats restore failed (kept for the next try): " + why);
-    co_return why;
-  }
-  owed.Release(serial, std::nullopt);
-  log(serial + ": owed looper_stats setting restored" +
-      std::string(session->unplugged ? ", battery reset" : ""));
-  co_return std::nullopt;
+  EndPaying(serial);
+  if (!paid.empty()) log(serial + ": put back as it was: " + paid);
+  if (first_error)
+    log(serial + ": restore failed (still owed, paid when it is online): " + *first_error);
+  co_return first_error;
+}
+
+asio::awaitable<std::optional<std::string>> PayOwedRestore(
+    OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline deadline,
+    std::function<void(std::string_view)> log) {
+  auto paying = owed.Pay(client, std::move(serial), deadline, std::move(log));
+  co_return co_await std::move(paying);
 }
 
 }  // namespace droidlab::orchestrator

@@ -1,53 +1,99 @@
-// OwedRestores: looper-stats settings that a run could not put back because its device went
-// away (unplugged, adb server gone) before the restore. The device owes them: they are put back
-// as soon as the device is online again — by the device registry when it sees the device back,
-// or by the device's next run before its preflight reads the setting, whichever comes first.
-// Without this, an unplugged phone keeps sampling looper stats (and, after `dumpsys battery
-// unplug`, reporting a fake battery) until somebody notices, and the next run records the
-// run's value as "the device's setting".
+// OwedRestores: what undoes each change droidlab makes to a device, kept in the store
+// (schema/0002_device_restores.sql) — the one mechanism that leaves a phone as found, whatever
+// happens to the run or to the daemon.
 //
-// Kept in memory: a daemon restart forgets what is owed (the failed run's error and its
-// preflight JSON still say what the setting was).
+// Before a run changes a device (`settings put global looper_stats`, `dumpsys battery unplug`;
+// later a setprop, a compile, an install) it records what undoes the change, committed durably
+// (Record: resumes once the row is on disk; an error and the change is not made). The unplug is
+// recorded before the command is sent, so a timeout or a cancel after the phone applied it
+// still resets the battery. A restore is marked paid once its command succeeded. What is not
+// paid — the run's own restore failed (device unplugged, adb server gone), or the daemon died
+// mid-run (kill -9, OOM, power cut) — stays owed in the store and is paid, by this process or
+// the next one, as soon as the device is online: by the device registry when it sees the device
+// (at start-up too), and by the device's next run before its preflight reads anything,
+// whichever comes first. Without this, a phone keeps sampling looper stats (the setting
+// survives reboots) and reports a fake battery until somebody notices, and the next run
+// records the run's value as "the device's setting".
 //
-// Threading: Add/Take/Release are thread-safe; PayOwedRestore runs on the client's executor.
+// Payment: newest first, one command each (RestoreCommand); each success marked paid at once.
+// Two owed restores of the same setting: the older holds the device's own value, and paid last
+// it is the one the device ends with.
+//
+// Threading: Record and Pay run on the client's executor and never block it (the store's
+// awaitable door); one payer per device at a time (a second one waits for the first).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <cstdint>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adb/client.h"
-#include "orchestrator/run/looper_session.h"
+#include "base/result.h"
+#include "orchestrator/run/device_shell.h"
+#include "store/async_store.h"
+#include "store/records.h"
+#include "store/store.h"
 
 namespace droidlab::orchestrator {
 
+// The kinds of restore (store::DeviceRestore::kind).
+inline constexpr char kRestoreGlobalSetting[] = "global_setting";  // name, previous (or delete)
+inline constexpr char kRestoreBatteryReset[] = "battery_reset";    // `dumpsys battery reset`
+
+store::DeviceRestore GlobalSettingRestore(std::string name, std::optional<std::string> previous);
+store::DeviceRestore BatteryResetRestore();
+
+// The command that undoes `restore`; an error for a kind this build does not know (it stays
+// owed, for a build that does).
+BasicResult<std::vector<std::string>, std::string> RestoreCommand(
+    const store::DeviceRestore& restore);
+// "looper_stats setting", "battery": what a restore puts back, for logs.
+std::string RestoreWhat(const store::DeviceRestore& restore);
+
+// How a run records what undoes a change before it makes it: `restore` carries kind, name and
+// previous; the recorder adds the device, the run and the time. Resumes once the record is
+// committed durably; an error means the change must not be made.
+using RecordRestore =
+    std::function<boost::asio::awaitable<CommandResult<bool>>(store::DeviceRestore restore)>;
+
 class OwedRestores {
  public:
-  // Remembers what `serial` owes. A device that owes already keeps its earlier debt: that one
-  // holds the device's own setting, a later run only saw what the first one left.
-  void Add(const std::string& serial, const LooperSession& session);
-  // Takes the debt for paying: nullopt when there is none or another caller is paying it now
-  // (then `busy` is set). Every Take that returned a session is followed by Release.
-  std::optional<LooperSession> Take(const std::string& serial, bool* busy = nullptr);
-  // After paying: `unpaid` puts the debt back (the restore failed again).
-  void Release(const std::string& serial, std::optional<LooperSession> unpaid);
+  // `store` must outlive this. `now_ms`: wall clock in ms (default WallNowMs).
+  explicit OwedRestores(store::Store& store, std::function<int64_t()> now_ms = nullptr);
+  OwedRestores(const OwedRestores&) = delete;
+  OwedRestores& operator=(const OwedRestores&) = delete;
+
+  // Commits `restore` (serial set) as owed; its id once durable. created_at 0: now.
+  boost::asio::awaitable<store::StoreResult<int64_t>> Record(store::DeviceRestore restore);
+
+  // Puts back everything `serial` owes, if anything. Waits (until `deadline`) while another
+  // caller is paying the same device, so that a run never reads a setting halfway through a
+  // restore. Returns an error line when something owed could not be paid (it stays owed).
+  boost::asio::awaitable<std::optional<std::string>> Pay(adb::Client& client, std::string serial,
+                                                         adb::Deadline deadline,
+                                                         std::function<void(std::string_view)> log);
+
+  // Blocking (a store read; not on an io thread): whether `serial` owes anything.
   bool Owes(const std::string& serial) const;
-  size_t size() const;
 
  private:
+  bool BeginPaying(const std::string& serial);
+  void EndPaying(const std::string& serial);
+
+  store::Store& store_;
+  store::AsyncStore door_;
+  std::function<int64_t()> now_ms_;
   mutable std::mutex mutex_;
-  std::map<std::string, LooperSession> owed_;
   std::set<std::string> paying_;
 };
 
-// Puts back what `serial` owes, if anything. Waits (until `deadline`) while another caller is
-// paying the same debt, so that a run never reads the setting halfway through a restore.
-// Returns an error line when a debt exists and could not be paid (it stays owed).
+// owed.Pay(...), for the registry's on_online and the run's start.
 boost::asio::awaitable<std::optional<std::string>> PayOwedRestore(
     OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline deadline,
     std::function<void(std::string_view)> log);

@@ -67,7 +67,8 @@ class Execution {
         store_(store),
         run_id_(run_id),
         spec_(std::move(spec)),
-        options_(std::move(options)) {
+        options_(std::move(options)),
+        store_ref_(store) {
     if (!options_.now_ms) options_.now_ms = WallNowMs;
     if (!options_.log) options_.log = StderrLog("run_executor");
     progress_.run_id = run_id_;
@@ -104,6 +105,14 @@ class Execution {
   asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
   asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
   asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
+  // Commits what undoes a change of the device before the change (looper_session.h).
+  asio::awaitable<CommandResult<bool>> RecordUndo(store::DeviceRestore restore);
+  // The daemon's OwedRestores, or the run's own over the same store.
+  OwedRestores& Owed() {
+    if (options_.owed_restores) return *options_.owed_restores;
+    if (!own_restores_) own_restores_ = std::make_unique<OwedRestores>(store_ref_, options_.now_ms);
+    return *own_restores_;
+  }
   // End records how the run ends, Finish stores and reports it: two steps, so that no
   // temporary is part of a co_await full-expression (g++ 12 destroys those twice).
   void End(store::RunStatus status, std::optional<std::string> error) {
@@ -131,6 +140,9 @@ class Execution {
   std::optional<DeviceClock> clock_;
   LooperSession looper_;
   bool looper_started_ = false;
+  bool changed_device_ = false;  // a restore was recorded: the run's end pays
+  store::Store& store_ref_;
+  std::unique_ptr<OwedRestores> own_restores_;
 };
 
 asio::awaitable<RunOutcome> Execution::Finish() {
@@ -152,18 +164,18 @@ asio::awaitable<RunOutcome> Execution::Finish() {
   co_return outcome_;
 }
 
-// The device put back as it was, on a fresh coroutine: the run's cancellation must not cut the
-// restore short; its own deadline bounds it.
+// The device put back as it was — every restore it owes, the run's own included — on a fresh
+// coroutine: the run's cancellation must not cut the restore short; its own deadline bounds it.
+// What is not paid stays owed in the store (owed_restores.h).
 asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shell) {
-  if (!looper_started_) co_return std::nullopt;
+  if (!changed_device_) co_return std::nullopt;
   const adb::Deadline deadline = adb::DeadlineAfter(options_.restore_timeout);
   auto body =
-      [](DeviceShell& device, const LooperSession& session, adb::Deadline until,
+      [](OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline until,
          std::function<void(std::string_view)> log) -> asio::awaitable<std::optional<std::string>> {
     try {
-      auto r = co_await RestoreLooperSession(device, session, until);
-      if (!r) co_return r.error().message;
-      co_return std::nullopt;
+      auto paying = owed.Pay(client, serial, until, log);
+      co_return co_await std::move(paying);
     } catch (const std::exception& e) {
       log(std::string("restore threw: ") + e.what());
       co_return std::string("restore threw: ") + e.what();
@@ -171,17 +183,31 @@ asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shel
   };
   auto executor = co_await asio::this_coro::executor;
   auto restoring =
-      asio::co_spawn(executor, body(shell, looper_, deadline, options_.log),
+      asio::co_spawn(executor, body(Owed(), shell.client(), spec_.serial, deadline, options_.log),
                      asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable));
   std::optional<std::string> error = co_await std::move(restoring);
   if (error) {
-    Log("looper_stats setting NOT restored: " + *error +
-        (options_.owed_restores ? " (owed: put back when the device is online again)" : ""));
-    if (options_.owed_restores) options_.owed_restores->Add(spec_.serial, looper_);
+    Log("device NOT restored: " + *error + " (owed: put back when the device is online again)");
   } else {
     Log("looper_stats setting restored" + std::string(looper_.unplugged ? ", battery reset" : ""));
   }
   co_return error;
+}
+
+asio::awaitable<CommandResult<bool>> Execution::RecordUndo(store::DeviceRestore restore) {
+  restore.serial = spec_.serial;
+  restore.run_id = run_id_;
+  restore.created_at = options_.now_ms();
+  // From the first record on, the run's end pays what the device owes.
+  changed_device_ = true;
+  auto recording = Owed().Record(std::move(restore));
+  store::StoreResult<int64_t> recorded = co_await std::move(recording);
+  if (!recorded) {
+    co_return CommandError{
+        std::nullopt,
+        "what undoes the change not stored (the change is not made): " + recorded.error().message};
+  }
+  co_return true;
 }
 
 asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(DeviceShell& shell) {
@@ -278,8 +304,12 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       if (!home) co_return home.error();
       co_return co_await PrimingLaunch(ctx);
     };
-    auto started = co_await StartLooperSession(shell, *spec_.looper_sampling_interval, workload,
-                                               CommandDeadline(), looper_);
+    const orchestrator::RecordRestore record = [this](store::DeviceRestore restore) {
+      return RecordUndo(std::move(restore));
+    };
+    auto starting = StartLooperSession(shell, *spec_.looper_sampling_interval, workload,
+                                       options_.command_timeout, record, looper_);
+    auto started = co_await std::move(starting);
     if (!started) {
       if (started.error().cancelled() || co_await Cancelled()) {
         state->cancelled = true;
@@ -361,15 +391,16 @@ asio::awaitable<RunOutcome> Execution::Run() {
   }
   DeviceShell shell(client_, *serial);
 
-  // 0. A looper_stats setting an earlier run could not put back, before anything reads it.
-  if (options_.owed_restores) {
+  // 0. What an earlier run (of this daemon or of one that died) left changed on the device and
+  // could not put back, before anything reads it.
+  {
     const adb::Deadline until = adb::DeadlineAfter(options_.restore_timeout);
-    auto paying = PayOwedRestore(*options_.owed_restores, client_, spec_.serial, until,
-                                 options_.log);
+    auto paying = Owed().Pay(client_, spec_.serial, until, options_.log);
     std::optional<std::string> unpaid = co_await std::move(paying);
     if (unpaid) {
       End(store::RunStatus::kFailed,
-          "the looper_stats setting an earlier run left on the device is not restored: " +
+          "what an earlier run changed on the device (looper_stats setting, battery) is not "
+          "restored: " +
               *unpaid);
       co_return co_await Finish();
     }

@@ -11,16 +11,21 @@
 //      (preflight_json), flagged or refused as the spec says; the run becomes `running`;
 //   3. clock: CLK_TCK (`getconf CLK_TCK`, 100 if the device has no getconf) and the offset
 //      between the device's log clock and its boot clock, for the launch phases;
+//   0. whatever the device owes (owed_restores.h: a restore an earlier run, of this daemon or of
+//      one that died, did not pay) put back before anything is read; the run fails if it cannot;
 //   4. looper stats (when asked): the current `looper_stats` setting read and kept, enabled with
 //      the run's sampling interval, the charging gate opened the way this device honours
-//      (ignore_battery_status, else `dumpsys battery unplug`), `cmd looper_stats reset`;
+//      (ignore_battery_status, else `dumpsys battery unplug`), `cmd looper_stats reset` — each
+//      change preceded by the durable record of what undoes it, each command with its own
+//      deadline;
 //   5. one `logcat` stream opened before the loop; the proc sampler when asked;
 //   6. each iteration: prepare for the mode, `am start -W -n COMPONENT`, the iteration's logcat
 //      lines matched to it (START, Start proc, Displayed, Fully drawn), /proc/<pid>/stat for the
 //      fork time; one store::Launch per iteration, kept even when invalid (with the reason);
 //   7. `dumpsys looper_stats`, every row stored (the package's rows marked);
-//   8. always, also when failing or cancelled: the looper_stats setting restored and
-//      `dumpsys battery reset` if it unplugged.
+//   8. always, also when failing or cancelled: the recorded restores paid (the looper_stats
+//      setting put back, `dumpsys battery reset` if the unplug was sent); what fails stays owed
+//      in the store, paid when the device is online again.
 //
 // Cancellation: terminal cancellation of the awaiting coroutine stops the run within a second;
 // the device is restored (under a short deadline of its own) and the outcome is kCancelled.
@@ -79,8 +84,9 @@ struct RunExecutorOptions {
   std::chrono::milliseconds command_timeout{10'000};
   // The deadline the device's restore gets after a cancel or failure.
   std::chrono::milliseconds restore_timeout{5'000};
-  // Where a restore that failed (the device went away) is left for later, and paid before the
-  // run's preflight. Null: a failed restore is only reported. Must outlive the run.
+  // The daemon's restores ledger (shared with the device registry, so one payer per device at a
+  // time). Null: the run uses one of its own over the same store — the records are durable
+  // either way. Must outlive the run.
   OwedRestores* owed_restores = nullptr;
 };
 

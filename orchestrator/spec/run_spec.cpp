@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "adb/names.h"
+#include "orchestrator/spec/json_body.h"
 
 namespace droidlab::orchestrator {
 
@@ -155,10 +156,14 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
 }
 
 BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view text) {
-  json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) return Error("", "the body is not valid JSON");
+  auto body = ParseJsonBody(text);
+  if (!body) return body.error();
+  return ParseRunSpecValue(*body);
+}
+
+BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
   if (!body.is_object()) {
-    return Error("", std::string("the body must be a JSON object, got ") + TypeName(body));
+    return Error("", std::string("must be a JSON object, got ") + TypeName(body));
   }
   for (const auto& [key, value] : body.items()) {
     bool known = false;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,8 +61,11 @@ struct FieldError {
 };
 
 // The JSON body → a checked spec. Unknown top-level fields are refused (a typo would silently
-// measure something else).
+// measure something else). The text is parsed by ParseJsonBody (json_body.h): depth-limited,
+// duplicate keys refused. `field` "" names the value as a whole ("must be a JSON object").
 BasicResult<RunSpec, FieldError> ParseRunSpec(std::string_view json);
+// The same on a value already parsed (a schedule body's "run"): no body is parsed twice.
+BasicResult<RunSpec, FieldError> ParseRunSpecValue(const nlohmann::json& value);
 // The same checks on a spec built in code.
 std::optional<FieldError> ValidateRunSpec(const RunSpec& spec);
 // Canonical JSON (every field, defaults included); ParseRunSpec(RunSpecToJson(s)) == s.

@@ -207,6 +207,41 @@ std::string RunBody(const std::string& serial, const std::string& package, const
          R"(","iterations":)" + iterations + "}";
 }
 
+// A POST with its own Content-Type line ("" for none).
+std::string PostAs(const std::string& target, const std::string& content_type,
+                   const std::string& body) {
+  std::string r = "POST " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
+  if (!content_type.empty()) r += "Content-Type: " + content_type + "\r\n";
+  return r + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+std::string PostSchedule(const std::string& body) {
+  return Request("POST", "/api/v1/schedules", body);
+}
+// `depth` nested arrays or objects ({"a":{"a":...}}) around 1.
+std::string Nested(size_t depth, bool objects) {
+  std::string open, close;
+  for (size_t i = 0; i < depth; ++i) {
+    open += objects ? R"({"a":)" : "[";
+    close += objects ? "}" : "]";
+  }
+  return open + "1" + close;
+}
+// A valid run body with one more field, `extra` ("\"x\":..."), at its end.
+std::string RunBodyWith(const std::string& extra) {
+  return R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold","iterations":3,)" +
+         extra + "}";
+}
+// A schedule body around `run`.
+std::string ScheduleBody(const std::string& run, const std::string& extra = "") {
+  return R"({"cron":"0 2 * * *",)" + extra + R"("run":)" + run + "}";
+}
+// A GET of the health route whose header (request line to the empty line) is `size` bytes.
+std::string HeaderOfSize(size_t size) {
+  const std::string head = "GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: ";
+  const std::string tail = "\r\n\r\n";
+  return head + std::string(size - head.size() - tail.size(), 'a') + tail;
+}
+
 class ApiBadInputTest : public ApiTest, public ::testing::WithParamInterface<BadInput> {};
 
 TEST_P(ApiBadInputTest, GetsItsErrorAndNothingIsQueued) {
@@ -246,8 +281,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NotAnObject", Post("[1,2]"), 400, ""},
         BadInput{"IterationsAsString", Post(RunBody(kSerial, "com.example.app", "cold", "\"3\"")),
                  400, "iterations"},
-        BadInput{"MissingPackage",
-                 Post(R"({"serial":"R58M123ABC","mode":"cold","iterations":3})"), 400, "package"},
+        BadInput{"MissingPackage", Post(R"({"serial":"R58M123ABC","mode":"cold","iterations":3})"),
+                 400, "package"},
         BadInput{"UnknownMode", Post(RunBody(kSerial, "com.example.app", "lukewarm", "3")), 400,
                  "mode"},
         BadInput{"ZeroIterations", Post(RunBody(kSerial, "com.example.app", "cold", "0")), 400,
@@ -259,21 +294,105 @@ INSTANTIATE_TEST_SUITE_P(
                  "package"},
         BadInput{"PackageWithSubshell", Post(RunBody(kSerial, "$(reboot)", "cold", "3")), 400,
                  "package"},
-        BadInput{"PackageWithBackticks", Post(RunBody(kSerial, "com.x`reboot`", "cold", "3")),
-                 400, "package"},
-        BadInput{"SerialWithDotDot", Post(RunBody("../../etc/passwd", "com.example.app", "cold", "3")),
-                 400, "serial"},
-        BadInput{"ActivityWithShell",
-                 Post(R"({"serial":"R58M123ABC","package":"com.example.app","activity":".Main;reboot","mode":"cold","iterations":3})"),
-                 400, "activity"},
-        BadInput{"UnknownField",
-                 Post(R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold","iterations":3,"reboot":true})"),
-                 400, "reboot"},
+        BadInput{"PackageWithBackticks", Post(RunBody(kSerial, "com.x`reboot`", "cold", "3")), 400,
+                 "package"},
+        BadInput{"SerialWithDotDot",
+                 Post(RunBody("../../etc/passwd", "com.example.app", "cold", "3")), 400, "serial"},
+        BadInput{
+            "ActivityWithShell",
+            Post(
+                R"({"serial":"R58M123ABC","package":"com.example.app","activity":".Main;reboot","mode":"cold","iterations":3})"),
+            400, "activity"},
+        BadInput{
+            "UnknownField",
+            Post(
+                R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold","iterations":3,"reboot":true})"),
+            400, "reboot"},
         BadInput{"TenMegabyteBody", Post(std::string(10 * 1024 * 1024, ' ')), 413, "larger"},
         BadInput{"MegabyteHeader",
                  "GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(1 << 20, 'a') +
                      "\r\n\r\n",
                  0, ""},
+        // Issue 13: nesting on every POST route. The schedule rows were a SIGSEGV of the daemon
+        // (the route re-serialised "run" with nlohmann's recursive dump on the io thread).
+        BadInput{"RunNestedArrays", Post(RunBodyWith(R"("activity":)" + Nested(200'000, false))),
+                 400, "body: is nested deeper than 64 levels"},
+        BadInput{"RunNestedObjects", Post(RunBodyWith(R"("activity":)" + Nested(100'000, true))),
+                 400, "body: is nested deeper than 64 levels"},
+        BadInput{"ScheduleNestedArrays",
+                 PostSchedule(ScheduleBody(RunBodyWith(R"("activity":)" + Nested(200'000, false)))),
+                 400, "body: is nested deeper than 64 levels"},
+        BadInput{"ScheduleNestedObjects",
+                 PostSchedule(ScheduleBody(RunBodyWith(R"("activity":)" + Nested(100'000, true)))),
+                 400, "body: is nested deeper than 64 levels"},
+        BadInput{"RunSixtyFiveLevels", Post(RunBodyWith(R"("activity":)" + Nested(64, false))), 400,
+                 "body: is nested deeper than 64 levels"},
+        // Huge numbers: beyond a double is not JSON we read; beyond int64 is not an integer.
+        BadInput{"IterationsBeyondADouble",
+                 Post(RunBody(kSerial, "com.example.app", "cold", "1e400")), 400,
+                 "number overflow parsing '1e400'"},
+        BadInput{"IterationsBeyondInt64",
+                 Post(RunBody(kSerial, "com.example.app", "cold", "99999999999999999999")), 400,
+                 "iterations: must be an integer"},
+        BadInput{"ScheduleIterationsBeyondInt64",
+                 PostSchedule(ScheduleBody(RunBody(kSerial, "com.example.app", "cold",
+                                                   "99999999999999999999"))),
+                 400, "run.iterations: must be an integer"},
+        // Wrong types.
+        BadInput{"ScheduleRunNotAnObject", PostSchedule(ScheduleBody(R"("nightly")")), 400,
+                 "run: must be a JSON object, got string"},
+        BadInput{"ScheduleNotAnObject", PostSchedule("[1]"), 400,
+                 "body: must be a JSON object, got array"},
+        BadInput{"ScheduleEnabledAsString",
+                 PostSchedule(ScheduleBody(RunBody(kSerial, "com.example.app", "cold", "3"),
+                                           R"("enabled":"yes",)")),
+                 400, "enabled: must be true or false"},
+        BadInput{"ScheduleCronAsNumber",
+                 PostSchedule(R"({"cron":5,"run":)" +
+                              RunBody(kSerial, "com.example.app", "cold", "3") + "}"),
+                 400, "cron: required"},
+        BadInput{"LooperStatsAsNumber", Post(RunBodyWith(R"("looper_stats":10)")), 400,
+                 "looper_stats: must be an object"},
+        // Duplicate keys are refused (nlohmann would keep the last, and the harmless last one
+        // would hide the first from a reviewer of the stored body).
+        BadInput{
+            "TwoPackages",
+            Post(
+                R"j({"serial":"R58M123ABC","package":"$(reboot)","package":"com.example.app","mode":"cold","iterations":3})j"),
+            400, "package: is given more than once"},
+        BadInput{
+            "ScheduleRunTwoPackages",
+            PostSchedule(ScheduleBody(
+                R"({"serial":"R58M123ABC","package":"com.x;reboot","package":"com.example.app","mode":"cold","iterations":3})")),
+            400, "run.package: is given more than once"},
+        BadInput{"TwoCrons",
+                 PostSchedule(R"({"cron":"0 2 * * *","cron":"0 3 * * *","run":)" +
+                              RunBody(kSerial, "com.example.app", "cold", "3") + "}"),
+                 400, "cron: is given more than once"},
+        // Content types: a POST body must say it is JSON (a form or text/plain POST is what a
+        // cross-site page can send without a preflight).
+        BadInput{
+            "RunAsTextPlain",
+            PostAs("/api/v1/runs", "text/plain", RunBody(kSerial, "com.example.app", "cold", "3")),
+            415, "Content-Type: application/json (got 'text/plain')"},
+        BadInput{"RunAsForm",
+                 PostAs("/api/v1/runs", "application/x-www-form-urlencoded",
+                        RunBody(kSerial, "com.example.app", "cold", "3")),
+                 415, "application/json"},
+        BadInput{"RunWithoutContentType",
+                 PostAs("/api/v1/runs", "", RunBody(kSerial, "com.example.app", "cold", "3")), 415,
+                 "(got none)"},
+        BadInput{"ScheduleAsTextPlain",
+                 PostAs("/api/v1/schedules", "text/plain",
+                        ScheduleBody(RunBody(kSerial, "com.example.app", "cold", "3"))),
+                 415, "application/json"},
+        BadInput{"RunAsJsonLookalike",
+                 PostAs("/api/v1/runs", "application/jsonx",
+                        RunBody(kSerial, "com.example.app", "cold", "3")),
+                 415, "application/json"},
+        // Headers: the limit is 16 KiB (ServerOptions::max_header), request line to empty line.
+        BadInput{"HeaderOneByteOverTheLimit", HeaderOfSize(16 * 1024 + 1), 431,
+                 "request header larger than 16384 bytes"},
         BadInput{"GarbageRequestLine", "\x16\x03\x01 garbage \xff\xfe\r\n\r\n", 0, ""},
         BadInput{"UnknownRoute", Request("GET", "/api/v1/reboot"), 404, "/api/v1/reboot"},
         BadInput{"WrongMethod", Request("PUT", "/api/v1/runs", "{}"), 405, "PUT"},
@@ -284,6 +403,31 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ForgedCursor", Request("GET", "/api/v1/runs?cursor=not-ours"), 400, "cursor"},
         BadInput{"RunIdNotANumber", Request("GET", "/api/v1/runs/abc"), 404, "abc"}),
     [](const ::testing::TestParamInfo<BadInput>& p) { return p.param.name; });
+
+// The other side of the table's edges: what is at the limits is accepted.
+TEST_F(ApiTest, BodiesAndHeadersAtTheLimitsAreAccepted) {
+  Start();
+  // 64 levels (the body's object and 63 arrays) is within the limit: the answer is about the
+  // field, not the depth.
+  auto deep = Call("POST", "/api/v1/runs", RunBodyWith(R"("activity":)" + Nested(63, false)));
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_NE(deep.body.find("activity: must be a string"), std::string::npos) << deep.body;
+  // JSON with parameters, any case.
+  RawClient client(port_);
+  ASSERT_TRUE(client.connected());
+  client.Send(PostAs("/api/v1/runs", "Application/JSON; charset=utf-8",
+                     RunBody(kSerial, "com.example.app", "cold", "3")));
+  auto created = client.Read(1);
+  ASSERT_EQ(created.size(), 1u) << client.raw();
+  EXPECT_EQ(created[0].status, 201) << created[0].body;
+  // A header of exactly 16 KiB.
+  RawClient at_limit(port_);
+  ASSERT_TRUE(at_limit.connected());
+  at_limit.Send(HeaderOfSize(16 * 1024));
+  auto health = at_limit.Read(1);
+  ASSERT_EQ(health.size(), 1u) << at_limit.raw().substr(0, 300);
+  EXPECT_EQ(health[0].status, 200) << health[0].body;
+}
 
 TEST_F(ApiTest, UnknownRoutesAnd405CarryJsonAndAllow) {
   Start();

@@ -74,6 +74,7 @@ class RunningExecution {
     thread_ = std::thread([this] { io_.run(); });
   }
   ~RunningExecution() {
+    if (abandoned_) return;  // Abandon joined the thread; the run's frame goes with io_
     if (!finished_) Cancel();
     WaitUntil([this] { return finished_.load(); }, seconds(20));
     work_.reset();
@@ -82,6 +83,14 @@ class RunningExecution {
   }
   void Cancel() {
     asio::post(io_, [this] { cancel_.emit(asio::cancellation_type::terminal); });
+  }
+  // As if the daemon died now (kill -9, OOM): the io thread stops where it is, no cancel, no
+  // restore — nothing of the run runs again.
+  void Abandon() {
+    abandoned_ = true;
+    work_.reset();
+    io_.stop();
+    thread_.join();
   }
   int64_t iterations_done() const { return iterations_done_; }
   // Waits for the end (bounded); the outcome, or nullopt when it never came.
@@ -97,6 +106,7 @@ class RunningExecution {
   asio::cancellation_signal cancel_;
   std::atomic<int64_t> iterations_done_{0};
   std::atomic<bool> finished_{false};
+  bool abandoned_ = false;
   RunOutcome outcome_;
   std::thread thread_;
 };
@@ -512,7 +522,7 @@ TEST_F(RunExecutorE2eTest, UnplugMidLooperRunLeavesADebtTheNextRunPays) {
   const DevsimDevice device = StartPhone(33);
   ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
   const std::string before = LooperSetting(device);
-  orchestrator::OwedRestores owed;
+  orchestrator::OwedRestores owed(*store_);
   RunSpec spec = Spec(device, LaunchMode::kCold, 40);
   spec.looper_sampling_interval = 1;
   const int64_t first = CreateRun(spec);
@@ -534,6 +544,52 @@ TEST_F(RunExecutorE2eTest, UnplugMidLooperRunLeavesADebtTheNextRunPays) {
   const auto outcome = RunToEnd(second, second_spec, &owed);
   ASSERT_TRUE(outcome);
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_FALSE(owed.Owes(device.address));
+  EXPECT_EQ(LooperSetting(device), before);
+  EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+}
+
+// The daemon dies mid looper-stats run (simulated: its io thread stops where it is — no cancel,
+// no restore) after the run enabled looper_stats and unplugged the battery. What undoes both was
+// on disk before either command was sent, so the next daemon (the store reopened, a fresh
+// ledger) finds it owed and, once it sees the device, puts the setting and the battery back —
+// no further run needed. (Before 0002_device_restores, what was owed lived in memory and died
+// with the daemon: the device kept the run's setting and its fake battery.)
+TEST_F(RunExecutorE2eTest, ARunAbandonedMidLooperStatsIsRestoredByTheNextDaemon) {
+  const DevsimDevice device = StartPhone(33);
+  ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  const std::string before = LooperSetting(device);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 200);
+  spec.looper_sampling_interval = 1;
+  const int64_t id = CreateRun(spec);
+  {
+    RunningExecution run(ClientOptions(), *store_, id, spec);
+    ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 2; }, seconds(20)));
+    run.Abandon();
+  }
+  ASSERT_NE(LooperSetting(device), before);
+  ASSERT_NE(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+
+  // The next daemon over the same database.
+  store_.reset();
+  store_ = OpenTestStore(dir_, "lab.db");
+  ASSERT_TRUE(store_);
+  orchestrator::OwedRestores owed(*store_);
+  EXPECT_TRUE(owed.Owes(device.address));
+  asio::io_context io(1);
+  adb::Client client(io.get_executor(), ClientOptions());
+  std::optional<std::optional<std::string>> unpaid;
+  auto log = [](std::string_view line) {
+    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+  };
+  asio::co_spawn(io, owed.Pay(client, device.address, adb::DeadlineAfter(seconds(10)), log),
+                 [&](std::exception_ptr e, std::optional<std::string> r) {
+                   EXPECT_FALSE(e);
+                   unpaid = std::move(r);
+                 });
+  io.run();
+  ASSERT_TRUE(unpaid);
+  EXPECT_FALSE(*unpaid) << **unpaid;
   EXPECT_FALSE(owed.Owes(device.address));
   EXPECT_EQ(LooperSetting(device), before);
   EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);

@@ -281,6 +281,45 @@ TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
   EXPECT_EQ(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
 }
 
+// kill -9 of the daemon in the middle of a looper-stats run with the battery unplugged (devsim's
+// SDK 33 ignores ignore_battery_status): the restart, with no further run, puts the phone's
+// setting and battery back as they were before the run — the restores were committed to the
+// database before the changes were sent, and the new daemon pays them when it sees the device.
+TEST_F(ServeE2eTest, AKilledDaemonsPhoneIsPutBackAtTheNextStart) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  ASSERT_EQ(Shell(devices[0], "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  const std::string before = Shell(devices[0], "settings get global looper_stats").out;
+  uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
+                           R"("looper_stats":{"sampling_interval":1}})";
+  const int64_t id = PostRun(port, body);
+  ASSERT_NE(id, 0);
+  ASSERT_TRUE(WaitForLaunches(port, id, 2));
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  ASSERT_NE(Shell(devices[0], "settings get global looper_stats").out, before);
+  ASSERT_NE(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+
+  port = StartDaemon();
+  ASSERT_NE(port, 0);
+  ASSERT_TRUE(
+      WaitUntil([&] { return Shell(devices[0], "settings get global looper_stats").out == before; },
+                seconds(30)))
+      << Shell(devices[0], "settings get global looper_stats").out;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        return Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED") ==
+               std::string::npos;
+      },
+      seconds(10)));
+  EXPECT_EQ(RunStatus(port, id), "interrupted");
+}
+
 // The adb server killed mid-run: the run ends (failed, saying why) instead of hanging, and once
 // the server is back with its devices the daemon goes on measuring the other device.
 TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
@@ -316,6 +355,24 @@ TEST_F(ServeE2eTest, AdbServerKilledMidRunEndsTheRunAndTheDaemonGoesOn) {
   const int64_t next = Json::parse(second.body)["id"];
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, next) == "succeeded"; }, seconds(60)))
       << Get(port, "/api/v1/runs/" + std::to_string(next)).dump();
+}
+
+// Issue 13: a 400 KB schedule body with a run nested 200,000 levels deep ended the daemon with
+// SIGSEGV (nlohmann's recursive dump() on the io thread). Now: a 400, and the process lives on.
+TEST_F(ServeE2eTest, ADeeplyNestedScheduleBodyIsRefusedAndTheDaemonLivesOn) {
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0) << "the daemon did not print its address";
+  const size_t depth = 200'000;
+  const std::string body =
+      R"({"cron":"0 2 * * *","run":{"serial":"R58M123ABC","package":"com.example.app",)"
+      R"("mode":"cold","iterations":3,"activity":)" +
+      std::string(depth, '[') + "1" + std::string(depth, ']') + "}}";
+  ASSERT_GT(body.size(), 400'000u);
+  auto refused = HttpCall(port, "POST", "/api/v1/schedules", body);
+  EXPECT_EQ(refused.status, 400) << refused.body.substr(0, 300);
+  EXPECT_NE(refused.body.find("nested deeper than 64 levels"), std::string::npos) << refused.body;
+  EXPECT_FALSE(daemon_->Wait(milliseconds(200)).has_value()) << "the daemon exited";
+  EXPECT_EQ(HttpCall(port, "GET", "/api/v1/health").status, 200);
 }
 
 }  // namespace

@@ -205,5 +205,28 @@ TEST_F(AsyncStoreTest, RetentionAndBackupRunOnTheStoresThreads) {
   EXPECT_TRUE(std::filesystem::exists(backup));
 }
 
+TEST_F(AsyncStoreTest, DeviceRestoresThroughTheDoor) {
+  AsyncStore door(*store_);
+  RunOnIo([&]() -> asio::awaitable<void> {
+    DeviceRestore restore;
+    restore.serial = "emulator-5554";
+    restore.kind = "battery_reset";
+    restore.created_at = 5;
+    auto recording = door.RecordDeviceRestore(std::move(restore));
+    auto id = co_await std::move(recording);
+    EXPECT_TRUE(id.ok());
+    if (!id.ok()) co_return;
+    auto listing = door.ListOwedRestores("emulator-5554");
+    auto owed = co_await std::move(listing);
+    EXPECT_TRUE(owed.ok() && owed->size() == 1u);
+    auto marking = door.MarkDeviceRestorePaid(*id, 6);
+    auto marked = co_await std::move(marking);
+    EXPECT_TRUE(marked.ok());
+    auto relisting = door.ListOwedRestores("emulator-5554");
+    auto after = co_await std::move(relisting);
+    EXPECT_TRUE(after.ok() && after->empty());
+  });
+}
+
 }  // namespace
 }  // namespace droidlab::store

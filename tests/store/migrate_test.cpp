@@ -42,8 +42,8 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(Pragma(*db, "PRAGMA user_version"), schema::CurrentVersion());
   EXPECT_EQ(Pragma(*db, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(CountTables(*db), 7);  // devices, device_state_changes, schedules, runs, launches,
-                                   // looper_stats, proc_samples
+  EXPECT_EQ(CountTables(*db), 8);  // devices, device_state_changes, schedules, runs, launches,
+                                   // looper_stats, proc_samples (0001); device_restores (0002)
 }
 
 TEST(MigrateTest, ReopeningRunsNothing) {

@@ -723,5 +723,67 @@ TEST_F(StoreTest, BackupWhileTheWriterWrites) {
   EXPECT_EQ(store_->Backup(store_->path()).error().code, StoreErrorCode::kInvalidArgument);
 }
 
+// What undoes a change to a device (schema/0002): recorded durably, listed per device oldest
+// first while owed, gone from the list once paid — and still there after a reopen (a daemon that
+// died mid-run leaves the next one what it owes).
+TEST_F(StoreTest, DeviceRestoresAreOwedUntilPaidAndSurviveAReopen) {
+  DeviceRestore setting;
+  setting.serial = "emulator-5554";
+  setting.kind = "global_setting";
+  setting.name = "looper_stats";
+  setting.previous = "sampling_interval=7";
+  setting.run_id = 12;
+  setting.created_at = 1000;
+  DeviceRestore battery;
+  battery.serial = "emulator-5554";
+  battery.kind = "battery_reset";
+  battery.created_at = 1001;
+  DeviceRestore deleted;  // no previous value: the setting is deleted
+  deleted.serial = "R58M12345";
+  deleted.kind = "global_setting";
+  deleted.name = "looper_stats";
+  deleted.created_at = 1002;
+  auto s1 = store_->RecordDeviceRestore(setting);
+  auto b1 = store_->RecordDeviceRestore(battery);
+  auto d1 = store_->RecordDeviceRestore(deleted);
+  ASSERT_TRUE(s1.ok() && b1.ok() && d1.ok());
+  EXPECT_LT(*s1, *b1);
+
+  // Reopened as after a kill -9: nothing was flushed by hand, the records are there.
+  Open();
+  auto owed = store_->Read([](Reader& r) { return r.ListOwedRestores("emulator-5554"); });
+  ASSERT_TRUE(owed.ok()) << owed.error().message;
+  ASSERT_EQ(owed->size(), 2u);
+  EXPECT_EQ((*owed)[0].id, *s1);
+  EXPECT_EQ((*owed)[0].kind, "global_setting");
+  EXPECT_EQ((*owed)[0].name, "looper_stats");
+  EXPECT_EQ((*owed)[0].previous, "sampling_interval=7");
+  EXPECT_EQ((*owed)[0].run_id, 12);
+  EXPECT_EQ((*owed)[0].created_at, 1000);
+  EXPECT_FALSE((*owed)[0].paid_at);
+  EXPECT_EQ((*owed)[1].kind, "battery_reset");
+  EXPECT_EQ((*owed)[1].name, "");
+  EXPECT_FALSE((*owed)[1].previous);
+  EXPECT_FALSE((*owed)[1].run_id);
+  auto other = store_->Read([](Reader& r) { return r.ListOwedRestores("R58M12345"); });
+  ASSERT_TRUE(other.ok());
+  ASSERT_EQ(other->size(), 1u);
+  EXPECT_FALSE((*other)[0].previous);
+
+  ASSERT_TRUE(store_->MarkDeviceRestorePaid(*b1, 2000).ok());
+  // Paid once: a second payment (or an unknown id) is kNotFound.
+  EXPECT_EQ(store_->MarkDeviceRestorePaid(*b1, 2001).error().code, StoreErrorCode::kNotFound);
+  EXPECT_EQ(store_->MarkDeviceRestorePaid(999, 2001).error().code, StoreErrorCode::kNotFound);
+  Open();
+  owed = store_->Read([](Reader& r) { return r.ListOwedRestores("emulator-5554"); });
+  ASSERT_TRUE(owed.ok());
+  ASSERT_EQ(owed->size(), 1u);
+  EXPECT_EQ((*owed)[0].id, *s1);
+  ASSERT_TRUE(store_->MarkDeviceRestorePaid(*s1, 2002).ok());
+  owed = store_->Read([](Reader& r) { return r.ListOwedRestores("emulator-5554"); });
+  ASSERT_TRUE(owed.ok());
+  EXPECT_TRUE(owed->empty());
+}
+
 }  // namespace
 }  // namespace droidlab::store
