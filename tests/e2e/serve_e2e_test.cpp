@@ -40,7 +40,36 @@ using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-using ServeE2eTest = DaemonLabTest;
+class ServeE2eTest : public DaemonLabTest {
+ protected:
+  // A daemon measuring a 200-launch looper-stats run on one devsim phone whose setting was
+  // `before`: two launches stored, so the setting is changed (and, on SDK 33, the battery
+  // unplugged) now.
+  struct LooperRunMidway {
+    std::vector<DevsimDevice> devices;
+    std::string before;  // `settings get global looper_stats` before the run
+    uint16_t port = 0;
+    int64_t run_id = 0;
+  };
+  void StartLooperRunMidway(LooperRunMidway& mid) {
+    mid.devices = StartDevsim({"--port", "0", "--fast"});
+    ASSERT_EQ(mid.devices.size(), 1u);
+    const DevsimDevice& device = mid.devices[0];
+    const std::string serial = device.address;
+    ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
+    mid.before = Shell(device, "settings get global looper_stats").out;
+    mid.port = StartDaemon();
+    ASSERT_NE(mid.port, 0);
+    const uint16_t port = mid.port;
+    ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+    const std::string body = R"({"serial":")" + serial +
+                             R"(","package":"com.example.app","mode":"cold","iterations":200,)"
+                             R"("looper_stats":{"sampling_interval":1}})";
+    mid.run_id = PostRun(port, body);
+    ASSERT_NE(mid.run_id, 0);
+    ASSERT_TRUE(WaitForLaunches(port, mid.run_id, 2));
+  }
+};
 
 TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
@@ -51,9 +80,10 @@ TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
   EXPECT_EQ(Get(port, "/api/v1/health")["adb_server"]["reachable"], true);
 
-  const std::string body = R"({"serial":")" + serial +
-                           R"(","package":"com.example.app","mode":"cold","iterations":3,)"
-                           R"("looper_stats":{"sampling_interval":1},"proc_sample_interval_ms":50})";
+  const std::string body =
+      R"({"serial":")" + serial +
+      R"(","package":"com.example.app","mode":"cold","iterations":3,)"
+      R"("looper_stats":{"sampling_interval":1},"proc_sample_interval_ms":50})";
   auto created = HttpCall(port, "POST", "/api/v1/runs", body);
   ASSERT_EQ(created.status, 201) << created.body;
   const int64_t id = Json::parse(created.body)["id"];
@@ -72,8 +102,10 @@ TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
     EXPECT_EQ(l["displayed_ms"], l["total_time_ms"]);  // devsim prints both the same, as Android
     EXPECT_TRUE(l["intent_to_fork_ms"].is_number());
   }
-  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/looper-stats")["entries"].empty());
-  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(id) + "/proc-samples")["samples"].empty());
+  EXPECT_FALSE(
+      Get(port, "/api/v1/runs/" + std::to_string(id) + "/looper-stats")["entries"].empty());
+  EXPECT_FALSE(
+      Get(port, "/api/v1/runs/" + std::to_string(id) + "/proc-samples")["samples"].empty());
   // The device's looper_stats setting is as it was (devsim starts with none).
   EXPECT_EQ(Shell(devices[0], "settings get global looper_stats").out, "null\n");
   // /metrics: the three launches in the histogram of their package and model, and the adb
@@ -105,8 +137,8 @@ TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
                            R"(","package":"com.example.app","mode":"cold","iterations":200})";
   auto first = HttpCall(port, "POST", "/api/v1/runs", body);
   ASSERT_EQ(first.status, 201);
-  const std::string small = R"({"serial":")" + serial +
-                            R"(","package":"com.example.app","mode":"cold","iterations":2})";
+  const std::string small =
+      R"({"serial":")" + serial + R"(","package":"com.example.app","mode":"cold","iterations":2})";
   auto second = HttpCall(port, "POST", "/api/v1/runs", small);
   ASSERT_EQ(second.status, 201);
   const int64_t running = Json::parse(first.body)["id"];
@@ -123,8 +155,8 @@ TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
   EXPECT_EQ(run["status"], "interrupted");
   EXPECT_TRUE(run["error"].is_string());
   // The launches measured before the kill are kept.
-  EXPECT_FALSE(Get(port, "/api/v1/runs/" + std::to_string(running) + "/launches")["launches"]
-                   .empty());
+  EXPECT_FALSE(
+      Get(port, "/api/v1/runs/" + std::to_string(running) + "/launches")["launches"].empty());
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, queued) == "succeeded"; }, seconds(60)))
       << Get(port, "/api/v1/runs/" + std::to_string(queued)).dump();
 }
@@ -207,7 +239,8 @@ TEST_F(ServeE2eTest, ADaemonWhosePortIsTakenExits1AndHasNotTouchedItsRuns) {
 // iterations a 10 % shift is caught essentially always; the A/A half can fail only at the
 // verdict's false-positive rate (0.7 % measured, orchestrator/README.md).
 TEST_F(ServeE2eTest, CompareJudgesAaAsNoChangeAndATenPercentShiftAsARegression) {
-  const auto base = StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
+  const auto base =
+      StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
   ASSERT_EQ(base.size(), 1u);
   // The same phone model with a build 10 % slower to launch.
   ChildProcess slower_devsim({DevsimPath(), "--port", "0", "--fast", "--scenario",
@@ -242,8 +275,8 @@ TEST_F(ServeE2eTest, CompareJudgesAaAsNoChangeAndATenPercentShiftAsARegression) 
   EXPECT_EQ(aa["baseline_id"], a1);
   EXPECT_EQ(aa["verdict"], "no_significant_change") << aa.dump();
 
-  Json shifted = Get(port, "/api/v1/runs/" + std::to_string(b) + "/compare?baseline=" +
-                               std::to_string(a1));
+  Json shifted =
+      Get(port, "/api/v1/runs/" + std::to_string(b) + "/compare?baseline=" + std::to_string(a1));
   EXPECT_EQ(shifted["verdict"], "regression") << shifted.dump();
   EXPECT_GT(shifted["delta_percent"].get<double>(), 5.0);
   EXPECT_LT(shifted["p_value"].get<double>(), 0.01);
@@ -253,20 +286,12 @@ TEST_F(ServeE2eTest, CompareJudgesAaAsNoChangeAndATenPercentShiftAsARegression) 
 // has the device back (it retries a TCP device every ~10 s), the daemon puts the setting back by
 // itself — no later run needed — and undoes its `dumpsys battery unplug`.
 TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
-  const auto devices = StartDevsim({"--port", "0", "--fast"});
-  ASSERT_EQ(devices.size(), 1u);
-  const std::string serial = devices[0].address;
-  ASSERT_EQ(Shell(devices[0], "settings put global looper_stats sampling_interval=7").exit_code, 0);
-  const std::string before = Shell(devices[0], "settings get global looper_stats").out;
-  const uint16_t port = StartDaemon();
-  ASSERT_NE(port, 0);
-  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
-  const std::string body = R"({"serial":")" + serial +
-                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
-                           R"("looper_stats":{"sampling_interval":1}})";
-  const int64_t id = PostRun(port, body);
-  ASSERT_NE(id, 0);
-  ASSERT_TRUE(WaitForLaunches(port, id, 2));
+  LooperRunMidway mid;
+  ASSERT_NO_FATAL_FAILURE(StartLooperRunMidway(mid));
+  const auto& devices = mid.devices;
+  const std::string& before = mid.before;
+  const uint16_t port = mid.port;
+  const int64_t id = mid.run_id;
   Shell(devices[0], "devsim-fault unplug 2000");
   ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "failed"; }, seconds(30)))
       << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
@@ -274,9 +299,9 @@ TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
   EXPECT_NE(run["error"].get<std::string>().find("iteration "), std::string::npos) << run.dump();
 
   // Back in adb's list, the device gets its own setting back and a real battery again.
-  ASSERT_TRUE(WaitUntil(
-      [&] { return Shell(devices[0], "settings get global looper_stats").out == before; },
-      seconds(40)))
+  ASSERT_TRUE(
+      WaitUntil([&] { return Shell(devices[0], "settings get global looper_stats").out == before; },
+                seconds(40)))
       << Shell(devices[0], "settings get global looper_stats").out;
   EXPECT_EQ(Shell(devices[0], "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
 }
@@ -286,20 +311,12 @@ TEST_F(ServeE2eTest, AnUnpluggedDeviceGetsItsLooperSettingBackWhenItReturns) {
 // setting and battery back as they were before the run — the restores were committed to the
 // database before the changes were sent, and the new daemon pays them when it sees the device.
 TEST_F(ServeE2eTest, AKilledDaemonsPhoneIsPutBackAtTheNextStart) {
-  const auto devices = StartDevsim({"--port", "0", "--fast"});
-  ASSERT_EQ(devices.size(), 1u);
-  const std::string serial = devices[0].address;
-  ASSERT_EQ(Shell(devices[0], "settings put global looper_stats sampling_interval=7").exit_code, 0);
-  const std::string before = Shell(devices[0], "settings get global looper_stats").out;
-  uint16_t port = StartDaemon();
-  ASSERT_NE(port, 0);
-  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
-  const std::string body = R"({"serial":")" + serial +
-                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
-                           R"("looper_stats":{"sampling_interval":1}})";
-  const int64_t id = PostRun(port, body);
-  ASSERT_NE(id, 0);
-  ASSERT_TRUE(WaitForLaunches(port, id, 2));
+  LooperRunMidway mid;
+  ASSERT_NO_FATAL_FAILURE(StartLooperRunMidway(mid));
+  const auto& devices = mid.devices;
+  const std::string& before = mid.before;
+  uint16_t port = mid.port;
+  const int64_t id = mid.run_id;
   ::kill(daemon_->pid(), SIGKILL);
   daemon_->Stop();
   ASSERT_NE(Shell(devices[0], "settings get global looper_stats").out, before);

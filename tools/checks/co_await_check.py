@@ -875,7 +875,8 @@ def check_text(path: str, text: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def source_files(paths: list[str]) -> list[str]:
+def source_files(paths: list[str], wanted=lambda name: name.endswith((".cpp", ".h"))) -> list[str]:
+    """The files under `paths` (files or folders) whose name is `wanted`, build folders left out."""
     files: list[str] = []
     for p in paths:
         if os.path.isfile(p):
@@ -889,7 +890,7 @@ def source_files(paths: list[str]) -> list[str]:
                 os.path.normpath(os.path.join(rel_dir, d)) not in SKIP_PATHS and
                 not os.path.exists(os.path.join(dirpath, d, "CMakeCache.txt")))
             for f in sorted(filenames):
-                if f.endswith((".cpp", ".h")):
+                if wanted(f):
                     files.append(os.path.join(dirpath, f))
     return files
 

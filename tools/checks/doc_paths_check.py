@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from co_await_check import ROOT, SKIP_DIRS, SKIP_PATHS, SKIP_PREFIXES, tokenize  # noqa: E402
+from co_await_check import ROOT, SKIP_DIRS, SKIP_PREFIXES, source_files, tokenize  # noqa: E402
 
 
 def top_level_folders(root: str) -> list[str]:
@@ -100,22 +100,7 @@ def texts_to_check(path: str) -> list[tuple[int, str, bool]]:
 
 
 def files_to_check(paths: list[str]) -> list[str]:
-    files: list[str] = []
-    for p in paths:
-        if os.path.isfile(p):
-            files.append(p)
-            continue
-        for dirpath, dirnames, filenames in os.walk(p):
-            rel_dir = os.path.relpath(dirpath, ROOT)
-            dirnames[:] = sorted(
-                d for d in dirnames
-                if d not in SKIP_DIRS and not d.startswith(SKIP_PREFIXES) and
-                os.path.normpath(os.path.join(rel_dir, d)) not in SKIP_PATHS and
-                not os.path.exists(os.path.join(dirpath, d, "CMakeCache.txt")))
-            for f in sorted(filenames):
-                if f == "README.md" or f.endswith((".cpp", ".h")):
-                    files.append(os.path.join(dirpath, f))
-    return files
+    return source_files(paths, lambda name: name == "README.md" or name.endswith((".cpp", ".h")))
 
 
 def main(argv: list[str]) -> int:
