@@ -32,9 +32,9 @@
 #include "orchestrator/spec/run_spec.h"
 #include "parsers/logcat.h"
 #include "store/store.h"
-#include "tests/common/test_store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 #include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
@@ -55,7 +55,9 @@ class RunningExecution {
  public:
   RunningExecution(adb::ClientOptions client_options, store::Store& st, int64_t run_id,
                    RunSpec spec, orchestrator::OwedRestores* owed_restores = nullptr)
-      : work_(asio::make_work_guard(io_)), client_(io_.get_executor(), std::move(client_options)) {
+      : io_(std::make_unique<asio::io_context>()),
+        work_(asio::make_work_guard(*io_)),
+        client_(io_->get_executor(), std::move(client_options)) {
     orchestrator::RunExecutorOptions options;
     options.owed_restores = owed_restores;
     options.on_progress = [this](const orchestrator::RunProgress& p) {
@@ -64,32 +66,38 @@ class RunningExecution {
     options.log = [](std::string_view line) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
     };
-    asio::co_spawn(io_, orchestrator::ExecuteRun(client_, st, run_id, std::move(spec), options),
+    asio::co_spawn(*io_, orchestrator::ExecuteRun(client_, st, run_id, std::move(spec), options),
                    asio::bind_cancellation_slot(cancel_.slot(),
                                                 [this](std::exception_ptr e, RunOutcome outcome) {
                                                   EXPECT_FALSE(e) << "ExecuteRun threw";
                                                   outcome_ = std::move(outcome);
                                                   finished_ = true;
                                                 }));
-    thread_ = std::thread([this] { io_.run(); });
+    thread_ = std::thread([this] { io_->run(); });
   }
   ~RunningExecution() {
-    if (abandoned_) return;  // Abandon joined the thread; the run's frame goes with io_
+    if (abandoned_) {
+      // Abandon joined the thread. The run's coroutine frames go with the io_context, and they
+      // hold permits of the client's per-device semaphores: destroy the context (and the frames)
+      // while the client is still alive. The client owns no I/O object of its own.
+      io_.reset();
+      return;
+    }
     if (!finished_) Cancel();
     WaitUntil([this] { return finished_.load(); }, seconds(20));
     work_.reset();
-    if (!finished_) io_.stop();
+    if (!finished_) io_->stop();
     thread_.join();
   }
   void Cancel() {
-    asio::post(io_, [this] { cancel_.emit(asio::cancellation_type::terminal); });
+    asio::post(*io_, [this] { cancel_.emit(asio::cancellation_type::terminal); });
   }
   // As if the daemon died now (kill -9, OOM): the io thread stops where it is, no cancel, no
   // restore — nothing of the run runs again.
   void Abandon() {
     abandoned_ = true;
     work_.reset();
-    io_.stop();
+    io_->stop();
     thread_.join();
   }
   int64_t iterations_done() const { return iterations_done_; }
@@ -100,7 +108,7 @@ class RunningExecution {
   }
 
  private:
-  asio::io_context io_;
+  std::unique_ptr<asio::io_context> io_;  // reset first when abandoned (see the destructor)
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   adb::Client client_;
   asio::cancellation_signal cancel_;
@@ -627,9 +635,9 @@ TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
   EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
   const auto stored = StoredRun(unlocked);
   ASSERT_TRUE(stored && stored->preflight_json);
-  EXPECT_NE(stored->preflight_json->find(
-                R"("screen":{"keyguard_showing":false,"wakefulness":"Awake"})"),
-            std::string::npos)
+  EXPECT_NE(
+      stored->preflight_json->find(R"("screen":{"keyguard_showing":false,"wakefulness":"Awake"})"),
+      std::string::npos)
       << *stored->preflight_json;
 }
 
