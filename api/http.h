@@ -22,6 +22,7 @@ struct HttpRequest {
   std::string if_none_match;
   std::string origin;
   std::string content_type;  // the header's value, "" when absent
+  std::string host;          // the Host header's value, "" when absent
 };
 
 struct HttpResponse {

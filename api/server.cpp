@@ -19,11 +19,13 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <map>
 
 #include "api/event_hub.h"
 #include "api/json.h"
+#include "api/request_guard.h"
 
 namespace droidlab::api {
 
@@ -103,6 +105,8 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   bool stopping = false;
   uint64_t next_connection = 1;
   std::map<uint64_t, Connection> connections;
+  std::map<asio::ip::address, size_t> connections_from;  // open connections per remote address
+  GuardPolicy guard;  // set by Listen: whether the listener is loopback
   std::shared_ptr<asio::steady_timer> all_closed;
 
   // ---- One request → one response (no I/O), in the order a reader would check it: CORS
@@ -111,7 +115,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     Router::Match match = router.Find(request.method, request.path);
     if (match.route) route_name = match.route->pattern;
     if (request.method == "OPTIONS") co_return CorsPreflight(request, match);
-    if (auto denied = Authorize(request)) co_return std::move(*denied);
+    // The token was checked before the body was read (Serve, RefusalBeforeBody).
     if (auto error = RouteError(request, match)) co_return std::move(*error);
     if (auto error = MediaTypeError(request)) co_return std::move(*error);
     const bool cacheable = request.method == "GET" && Cacheable(match.route->pattern);
@@ -248,6 +252,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     r.if_none_match = std::string(req[http::field::if_none_match]);
     r.origin = std::string(req[http::field::origin]);
     r.content_type = std::string(req[http::field::content_type]);
+    r.host = std::string(req[http::field::host]);
     return r;
   }
 
@@ -285,14 +290,47 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   asio::awaitable<void> Refuse(beast::tcp_stream& stream, int status, std::string_view code,
                                std::string_view message) {
     HttpResponse error = JsonError(status, code, message);
-    auto res = ToBeast(error, 11, false);
+    auto answering = AnswerAndClose(stream, error, "unread");
+    co_await std::move(answering);
+  }
+
+  // Writes `response` with Connection: close, then reads and drops what the client still sends
+  // (the body it was refused) until it closes, for a second at most: closing a socket with
+  // unread bytes sends a reset, which can destroy the answer before the client reads it.
+  // `route` by value: a coroutine keeps its reference parameters, not what they referred to.
+  asio::awaitable<void> AnswerAndClose(beast::tcp_stream& stream, HttpResponse& response,
+                                       std::string route) {
+    auto res = ToBeast(response, 11, false);
     stream.expires_after(options.write_timeout);
-    metrics.CountRequest("unread", status);
-    co_await http::async_write(stream, res, kTuple);
+    metrics.CountRequest(route, response.status);
+    auto [write_error, written] = co_await http::async_write(stream, res, kTuple);
+    if (write_error) co_return;
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream.expires_after(std::chrono::seconds(1));
+    std::array<char, 16 * 1024> sink;
+    size_t dropped = 0;
+    while (dropped < options.max_body + options.max_header) {
+      auto [read_error, n] = co_await stream.async_read_some(asio::buffer(sink), kTuple);
+      if (read_error) break;
+      dropped += n;
+    }
+  }
+
+  // What is refused on the header alone, before a body byte is read: a request from a foreign
+  // Host or Origin (no token; request_guard.h), one without the token (401). A CORS preflight
+  // carries no credentials by design: it is answered by Answer.
+  std::optional<HttpResponse> RefusalBeforeBody(const HttpRequest& request) const {
+    if (auto refused = CheckHostAndOrigin(guard, request.method, request.host, request.origin)) {
+      return JsonError(refused->status, refused->code, refused->message);
+    }
+    if (request.method == "OPTIONS") return std::nullopt;
+    return Authorize(request);
   }
 
   // ---- A connection.
-  static asio::awaitable<void> Session(std::shared_ptr<Impl> self, tcp::socket socket) {
+  static asio::awaitable<void> Session(std::shared_ptr<Impl> self, tcp::socket socket,
+                                       asio::ip::address from) {
     beast::tcp_stream stream(std::move(socket));
     const uint64_t id = self->next_connection++;
     self->connections[id] = Connection{&stream, false};
@@ -301,6 +339,10 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
     stream.close();
     self->connections.erase(id);
+    auto counted = self->connections_from.find(from);
+    if (counted != self->connections_from.end() && --counted->second == 0) {
+      self->connections_from.erase(counted);
+    }
     if (self->connections.empty() && self->all_closed) self->all_closed->cancel();
   }
 
@@ -344,6 +386,18 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         co_return;
       }
       connection.busy = true;
+      {
+        bool ignored_bad_query = false;
+        const HttpRequest head = ToRequest(parser.get(), ignored_bad_query);  // no body yet
+        std::optional<HttpResponse> refused = RefusalBeforeBody(head);
+        if (refused) {
+          Router::Match match = router.Find(head.method, head.path);
+          const std::string route = match.route ? match.route->pattern : "unmatched";
+          auto answering = AnswerAndClose(stream, *refused, route);
+          co_await std::move(answering);
+          co_return;
+        }
+      }
       if (!parser.is_done()) {
         stream.expires_after(options.body_timeout);
         auto [body_error, body_bytes] = co_await http::async_read(stream, buffer, parser, kTuple);
@@ -360,12 +414,15 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       HttpRequest request = ToRequest(req, bad_query);
 
       if (request.method == "GET" && request.path == "/api/v1/events" && !bad_query) {
-        // Auth as for any request: answer the error, or stream.
-        if (auto denied = Authorize(request)) {
-          auto res = ToBeast(*denied, req.version(), false);
-          metrics.CountRequest("/api/v1/events", denied->status);
-          stream.expires_after(options.write_timeout);
-          co_await http::async_write(stream, res, kTuple);
+        // Each stream holds a connection and a queue for as long as the client stays: bounded.
+        if (metrics.sse_clients >= options.max_event_streams) {
+          HttpResponse full = JsonError(
+              503, "unavailable",
+              "too many event streams open (" + std::to_string(options.max_event_streams) +
+                  "); poll GET /api/v1/runs, or retry later");
+          full.headers.emplace_back("Retry-After", "5");
+          auto answering = AnswerAndClose(stream, full, "/api/v1/events");
+          co_await std::move(answering);
           co_return;
         }
         metrics.CountRequest("/api/v1/events", 200);
@@ -459,6 +516,9 @@ BasicResult<uint16_t, std::string> Server::Listen() {
   if (!ec) s.acceptor.bind(endpoint, ec);
   if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) return "cannot listen on " + where + ": " + ec.message();
+  s.guard.has_token = s.options.token.has_value();
+  s.guard.loopback_listener = address.is_loopback();
+  s.guard.cors_origins = &s.options.cors_origins;
   return s.acceptor.local_endpoint().port();
 }
 
@@ -507,12 +567,22 @@ asio::awaitable<void> Server::Run() {
       }
       continue;
     }
-    if (s.connections.size() >= s.options.max_connections) {
+    boost::system::error_code peer_error;
+    const tcp::endpoint peer = socket.remote_endpoint(peer_error);
+    size_t from_peer = 0;
+    if (!peer_error) {
+      auto counted = s.connections_from.find(peer.address());
+      if (counted != s.connections_from.end()) from_peer = counted->second;
+    }
+    if (peer_error || s.connections.size() >= s.options.max_connections ||
+        from_peer >= s.options.max_connections_per_client) {
       boost::system::error_code ignored;
-      socket.close(ignored);  // over the bound: closed at once
+      socket.close(ignored);  // gone already, or over a bound: closed at once
       continue;
     }
-    asio::co_spawn(s.executor, Impl::Session(self, std::move(socket)), [](std::exception_ptr e) {
+    ++s.connections_from[peer.address()];
+    auto session = Impl::Session(self, std::move(socket), peer.address());
+    asio::co_spawn(s.executor, std::move(session), [](std::exception_ptr e) {
       if (e) std::rethrow_exception(e);  // a bug: let it be seen
     });
   }

@@ -9,9 +9,12 @@
 // Per connection: keep-alive, pipelined requests answered in order, a deadline for the header
 // (a slow-loris client is dropped; others are not slowed) and one for the body, 413 past
 // max_body, 431 past max_header, 400 for a request that is not HTTP. Connections beyond
-// max_connections are closed at once. With a token, every request but GET /api/v1/health and the
+// max_connections, or beyond max_connections_per_client from one address, are closed at once.
+// Before a body is read: without a token, the Host and Origin checks of api/request_guard.h
+// (403); with a token, every request but GET /api/v1/health and the
 // dashboard's static files (GET / and /ui/{file}) needs `Authorization: Bearer TOKEN` (compared
-// in constant time), 401 otherwise; the event stream takes it in that header only. CORS headers only for
+// in constant time), 401 otherwise — either refusal closes the connection, the body unread; the
+// event stream takes the token in that header only. CORS headers only for
 // the configured origins. Every GET answers with an ETag; If-None-Match gets 304 without a body.
 // GET /api/v1/events streams run and device changes as Server-Sent Events.
 //
@@ -38,6 +41,10 @@ struct ServerOptions {
   std::optional<std::string> token;
   std::vector<std::string> cors_origins;
   size_t max_connections = 1024;
+  // Per remote address: one host (a runaway script, a dashboard left open in 200 tabs) cannot
+  // take every connection. Over either bound a connection is closed at once.
+  size_t max_connections_per_client = 128;
+  size_t max_event_streams = 1024;  // GET /api/v1/events beyond this: 503 with Retry-After
   std::chrono::milliseconds header_timeout{10'000};  // from the first byte wait to a full header
   std::chrono::milliseconds body_timeout{10'000};
   std::chrono::milliseconds write_timeout{30'000};

@@ -7,11 +7,15 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -38,6 +42,34 @@ namespace droidlab::daemon {
 namespace asio = boost::asio;
 
 namespace {
+
+// Without a token, the API is open to whoever reaches the port: on loopback that is this host's
+// users (and pages their browsers load, which api/request_guard.h fences off); beyond it, the
+// whole network. That takes a token or the operator's explicit --insecure.
+std::optional<std::string> OpenToTheNetwork(const ServeConfig& config) {
+  if (config.token || config.insecure) return std::nullopt;
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(config.listen_host, ec);
+  if (!ec && address.is_loopback()) return std::nullopt;
+  return "refusing to listen on " + config.listen_host + ":" + std::to_string(config.listen_port) +
+         " without a token: anyone who can reach it could start runs on the phones and read the "
+         "lab's history. Set a token (--token-file FILE, or DROIDLAB_TOKEN), listen on loopback "
+         "(--listen 127.0.0.1:" + std::to_string(config.listen_port) +
+         "), or say --insecure to serve the network without one";
+}
+
+// Each connection, event stream and device socket is a descriptor, and the soft limit of many
+// logins (1,024) is below max_connections plus a lab's adb sockets: raised to the hard limit.
+void RaiseDescriptorLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  const rlim_t was = limit.rlim_cur;
+  limit.rlim_cur = limit.rlim_max;
+  if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    spdlog::warn("could not raise the open-file limit from {} (connections beyond it are refused)",
+                 static_cast<unsigned long long>(was));
+  }
+}
 
 // A module's log callback: one spdlog line, prefixed with the module's name.
 std::function<void(std::string_view)> LogAs(const char* module, spdlog::level::level_enum level) {
@@ -134,10 +166,23 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 2;
   }
   const ServeConfig config = std::move(loaded).value();
+  if (auto refused = OpenToTheNetwork(config)) {
+    std::fprintf(err, "droidlab serve: %s\n", refused->c_str());
+    return 2;
+  }
   // Logs on stderr: stdout carries the one "listening on" line scripts wait for.
   spdlog::set_default_logger(spdlog::stderr_color_mt("droidlab"));
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  if (::geteuid() == 0) {
+    spdlog::warn("running as root: a fault in droidlab or adb would have the whole host; run it "
+                 "as its own user (deploy/droidlab.service does)");
+  }
+  if (config.insecure && !config.token) {
+    spdlog::warn("--insecure: the API has no token; anyone who can reach {}:{} can use it",
+                 config.listen_host, config.listen_port);
+  }
+  RaiseDescriptorLimit();
 
   auto server = adb::ServerAddressFromEnvironment(config.adb_server);
   if (!server) {
@@ -231,6 +276,9 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   server_options.token = config.token;
   server_options.cors_origins = config.cors_origins;
   server_options.max_connections = static_cast<size_t>(config.max_connections);
+  server_options.max_connections_per_client =
+      static_cast<size_t>(config.max_connections_per_client);
+  server_options.max_event_streams = static_cast<size_t>(config.max_event_streams);
   api::Server http_server(io.get_executor(), services, server_options);
   // The port is bound before any recovery: a daemon that cannot listen exits having changed
   // nothing (no run marked, re-queued or pruned, no schedule fired).

@@ -1,7 +1,10 @@
 #include "daemon/serve_config.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -76,12 +79,19 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
         if (!origin.is_string()) return where(key) + " must be an array of strings";
         config.cors_origins.push_back(origin.get<std::string>());
       }
-    } else if (key == "max_connections" || key == "schedule_grace_minutes") {
+    } else if (key == "max_connections" || key == "max_connections_per_client" ||
+               key == "max_event_streams" || key == "schedule_grace_minutes") {
       if (!v.is_number_integer() || v.get<int64_t>() < 1) {
         return where(key) + " must be a positive integer";
       }
-      (key == "max_connections" ? config.max_connections : config.schedule_grace_minutes) =
-          v.get<int64_t>();
+      int64_t& setting = key == "max_connections"              ? config.max_connections
+                         : key == "max_connections_per_client" ? config.max_connections_per_client
+                         : key == "max_event_streams"          ? config.max_event_streams
+                                                               : config.schedule_grace_minutes;
+      setting = v.get<int64_t>();
+    } else if (key == "insecure") {
+      if (!v.is_boolean()) return where(key) + " must be true or false";
+      config.insecure = v.get<bool>();
     } else if (key == "retention") {
       if (!v.is_object()) return where(key) + " must be an object";
       for (auto r = v.begin(); r != v.end(); ++r) {
@@ -90,6 +100,11 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
         }
         if (!r.value().is_number_integer() || r.value().get<int64_t>() < 1) {
           return where("retention." + r.key()) + " must be a positive integer";
+        }
+        // A hundred years, a billion runs: beyond is a typo, and 24 h × days must not overflow.
+        const int64_t most = r.key() == "max_age_days" ? 36500 : 1'000'000'000;
+        if (r.value().get<int64_t>() > most) {
+          return where("retention." + r.key()) + " must be at most " + std::to_string(most);
         }
         (r.key() == "max_age_days" ? config.retention_max_age_days : config.retention_max_runs) =
             r.value().get<int64_t>();
@@ -116,13 +131,20 @@ BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileR
   if (!bytes) return bytes.error();
   std::string token = Trimmed(*bytes);
   if (token.empty()) return FileError{path + ": empty"};
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & (S_IROTH | S_IWOTH)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return FileError{path + ": permissions " + mode +
+                     " let other users read or change the token; chmod o-rw " + path};
+  }
   return token;
 }
 
 const char* ServeCommandUsage() {
   return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] "
          "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--token-file FILE] "
-         "[--config droidlab.json] [--log-level info]";
+         "[--config droidlab.json] [--log-level info] [--insecure]";
 }
 
 BasicResult<std::pair<std::string, uint16_t>, std::string> ParseListenAddress(
@@ -165,6 +187,10 @@ BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::str
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag.rfind("--", 0) != 0) return "unexpected argument '" + flag + "'";
+    if (flag == "--insecure") {  // the one flag without a value
+      config.insecure = true;
+      continue;
+    }
     if (i + 1 >= args.size()) return flag + " needs a value";
     const std::string& value = args[++i];
     if (flag == "--config") continue;

@@ -3,12 +3,17 @@
 //
 //   droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] [--adb-server tcp:127.0.0.1:5037]
 //                  [--adb-path adb] [--token-file FILE] [--config droidlab.json]
-//                  [--log-level info]
+//                  [--log-level info] [--insecure]
+//
+// --insecure (config: "insecure": true) is the only way to listen on an address that is not
+// loopback without a token: anyone who can reach the port could start runs on the phones. The
+// check is `serve`'s (it knows which addresses are loopback); the flag is kept here.
 //
 // The config file has the same keys, spelled with underscores, plus what has no flag:
 //   {"listen":"0.0.0.0:8765","db":"/var/lib/droidlab/droidlab.db","adb_server":"tcp:127.0.0.1:5037",
 //    "adb_path":"adb","token_file":"/etc/droidlab/token","log_level":"info",
 //    "cors_origins":["https://dash.example"],"max_connections":1024,
+//    "max_connections_per_client":128,"max_event_streams":1024,"insecure":false,
 //    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60}
 // Unknown keys are refused (a typo would silently keep a default).
 #pragma once
@@ -33,6 +38,9 @@ struct ServeConfig {
   std::string log_level = "info";         // trace, debug, info, warn, error, off
   std::vector<std::string> cors_origins;
   int64_t max_connections = 1024;
+  int64_t max_connections_per_client = 128;
+  int64_t max_event_streams = 1024;
+  bool insecure = false;  // listen beyond loopback with no token: said in so many words
   std::optional<int64_t> retention_max_age_days;
   std::optional<int64_t> retention_max_runs;
   int64_t schedule_grace_minutes = 60;
@@ -46,7 +54,9 @@ using FileReader = BasicResult<std::string, FileError> (*)(const std::string& pa
 // The FileReader of the real file system.
 BasicResult<std::string, FileError> ReadWholeFile(const std::string& path);
 // A token file holds the token alone (a trailing newline is not part of it); an empty one is an
-// error. Shared by `serve` and the client commands.
+// error, and so is one that others may read or write (as ssh refuses a readable private key;
+// its group may read it: the unit's group is how the droidlab user gets it). Shared by `serve`
+// and the client commands.
 BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file);
 
 // Builds the settings from the command line (after `serve`), the environment's DROIDLAB_TOKEN

@@ -6,7 +6,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 
 namespace droidlab::testutil {
@@ -43,8 +45,14 @@ std::vector<HttpResponse> Parse(const std::string& data) {
 
 }  // namespace
 
-RawHttpClient::RawHttpClient(uint16_t port) {
+RawHttpClient::RawHttpClient(uint16_t port, uint8_t source_host) {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (source_host != 0) {
+    sockaddr_in source{};
+    source.sin_family = AF_INET;
+    source.sin_addr.s_addr = htonl((127u << 24) | source_host);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0) return;
+  }
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
@@ -73,9 +81,9 @@ std::vector<HttpResponse> RawHttpClient::Read(size_t want, std::chrono::millisec
     if (out.size() >= want || closed_) return out;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return out;
+    // Past the limit, still one look at what has already arrived (a close, say).
     pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
+    if (::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 0))) <= 0) return out;
     char chunk[65536];
     const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
     if (n <= 0) {
@@ -84,6 +92,25 @@ std::vector<HttpResponse> RawHttpClient::Read(size_t want, std::chrono::millisec
       buffer_.append(chunk, static_cast<size_t>(n));
     }
   }
+}
+
+bool RawHttpClient::ReadUntil(std::string_view needle, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (buffer_.find(needle) == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (closed_ || left.count() <= 0) return false;
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+    char chunk[65536];
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n <= 0) {
+      closed_ = true;
+    } else {
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+  return true;
 }
 
 bool RawHttpClient::ClosedWithin(std::chrono::milliseconds limit) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,7 +22,9 @@ struct HttpResponse {
 // complete (by Content-Length), or the limit passes.
 class RawHttpClient {
  public:
-  explicit RawHttpClient(uint16_t port);
+  // `source_host` N ≠ 0: the connection comes from 127.0.0.N (loopback is all of 127/8), so a
+  // test can be several clients to a server that counts connections per address.
+  explicit RawHttpClient(uint16_t port, uint8_t source_host = 0);
   ~RawHttpClient();
   RawHttpClient(const RawHttpClient&) = delete;
   RawHttpClient& operator=(const RawHttpClient&) = delete;
@@ -30,6 +33,10 @@ class RawHttpClient {
   bool Send(std::string_view bytes);
   std::vector<HttpResponse> Read(size_t want,
                                  std::chrono::milliseconds limit = std::chrono::milliseconds(5000));
+  // Reads until what came holds `needle` (true) or the peer closes or `limit` passes (false):
+  // for streams (Server-Sent Events), where responses do not end.
+  bool ReadUntil(std::string_view needle,
+                 std::chrono::milliseconds limit = std::chrono::milliseconds(5000));
   // True when the server closed the connection within `limit`.
   bool ClosedWithin(std::chrono::milliseconds limit);
   const std::string& raw() const { return buffer_; }

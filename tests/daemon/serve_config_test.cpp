@@ -95,6 +95,9 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->log_level, "info");
   EXPECT_EQ(config->cors_origins, std::vector<std::string>{"https://dashboard.lab.example"});
   EXPECT_EQ(config->max_connections, 1024);
+  EXPECT_EQ(config->max_connections_per_client, 128);
+  EXPECT_EQ(config->max_event_streams, 1024);
+  EXPECT_FALSE(config->insecure);
   EXPECT_EQ(config->retention_max_age_days, 180);
   EXPECT_EQ(config->retention_max_runs, 100000);
   EXPECT_EQ(config->schedule_grace_minutes, 60);
@@ -106,7 +109,8 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   for (auto it = doc.begin(); it != doc.end(); ++it) keys.insert(it.key());
   EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "adb_server", "adb_path", "token_file",
                                          "log_level", "cors_origins", "max_connections",
-                                         "retention", "schedule_grace_minutes"}));
+                                         "max_connections_per_client", "max_event_streams",
+                                         "insecure", "retention", "schedule_grace_minutes"}));
   std::set<std::string> retention_keys;
   for (auto it = doc["retention"].begin(); it != doc["retention"].end(); ++it) {
     retention_keys.insert(it.key());
@@ -149,7 +153,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ConfigWrongType", {"--config", "/bad.json"}, R"({"db":5})",
                 "\"db\" must be a string"},
         BadCase{"ConfigBadRetention", {"--config", "/bad.json"},
-                R"({"retention":{"max_age_days":0}})", "retention.max_age_days"}),
+                R"({"retention":{"max_age_days":0}})", "retention.max_age_days"},
+        // 24 h × 10^17 days overflows the retention cut-off: a number no one means is refused
+        // at load, not wrapped into "delete everything" an hour later.
+        BadCase{"ConfigRetentionAgeOutOfRange", {"--config", "/bad.json"},
+                R"({"retention":{"max_age_days":100000000000000000}})",
+                "must be at most 36500"},
+        BadCase{"ConfigRetentionRunsOutOfRange", {"--config", "/bad.json"},
+                R"({"retention":{"max_runs":10000000000000}})",
+                "must be at most 1000000000"},
+        BadCase{"ConfigInsecureNotBoolean", {"--config", "/bad.json"}, R"({"insecure":"yes"})",
+                "\"insecure\" must be true or false"}),
     [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
 
 }  // namespace

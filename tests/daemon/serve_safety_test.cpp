@@ -1,0 +1,88 @@
+// `droidlab serve`'s safe defaults on a network (issue 13, §4), through the real binary as an
+// operator meets them: no token and an address beyond loopback is refused unless --insecure is
+// said, a token file others can read is refused — each before anything is opened or created.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+
+#include "tests/common/child_process.h"
+#include "tests/common/subprocess.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab {
+namespace {
+
+using testutil::ChildProcess;
+using testutil::RunProcess;
+using testutil::TempDir;
+
+bool Exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string TokenFile(TempDir& dir, mode_t mode) {
+  const std::string path = dir.File("token");
+  testutil::WriteFileBytes(path, "s3cret-token\n");
+  ::chmod(path.c_str(), mode);
+  return path;
+}
+
+// No adb server is needed to be refused, nor to start: the daemon keeps looking for one.
+std::vector<std::string> Serve(const std::string& db, std::vector<std::string> more) {
+  std::vector<std::string> argv{DROIDLAB_BINARY, "serve", "--db", db, "--adb-path", "",
+                                "--adb-server", "tcp:127.0.0.1:1"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+TEST(ServeSafetyTest, BeyondLoopbackWithoutATokenIsRefusedAndNothingIsCreated) {
+  TempDir dir;
+  const std::string db = dir.File("droidlab.db");
+  ::unsetenv("DROIDLAB_TOKEN");
+  auto refused = RunProcess(Serve(db, {"--listen", "0.0.0.0:0"}));
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("refusing to listen on 0.0.0.0:0 without a token"), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("--insecure"), std::string::npos) << refused.err;
+  EXPECT_FALSE(Exists(db));
+  EXPECT_FALSE(Exists(db + ".lock"));
+}
+
+TEST(ServeSafetyTest, InsecureSaidInSoManyWordsServesTheNetworkWithAWarning) {
+  TempDir dir;
+  ::unsetenv("DROIDLAB_TOKEN");
+  ChildProcess daemon(Serve(dir.File("droidlab.db"), {"--listen", "0.0.0.0:0", "--insecure"}));
+  auto line = daemon.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("droidlab serve: listening on http://0.0.0.0:"), std::string::npos) << *line;
+  EXPECT_EQ(daemon.Stop(), 0);
+}
+
+TEST(ServeSafetyTest, ATokenFileOthersCanReadIsRefused) {
+  TempDir dir;
+  const std::string db = dir.File("droidlab.db");
+  const std::string token = TokenFile(dir, 0644);
+  auto refused = RunProcess(Serve(db, {"--listen", "0.0.0.0:0", "--token-file", token}));
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("permissions 0644"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("chmod o-rw"), std::string::npos) << refused.err;
+  EXPECT_FALSE(Exists(db));
+}
+
+TEST(ServeSafetyTest, ATokenFileOfItsOwnerAndGroupServesTheNetwork) {
+  TempDir dir;
+  const std::string token = TokenFile(dir, 0640);
+  ChildProcess daemon(
+      Serve(dir.File("droidlab.db"), {"--listen", "0.0.0.0:0", "--token-file", token}));
+  auto line = daemon.ReadLine(std::chrono::seconds(20));
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("; token required"), std::string::npos) << *line;
+  EXPECT_EQ(daemon.Stop(), 0);
+}
+
+}  // namespace
+}  // namespace droidlab
