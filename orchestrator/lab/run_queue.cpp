@@ -151,7 +151,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       progress[run.run_id] =
           RunProgress{run.run_id, "preflight", 0, run.spec.iterations, 0};
     }
-    Emit(RunEvent{run.run_id, serial, store::RunStatus::kRunning, Progress(run.run_id), {}});
+    // No event yet: the run is `running` once the executor committed it, and says so then.
 
     RunExecutorOptions run_options = options.executor;
     auto weak = weak_from_this();
@@ -162,7 +162,8 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
         std::lock_guard lock(self->mutex);
         self->progress[p.run_id] = p;
       }
-      self->Emit(RunEvent{p.run_id, serial, store::RunStatus::kRunning, p, {}});
+      const store::RunStatus status = p.running ? store::RunStatus::kRunning : store::RunStatus::kQueued;
+      self->Emit(RunEvent{p.run_id, serial, status, p, {}});
     };
 
     // The run in a coroutine of its own, so that its cancellation slot is ours to signal.
@@ -195,6 +196,12 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     {
       std::lock_guard lock(mutex);
       progress.erase(run.run_id);
+    }
+    if (*outcome && !(*outcome)->status_stored) {
+      options.log("run " + std::to_string(run.run_id) + ": its end (" +
+                  store::RunStatusName(finished.status) +
+                  ") is not announced: the store could not record it");
+      co_return;
     }
     Emit(finished);
   }

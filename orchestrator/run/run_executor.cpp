@@ -28,6 +28,7 @@
 #include "orchestrator/run/proc_sampler.h"
 #include "orchestrator/stderr_log.h"
 #include "parsers/looper_stats.h"
+#include "orchestrator/run/lost_writes.h"
 #include "store/async_store.h"
 
 namespace droidlab::orchestrator {
@@ -92,12 +93,20 @@ class Execution {
     auto updating = store_.UpdateRunStatus(std::move(update));
     co_return co_await std::move(updating);
   }
-  store::Completion LogIfLost(std::string what) {
-    return [log = options_.log, what = std::move(what), id = run_id_](const store::Status& s) {
-      if (!s)
-        log("run " + std::to_string(id) + ": " + what + " not committed: " + s.error().message);
+  // The completion of a batch handed to the writer: a loss is logged and kept for the run's end.
+  store::Completion Committed(std::string what) {
+    return [log = options_.log, what = std::move(what), id = run_id_,
+            lost = lost_](const store::Status& s) {
+      if (s) return;
+      std::string why = what + " not stored: " + s.error().message;
+      log("run " + std::to_string(id) + ": " + why);
+      lost->Record(std::move(why));
     };
   }
+  // The proc samples taken so far, to the writer: stored while the run goes, not at its end.
+  asio::awaitable<std::optional<std::string>> StoreSamplesSoFar(ProcSamplerState& sampler);
+  // Waits until the writer committed (or lost) all this run handed it; what it lost, if any.
+  asio::awaitable<std::optional<std::string>> WritesLost();
 
   asio::awaitable<void> LaunchLoop(DeviceShell& shell, std::shared_ptr<LogcatFeed> feed,
                                    std::shared_ptr<ProcSamplerState> sampler,
@@ -141,9 +150,32 @@ class Execution {
   LooperSession looper_;
   bool looper_started_ = false;
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
+  int64_t samples_stored_ = 0;
+  std::shared_ptr<LostWrites> lost_ = std::make_shared<LostWrites>();
   store::Store& store_ref_;
   std::unique_ptr<OwedRestores> own_restores_;
 };
+
+asio::awaitable<std::optional<std::string>> Execution::StoreSamplesSoFar(
+    ProcSamplerState& sampler) {
+  if (sampler.samples.empty()) co_return std::nullopt;
+  samples_stored_ += static_cast<int64_t>(sampler.samples.size());
+  std::vector<store::ProcSample> samples = std::move(sampler.samples);
+  sampler.samples.clear();
+  store::Completion committed = Committed("proc samples");
+  auto storing = store_.AddProcSamples(std::move(samples), std::move(committed));
+  store::Status s = co_await std::move(storing);
+  if (!s) co_return "proc samples not stored: " + s.error().message;
+  co_return std::nullopt;
+}
+
+asio::awaitable<std::optional<std::string>> Execution::WritesLost() {
+  auto flushing = store_.Flush();
+  store::Status flushed = co_await std::move(flushing);
+  std::optional<std::string> lost = lost_->Summary();
+  if (!lost && !flushed) lost = "the store did not commit the run's data: " + flushed.error().message;
+  co_return lost;
+}
 
 asio::awaitable<RunOutcome> Execution::Finish() {
   Phase("restoring");
@@ -159,7 +191,10 @@ asio::awaitable<RunOutcome> Execution::Finish() {
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
-  if (!s) Log("final status not stored: " + s.error().message);
+  if (!s) {
+    Log("final status not stored: " + s.error().message);
+    outcome_.status_stored = false;
+  }
   Log(std::string("finished ") + store::RunStatusName(status) + IfAny(": ", error.value_or("")));
   co_return outcome_;
 }
@@ -225,7 +260,7 @@ asio::awaitable<std::optional<std::string>> Execution::CollectLooperStats(Device
   int64_t app_rows = 0;
   for (const auto& row : rows) app_rows += row.is_app ? 1 : 0;
   const int64_t n = static_cast<int64_t>(rows.size());
-  store::Completion committed = LogIfLost("looper rows");
+  store::Completion committed = Committed("looper rows");
   auto storing = store_.AddLooperStats(std::move(rows), std::move(committed));
   store::Status s = co_await std::move(storing);
   if (!s) co_return "looper stats not stored: " + s.error().message;
@@ -353,11 +388,17 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     const std::optional<std::string> reason = it.launch.invalid_reason;
     if (options_.on_launch) options_.on_launch(it.launch);
     std::vector<store::Launch> one{std::move(it.launch)};
-    store::Completion committed = LogIfLost(where + "'s launch");
+    store::Completion committed = Committed(where + "'s launch");
     auto storing = store_.AddLaunches(std::move(one), std::move(committed));
     store::Status s = co_await std::move(storing);
     if (!s) {
       state->error = where + ": launch not stored: " + s.error().message;
+      co_return;
+    }
+    auto storing_samples = StoreSamplesSoFar(*sampler);
+    std::optional<std::string> samples_error = co_await std::move(storing_samples);
+    if (samples_error) {
+      state->error = where + ": " + *samples_error;
       co_return;
     }
     ++state->launches_recorded;
@@ -443,6 +484,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
         co_return co_await Finish();
       }
     }
+    progress_.running = true;
   }
   for (const auto& w : preflight_->warnings) Log("preflight warning: " + w);
 
@@ -473,13 +515,11 @@ asio::awaitable<RunOutcome> Execution::Run() {
       error = "no valid launch in " + std::to_string(spec_.iterations) + " iterations";
     }
   }
-  if (!sampler->samples.empty()) {
-    outcome_.proc_samples = static_cast<int64_t>(sampler->samples.size());
-    std::vector<store::ProcSample> samples = std::move(sampler->samples);
-    store::Completion committed = LogIfLost("proc samples");
-    auto storing = store_.AddProcSamples(std::move(samples), std::move(committed));
-    store::Status s = co_await std::move(storing);
-    if (!s && !error) error = "proc samples not stored: " + s.error().message;
+  {
+    auto storing_samples = StoreSamplesSoFar(*sampler);
+    std::optional<std::string> samples_error = co_await std::move(storing_samples);
+    if (samples_error && !error) error = samples_error;
+    outcome_.proc_samples = samples_stored_;
   }
 
   // 7. The looper dump, only for a run that got through its launches.
@@ -504,6 +544,10 @@ asio::awaitable<RunOutcome> Execution::Run() {
     }
   }
   if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
+  // 9. Nothing is reported that the store does not have: wait for the writer.
+  auto checking_writes = WritesLost();
+  const std::optional<std::string> lost = co_await std::move(checking_writes);
+  if (lost && !error && !cancelled) error = lost;
   if (error) {
     End(store::RunStatus::kFailed, error);
     co_return co_await Finish();

@@ -59,6 +59,9 @@ struct RunProgress {
   int64_t iterations_done = 0;
   int64_t iterations = 0;
   int64_t valid_launches = 0;
+  // The run's `running` status is committed: until then it is `queued` in the store, and the
+  // run queue announces it so (a status is announced only once it is on disk).
+  bool running = false;
 };
 
 struct RunOutcome {
@@ -68,6 +71,10 @@ struct RunOutcome {
   int64_t valid_launches = 0;
   int64_t looper_rows = 0;
   int64_t proc_samples = 0;
+  // False when the store could not record the end (a full disk): the run queue then announces
+  // no end the store does not have; the run stays `running` there until the next start marks
+  // it interrupted.
+  bool status_stored = true;
 };
 
 struct RunExecutorOptions {

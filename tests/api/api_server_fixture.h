@@ -49,7 +49,8 @@ inline std::string Request(const std::string& method, const std::string& target,
 }
 
 // A run executor stand-in: records `running` and waits to be cancelled.
-inline asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st, int64_t run_id) {
+inline asio::awaitable<orchestrator::RunOutcome> WaitForCancel(
+    store::Store& st, int64_t run_id, orchestrator::RunExecutorOptions options) {
   co_await asio::this_coro::throw_if_cancelled(false);
   store::RunStatusUpdate running;
   running.run_id = run_id;
@@ -57,6 +58,9 @@ inline asio::awaitable<orchestrator::RunOutcome> WaitForCancel(store::Store& st,
   store::AsyncStore door(st);
   auto marking_running = door.UpdateRunStatus(running);
   co_await std::move(marking_running);
+  if (options.on_progress) {  // as the executor tells the queue once `running` is committed
+    options.on_progress(orchestrator::RunProgress{run_id, "launching", 0, 1, 0, true});
+  }
   // A cancel that came while the status was being stored is recorded in the coroutine's state
   // only (that wait does not take cancellation): waiting on a timer now would never see it.
   if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
@@ -94,8 +98,8 @@ class ApiTest : public ::testing::Test {
     queue_options.log = [](std::string_view) {};
     queue_ = std::make_unique<orchestrator::RunQueue>(
         st,
-        [&st](int64_t id, orchestrator::RunSpec, orchestrator::RunExecutorOptions) {
-          return WaitForCancel(st, id);
+        [&st](int64_t id, orchestrator::RunSpec, orchestrator::RunExecutorOptions run_options) {
+          return WaitForCancel(st, id, std::move(run_options));
         },
         std::move(queue_options));
     Services services;

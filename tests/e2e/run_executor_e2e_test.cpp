@@ -6,6 +6,10 @@
 // same before and after a run and after a cancel; faults (hung am start, log garbage, a cut
 // looper dump, an unplug) end as the executor's header promises.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <atomic>
@@ -54,14 +58,16 @@ constexpr char kComponent[] = "com.example.app/.MainActivity";
 class RunningExecution {
  public:
   RunningExecution(adb::ClientOptions client_options, store::Store& st, int64_t run_id,
-                   RunSpec spec, orchestrator::OwedRestores* owed_restores = nullptr)
+                   RunSpec spec, orchestrator::OwedRestores* owed_restores = nullptr,
+                   std::function<void(const orchestrator::RunProgress&)> also_on_progress = {})
       : io_(std::make_unique<asio::io_context>()),
         work_(asio::make_work_guard(*io_)),
         client_(io_->get_executor(), std::move(client_options)) {
     orchestrator::RunExecutorOptions options;
     options.owed_restores = owed_restores;
-    options.on_progress = [this](const orchestrator::RunProgress& p) {
+    options.on_progress = [this, also_on_progress](const orchestrator::RunProgress& p) {
       iterations_done_ = p.iterations_done;
+      if (also_on_progress) also_on_progress(p);
     };
     options.log = [](std::string_view line) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
@@ -391,6 +397,74 @@ TEST_F(RunExecutorE2eTest, Sdk34HotWithLooperStatsUsesIgnoreBatteryStatus) {
 }
 
 // A cancel mid-run stops within a second, restores the setting, and says cancelled.
+// Issue 13 §3: the disk fills once the run is `running` (this process may write no further in
+// any file: RLIMIT_FSIZE at the WAL's size, SIGXFSZ ignored, so SQLite's writes fail as they do
+// on a full disk). Every launch and sample batch is lost after the writer took it: the run must
+// not come back `succeeded`, and its end says what was lost and that it is not on disk.
+TEST_F(RunExecutorE2eTest, ADiskThatFillsMidRunNeverEndsItSucceeded) {
+  const DevsimDevice phone = StartPhone(33);
+  RunSpec spec = Spec(phone, LaunchMode::kCold, 5);
+  spec.proc_sample_interval_ms = 50;
+  const int64_t id = CreateRun(spec);
+  ASSERT_TRUE(store_->Flush().ok());
+  const std::string wal = dir_.File("lab.db-wal");
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  std::signal(SIGXFSZ, SIG_IGN);
+  std::atomic<bool> full{false};
+  auto fill_the_disk = [&](const orchestrator::RunProgress& p) {
+    if (p.phase != "launching" || full.exchange(true)) return;
+    struct stat st {};
+    const off_t size = ::stat(wal.c_str(), &st) == 0 ? st.st_size : 0;
+    rlimit limit = before;
+    limit.rlim_cur = static_cast<rlim_t>(size);
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  };
+  std::optional<RunOutcome> outcome;
+  {
+    RunningExecution run(ClientOptions(), *store_, id, spec, nullptr, fill_the_disk);
+    outcome = run.Wait(seconds(60));
+  }
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  ASSERT_TRUE(full.load()) << "the run never reached its launches";
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed) << outcome->error.value_or("");
+  EXPECT_NE(outcome->error.value_or("").find("not stored"), std::string::npos)
+      << outcome->error.value_or("");
+  // Its end could not be written either: the run queue will not announce it (run_queue.cpp).
+  EXPECT_FALSE(outcome->status_stored);
+  auto stored = StoredRun(id);
+  ASSERT_TRUE(stored);
+  EXPECT_NE(stored->status, store::RunStatus::kSucceeded);
+}
+
+// Issue 13 §3: proc samples go to the store as the run goes (after each launch), not all at its
+// end — a daemon that dies at iteration 30 of 40 has kept the samples of the first 29.
+TEST_F(RunExecutorE2eTest, ProcSamplesAreStoredWhileTheRunGoes) {
+  const DevsimDevice phone = StartPhone(33);
+  RunSpec spec = Spec(phone, LaunchMode::kCold, 30);
+  spec.proc_sample_interval_ms = 20;
+  const int64_t id = CreateRun(spec);
+  RunningExecution run(ClientOptions(), *store_, id, spec);
+  ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 3; }, seconds(40)));
+  size_t stored_midway = 0;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto samples = store_->Read([&](store::Reader& r) { return r.ListProcSamples(id); });
+        stored_midway = samples ? samples->size() : 0;
+        return stored_midway > 0;
+      },
+      seconds(5)));
+  EXPECT_LT(run.iterations_done(), 30) << "the run ended before it could be looked at midway";
+  auto outcome = run.Wait();
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  auto all = store_->Read([&](store::Reader& r) { return r.ListProcSamples(id); });
+  ASSERT_TRUE(all);
+  EXPECT_EQ(static_cast<int64_t>(all->size()), outcome->proc_samples);
+  EXPECT_GT(all->size(), stored_midway);
+}
+
 TEST_F(RunExecutorE2eTest, CancelStopsRestoresAndIsCancelled) {
   const DevsimDevice device = StartPhone(34);
   const std::string before = LooperSetting(device);

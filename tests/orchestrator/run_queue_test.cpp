@@ -70,7 +70,9 @@ class FakeExecutor {
     store::AsyncStore door(store_);
     auto marking_running = door.UpdateRunStatus(running);
     co_await std::move(marking_running);
-    if (options.on_progress) options.on_progress(RunProgress{run_id, "launching", 1, spec.iterations, 1});
+    if (options.on_progress) {
+      options.on_progress(RunProgress{run_id, "launching", 1, spec.iterations, 1, true});
+    }
 
     auto release = std::make_shared<asio::steady_timer>(executor, asio::steady_timer::time_point::max());
     releases_[run_id] = release;
@@ -86,8 +88,12 @@ class FakeExecutor {
     end.status = outcome.status;
     end.finished_at = 2;
     co_await asio::this_coro::reset_cancellation_state();
-    auto marking_end = door.UpdateRunStatus(end);
-    co_await std::move(marking_end);
+    if (end_not_stored) {
+      outcome.status_stored = false;  // as the real executor reports a write the disk refused
+    } else {
+      auto marking_end = door.UpdateRunStatus(end);
+      co_await std::move(marking_end);
+    }
     --running_[spec.serial];
     finished.push_back(run_id);
     co_return outcome;
@@ -102,6 +108,7 @@ class FakeExecutor {
 
   std::vector<int64_t> started;
   std::vector<int64_t> finished;
+  bool end_not_stored = false;
   int max_running_per_device = 0;
   int max_running_total = 0;
 
@@ -322,6 +329,42 @@ TEST_F(RunQueueTest, ARunSubmittedDuringRecoveryRunsOnce) {
   EXPECT_EQ(queue_->Pending("A"), 0u);
 }
 
+// Issue 13 §3: what listeners hear (the event stream, dashboards) is what the store holds at
+// that moment — never `running` for a run still `queued` on disk, never an end it lost.
+TEST_F(RunQueueTest, EachAnnouncedStatusIsTheOneTheStoreHolds) {
+  StartQueue();
+  std::vector<std::string> mismatches;
+  queue_->Subscribe([&](const RunEvent& e) {
+    auto stored = store_->Read([&](store::Reader& r) { return r.GetRun(e.run_id); });
+    if (!stored || stored->status != e.status) {
+      mismatches.push_back(std::string("announced ") + store::RunStatusName(e.status) +
+                           ", stored " + (stored ? store::RunStatusName(stored->status) : "?"));
+    }
+  });
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil([&] {
+    return !events_.empty() && events_.back().status == store::RunStatus::kSucceeded;
+  }));
+  EXPECT_TRUE(mismatches.empty()) << ::testing::PrintToString(mismatches);
+}
+
+TEST_F(RunQueueTest, AnEndTheStoreCouldNotRecordIsNotAnnounced) {
+  executor_->end_not_stored = true;
+  StartQueue();
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 1; }));
+  RunUntil([] { return false; }, milliseconds(100));
+  ASSERT_FALSE(events_.empty());
+  EXPECT_EQ(events_.back().status, store::RunStatus::kRunning);
+  auto stored = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status, store::RunStatus::kRunning);
+}
+
 TEST_F(RunQueueTest, ListenersHearQueuedRunningProgressAndTheEnd) {
   StartQueue();
   const int64_t id = Submit(Spec("A"));
@@ -336,11 +379,12 @@ TEST_F(RunQueueTest, ListenersHearQueuedRunningProgressAndTheEnd) {
     EXPECT_EQ(e.run_id, id);
     statuses.push_back(e.status);
   }
-  ASSERT_GE(statuses.size(), 4u);
+  // Queued at submission; running once the executor committed it, with its progress; the end.
+  ASSERT_GE(statuses.size(), 3u);
   EXPECT_EQ(statuses.front(), store::RunStatus::kQueued);
   EXPECT_EQ(statuses[1], store::RunStatus::kRunning);
-  EXPECT_TRUE(events_[2].progress.has_value());
-  EXPECT_EQ(events_[2].progress->phase, "launching");
+  EXPECT_TRUE(events_[1].progress.has_value());
+  EXPECT_EQ(events_[1].progress->phase, "launching");
   EXPECT_EQ(statuses.back(), store::RunStatus::kSucceeded);
 }
 
