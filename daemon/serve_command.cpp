@@ -136,8 +136,9 @@ asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config
     auto pruned = co_await std::move(pruning);
     if (!pruned) {
       spdlog::warn("retention: {}", pruned.error().message);
-    } else if (pruned->runs_deleted > 0) {
-      spdlog::info("retention: {} run(s) deleted", pruned->runs_deleted);
+    } else if (pruned->runs_deleted > 0 || pruned->history_rows_deleted > 0) {
+      spdlog::info("retention: {} run(s) deleted, {} device history row(s)",
+                   pruned->runs_deleted, pruned->history_rows_deleted);
     }
     // A stop that came while pruning would not reach a timer started after it.
     if ((co_await asio::this_coro::cancellation_state).cancelled() !=

@@ -1,6 +1,8 @@
 #include "store/backup.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <system_error>
@@ -10,6 +12,23 @@
 #include "store/sqlite.h"
 
 namespace droidlab::store {
+
+namespace {
+
+// fsync of a file or a folder: the copy's bytes before the rename that makes it the backup, and
+// the folder after it, so that a power cut leaves the old backup or the new one, whole.
+Status SyncToDisk(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return MakeStoreError(StoreErrorCode::kIo, "cannot open " + path + " to sync it");
+  }
+  const int synced = ::fsync(fd);
+  ::close(fd);
+  if (synced != 0) return MakeStoreError(StoreErrorCode::kIo, "cannot sync " + path + " to disk");
+  return OkStatus();
+}
+
+}  // namespace
 
 Status BackupDatabase(const std::string& source_path, int busy_timeout_ms,
                       const std::string& destination, const BackupOptions& options) {
@@ -65,12 +84,28 @@ Status BackupDatabase(const std::string& source_path, int busy_timeout_ms,
     fs::remove(partial, ec);
     return result;
   }
+  if (auto synced = SyncToDisk(partial); !synced) {
+    fs::remove(partial, ec);
+    return synced;
+  }
   fs::rename(partial, destination, ec);
   if (ec) {
     return MakeStoreError(StoreErrorCode::kIo,
                           "cannot rename " + partial + " to " + destination + ": " + ec.message());
   }
-  return OkStatus();
+  fs::path folder = fs::path(destination).parent_path();
+  if (folder.empty()) folder = ".";
+  return SyncToDisk(folder.string());
+}
+
+Status BackupDatabaseAt(const std::string& path, const std::string& destination,
+                        const BackupOptions& options) {
+  constexpr int kBusyTimeoutMs = 5000;
+  {
+    auto checked = OpenExistingReadOnly(path, kBusyTimeoutMs);
+    if (!checked) return checked.error();
+  }
+  return BackupDatabase(path, kBusyTimeoutMs, destination, options);
 }
 
 }  // namespace droidlab::store

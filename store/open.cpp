@@ -102,7 +102,53 @@ StoreError OpenError(const StoreError& error, const std::string& path) {
   }
 }
 
+// The header and schema as droidlab's: refuses a database of another program and one written
+// by a newer droidlab (its user_version above `current`). The first time SQLite reads the file.
+// Its schema version.
+StoreResult<int64_t> CheckDroidlabDatabase(Database& db, const std::string& path, int64_t current) {
+  auto application_id = db.QueryInt64("PRAGMA application_id", "reading " + path);
+  if (!application_id) return OpenError(application_id.error(), path);
+  auto version = db.QueryInt64("PRAGMA user_version", "reading " + path);
+  if (!version) return OpenError(version.error(), path);
+  auto objects = db.QueryInt64("SELECT count(*) FROM sqlite_schema", "reading the schema of " + path);
+  if (!objects) return OpenError(objects.error(), path);
+  if (*application_id != kApplicationId) {
+    if (*application_id != 0 || *version != 0 || *objects != 0) {
+      return MakeStoreError(
+          StoreErrorCode::kNotADatabase,
+          "refusing " + path + ": a SQLite database but not droidlab's (application_id " +
+              std::to_string(*application_id) + ", user_version " + std::to_string(*version) +
+              ", " + std::to_string(*objects) + " schema objects); left untouched");
+    }
+  }
+  if (*version > current) {
+    return MakeStoreError(StoreErrorCode::kTooNew,
+                          "database " + path + " has schema version " + std::to_string(*version) +
+                              ", written by a newer droidlab; this binary knows versions up to " +
+                              std::to_string(current) +
+                              ": run the newer droidlab or restore an older backup");
+  }
+  return *version;
+}
+
 }  // namespace
+
+StoreResult<Database> OpenExistingReadOnly(const std::string& path, int busy_timeout_ms,
+                                           std::span<const schema::Migration> migrations) {
+  if (path.empty()) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument, "no database path given");
+  }
+  OpenOptions options;
+  options.create_if_missing = false;
+  bool exists = false;
+  if (auto checked = CheckFileBeforeOpen(path, options, exists); !checked) return checked.error();
+  auto opened = Database::Open(path, Database::Mode::kReadOnly);
+  if (!opened) return opened.error();
+  opened->SetBusyTimeout(busy_timeout_ms);
+  const int64_t current = static_cast<int64_t>(migrations.size());
+  if (auto version = CheckDroidlabDatabase(*opened, path, current); !version) return version.error();
+  return opened;
+}
 
 StoreResult<Database> OpenWriterDatabase(const std::string& path, const OpenOptions& options,
                                          std::span<const schema::Migration> migrations) {
@@ -122,31 +168,9 @@ StoreResult<Database> OpenWriterDatabase(const std::string& path, const OpenOpti
   }
   db.SetBusyTimeout(options.busy_timeout_ms);
 
-  // Reading the header and schema: the first time SQLite looks inside the file.
-  auto application_id = db.QueryInt64("PRAGMA application_id", "reading " + path);
-  if (!application_id) return OpenError(application_id.error(), path);
-  auto version = db.QueryInt64("PRAGMA user_version", "reading " + path);
-  if (!version) return OpenError(version.error(), path);
-  auto objects = db.QueryInt64("SELECT count(*) FROM sqlite_schema", "reading the schema of " + path);
-  if (!objects) return OpenError(objects.error(), path);
-
   const int64_t current = static_cast<int64_t>(migrations.size());
-  if (*application_id != kApplicationId) {
-    if (*application_id != 0 || *version != 0 || *objects != 0) {
-      return MakeStoreError(
-          StoreErrorCode::kNotADatabase,
-          "refusing " + path + ": a SQLite database but not droidlab's (application_id " +
-              std::to_string(*application_id) + ", user_version " + std::to_string(*version) +
-              ", " + std::to_string(*objects) + " schema objects); left untouched");
-    }
-  }
-  if (*version > current) {
-    return MakeStoreError(StoreErrorCode::kTooNew,
-                          "database " + path + " has schema version " + std::to_string(*version) +
-                              ", written by a newer droidlab; this binary knows versions up to " +
-                              std::to_string(current) +
-                              ": run the newer droidlab or restore an older backup");
-  }
+  auto version = CheckDroidlabDatabase(db, path, current);
+  if (!version) return version.error();
 
   // WAL: readers never wait for the writer, and the writer's commits are appends. NORMAL
   // synchronisation in WAL mode loses no committed transaction when the process dies (kill -9);

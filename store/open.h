@@ -36,6 +36,13 @@ StoreResult<Database> OpenWriterDatabase(
     const std::string& path, const OpenOptions& options,
     std::span<const schema::Migration> migrations = schema::Migrations());
 
+// A database as it is, for reading only (`droidlab backup`): the writer's refusals (missing,
+// not a regular file, not droidlab's, corrupt, newer than this binary), but never created,
+// migrated nor written to — an older schema is left older.
+StoreResult<Database> OpenExistingReadOnly(
+    const std::string& path, int busy_timeout_ms,
+    std::span<const schema::Migration> migrations = schema::Migrations());
+
 // A read-only connection to a database OpenWriterDatabase has opened.
 StoreResult<Database> OpenReaderDatabase(const std::string& path, int busy_timeout_ms);
 

@@ -67,6 +67,19 @@ Status PruneOneStep(Database& db, PruneState& state) {
     ids.insert(ids.end(), extra->begin(), extra->end());
   }
   state.deleted_this_step = static_cast<int64_t>(ids.size());
+  // The last step (fewer runs than its budget): the other histories that grow with time.
+  if (policy.max_age && state.deleted_this_step < budget) {
+    const int64_t before = policy.now_ms - policy.max_age->count();
+    for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore}) {
+      auto st = db.Cached(statement);
+      if (!st) return st.error();
+      (*st)->BindInt64(1, before);
+      if ((*st)->StepOnce() == Statement::Step::kError) {
+        return (*st)->Error("pruning device history");
+      }
+      state.result.history_rows_deleted += db.Changes();
+    }
+  }
   return OkStatus();
 }
 

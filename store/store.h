@@ -61,7 +61,8 @@ struct StoreOptions {
 
 struct RetentionPolicy {
   std::optional<std::chrono::milliseconds>
-      max_age;                      // delete finished runs created before now - max_age
+      max_age;                      // delete finished runs created before now - max_age, and
+                                    // device state changes and paid restores older than that
   std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
   int64_t now_ms = 0;               // wall clock, ms since the epoch
   int runs_per_step = 10;  // each step is its own small transaction; other writes go between
@@ -70,6 +71,8 @@ struct RetentionPolicy {
 struct RetentionResult {
   int64_t runs_deleted = 0;
   int64_t steps = 0;
+  // With max_age: device state changes (each device keeps its last) and paid restores deleted.
+  int64_t history_rows_deleted = 0;
 };
 
 struct BackupOptions {
@@ -77,6 +80,13 @@ struct BackupOptions {
   // Pause between steps, so the writer and readers get the disk too.
   std::chrono::milliseconds pause{0};
 };
+
+// `droidlab backup`: copies the database at `path` — a daemon may be writing to it — to
+// `destination`, as it is: refused when it is missing, not droidlab's, corrupt or newer than
+// this binary; never created, migrated nor written to (an older schema is backed up older).
+// The copy is synced to disk before it is renamed into place, and its folder after.
+Status BackupDatabaseAt(const std::string& path, const std::string& destination,
+                        const BackupOptions& options);
 
 struct StoreStats {
   uint64_t batches_committed = 0;

@@ -11,9 +11,21 @@ namespace droidlab::store::sql {
 
 // ---- Writes.
 
+// Numbered above every run ever stored, deleted ones too (schema 0003: ids are never reused).
 inline constexpr char kInsertRun[] =
-    "INSERT INTO runs (spec, serial, device_model, package, activity, mode, iterations, status,"
-    " created_at, schedule_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued', ?8, ?9)";
+    "INSERT INTO runs (id, spec, serial, device_model, package, activity, mode, iterations,"
+    " status, created_at, schedule_id) VALUES ("
+    "max(coalesce((SELECT max(id) FROM runs), 0),"
+    " coalesce((SELECT id FROM id_high_water WHERE name = 'runs'), 0)) + 1,"
+    " ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued', ?8, ?9)";
+
+// Retention beyond runs, by age: a device's state history (each device keeps its last change)
+// and the restores already paid.
+inline constexpr char kDeleteDeviceStatesBefore[] =
+    "DELETE FROM device_state_changes WHERE changed_at < ?1"
+    " AND id NOT IN (SELECT max(id) FROM device_state_changes GROUP BY serial)";
+inline constexpr char kDeletePaidRestoresBefore[] =
+    "DELETE FROM device_restores WHERE paid_at IS NOT NULL AND paid_at < ?1";
 
 // NULL arguments leave the stored value alone.
 inline constexpr char kUpdateRunStatus[] =

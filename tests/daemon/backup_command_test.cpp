@@ -7,6 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "schema/migrations.h"
+#include "store/open.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
@@ -70,6 +73,29 @@ TEST(BackupCommandTest, CopiesADatabaseThatAnotherProcessHoldsOpen) {
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_EQ(CountRuns(db), 4);
   EXPECT_EQ(CountRuns(copy), 3);
+}
+
+// Issue 13 §7: the backup before an upgrade must be of the database as it is. A live database
+// of an older schema is copied older — neither it nor the copy migrated — and the copy is one
+// the older binary still accepts.
+TEST(BackupCommandTest, AnOlderDatabaseIsBackedUpAsItIsAndNotMigrated) {
+  TempDir dir;
+  const std::string db = dir.File("droidlab.db");
+  const std::string copy = dir.File("copy.db");
+  const auto all = schema::Migrations();
+  ASSERT_GE(all.size(), 2u);
+  const int64_t older = static_cast<int64_t>(all.size()) - 1;
+  {
+    auto made = store::OpenWriterDatabase(db, {}, all.subspan(0, all.size() - 1));
+    ASSERT_TRUE(made.ok()) << made.error().message;
+  }
+  ProcessResult r = RunProcess({DROIDLAB_BINARY, "backup", "--db", db, "--to", copy});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& file : {db, copy}) {
+    auto opened = store::Database::Open(file, store::Database::Mode::kReadOnly);
+    ASSERT_TRUE(opened.ok());
+    EXPECT_EQ(opened->QueryInt64("PRAGMA user_version", "reading").value(), older) << file;
+  }
 }
 
 TEST(BackupCommandTest, RefusesAMissingOrForeignSourceAndLeavesTheDestinationAlone) {

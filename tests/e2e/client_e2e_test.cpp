@@ -2,6 +2,7 @@
 // processes against `droidlab serve`, the real adb server and devsim devices. Exit codes, stdout
 // and the one-line errors are the contract (daemon/README.md).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -212,6 +213,7 @@ TEST_F(ClientE2eTest, ATokenFromFileOrEnvironmentIsSent) {
   api_token_ = "lab-token-7f3a";
   const std::string token_file = dir_.File("token");
   WriteFileBytes(token_file, api_token_ + "\n");
+  ::chmod(token_file.c_str(), 0600);  // a token file others can read is refused, by both sides
   StartDaemonWith({devices[0].address}, {"--token-file", token_file});
 
   auto refused = Client({"devices"});

@@ -42,8 +42,33 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(Pragma(*db, "PRAGMA user_version"), schema::CurrentVersion());
   EXPECT_EQ(Pragma(*db, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(CountTables(*db), 8);  // devices, device_state_changes, schedules, runs, launches,
-                                   // looper_stats, proc_samples (0001); device_restores (0002)
+  EXPECT_EQ(CountTables(*db), 9);  // devices, device_state_changes, schedules, runs, launches,
+                                   // looper_stats, proc_samples (0001); device_restores (0002);
+                                   // id_high_water (0003)
+}
+
+// 0003 on a database with runs: the ids already given are kept as given.
+TEST(MigrateTest, KeptIdsStartAtTheHighestRunOfAnOlderDatabase) {
+  TempDir dir;
+  const std::string path = dir.File("older.db");
+  const auto all = schema::Migrations();
+  {
+    auto old = OpenWriterDatabase(path, {}, all.subspan(0, 2));
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    ASSERT_TRUE(old->Execute("INSERT INTO runs (id, spec, serial, package, mode, iterations, status,"
+                             " created_at) VALUES (41, '{}', 'S', 'com.a', 'cold', 1, 'failed', 1);"
+                             "DELETE FROM runs WHERE id = 41;"
+                             "INSERT INTO runs (id, spec, serial, package, mode, iterations, status,"
+                             " created_at) VALUES (7, '{}', 'S', 'com.a', 'cold', 1, 'failed', 1);",
+                             "seeding")
+                    .ok());
+  }
+  auto db = OpenWriterDatabase(path, {});
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  // What 0002 had already forgotten (41) is gone; what it holds (7) is the floor.
+  EXPECT_EQ(Pragma(*db, "SELECT id FROM id_high_water WHERE name = 'runs'"), 7);
+  ASSERT_TRUE(db->Execute("DELETE FROM runs", "deleting").ok());
+  EXPECT_EQ(Pragma(*db, "SELECT id FROM id_high_water WHERE name = 'runs'"), 7);
 }
 
 TEST(MigrateTest, ReopeningRunsNothing) {

@@ -689,6 +689,81 @@ TEST_F(StoreTest, RetentionByAgeAndCountInSmallSteps) {
   EXPECT_EQ(left->runs.front().id, ids[59]);
 }
 
+// Issue 13 §7: a run id is never given twice. Retention that deletes the newest runs (all of
+// them finished and old) must not let the next run take the id of one a script still holds.
+TEST_F(StoreTest, RunIdsAreNeverReusedAfterPruning) {
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 3; ++i) {
+    ids.push_back(CreateRun("s1", "com.a", 1000 + i));
+    Finish(ids.back(), RunStatus::kSucceeded);
+  }
+  RetentionPolicy everything;
+  everything.max_age = std::chrono::milliseconds(1);
+  everything.now_ms = 5000;
+  auto pruned = store_->Prune(everything);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  ASSERT_EQ(pruned->runs_deleted, 3);
+  const int64_t next = CreateRun("s1", "com.a", 6000);
+  EXPECT_GT(next, ids.back());
+  // And across a restart: the high-water mark is in the file, not in memory.
+  Open();
+  store_->Prune(everything);
+  EXPECT_GT(CreateRun("s1", "com.a", 7000), next);
+}
+
+// Issue 13 §7: what retention keeps by age is kept by age everywhere — a device's state history
+// (its last change always stays: it is the device's state) and restores already paid (owed ones
+// never go: they are how a phone gets its setting back).
+TEST_F(StoreTest, RetentionByAgePrunesDeviceHistoryAndPaidRestores) {
+  for (const char* serial : {"A", "B"}) {
+    Device device;
+    device.serial = serial;
+    device.state = "device";
+    device.last_seen = 100;
+    ASSERT_TRUE(store_->UpsertDevice(device).ok());
+    for (int64_t at : {100, 200, 300}) {
+      ASSERT_TRUE(store_->RecordDeviceState({serial, at == 200 ? "offline" : "device", at}).ok());
+    }
+  }
+  ASSERT_TRUE(store_->RecordDeviceState({"B", "unauthorized", 9000}).ok());
+  auto restore = [&](int64_t created_at, std::optional<int64_t> paid_at) {
+    DeviceRestore r;
+    r.serial = "A";
+    r.kind = "global_setting";
+    r.name = "looper_stats";
+    r.created_at = created_at;
+    auto id = store_->RecordDeviceRestore(r);
+    EXPECT_TRUE(id.ok());
+    if (paid_at) {
+      EXPECT_TRUE(store_->MarkDeviceRestorePaid(*id, *paid_at).ok());
+    }
+  };
+  restore(100, 150);              // paid long ago: pruned
+  restore(120, std::nullopt);     // owed, however old: kept
+  restore(8000, 8500);            // paid recently: kept
+  RetentionPolicy policy;
+  policy.max_age = std::chrono::milliseconds(1000);
+  policy.now_ms = 9000;  // before 8000 is old
+  auto pruned = store_->Prune(policy);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  EXPECT_EQ(pruned->history_rows_deleted, 3 + 2 + 1);  // A: 2 of 3 (its last kept); B: 3; 1 paid
+
+  auto states_a = store_->Read([](Reader& r) { return r.ListDeviceStateChanges("A"); });
+  ASSERT_TRUE(states_a.ok());
+  ASSERT_EQ(states_a->size(), 1u);
+  EXPECT_EQ(states_a->back().changed_at, 300);
+  auto states_b = store_->Read([](Reader& r) { return r.ListDeviceStateChanges("B"); });
+  ASSERT_EQ(states_b->size(), 1u);
+  EXPECT_EQ(states_b->back().state, "unauthorized");
+  auto owed = store_->Read([](Reader& r) { return r.ListOwedRestores("A"); });
+  ASSERT_EQ(owed->size(), 1u);
+  EXPECT_EQ(owed->front().created_at, 120);
+  ASSERT_TRUE(store_->Flush().ok());
+  auto db = Database::Open(dir_.File("droidlab.db"), Database::Mode::kReadOnly);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(db->QueryInt64("SELECT count(*) FROM device_restores", "counting").value(), 2);
+}
+
 TEST_F(StoreTest, BackupWhileTheWriterWrites) {
   const int64_t id = CreateRun("s1", "com.a", 1);
   std::atomic<bool> stop{false};
