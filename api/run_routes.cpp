@@ -1,5 +1,6 @@
 // The runs: queue one (POST /runs), list, read, cancel, their rows (launches, looper stats, proc
 // samples) and their comparison with a baseline — each mapped to the orchestrator's answer.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,25 +39,62 @@ HttpResponse QueueFailure(const orchestrator::RunQueueError& e) {
   return Unavailable(e.message);
 }
 
+// A run's rows, all of them (as API.md shows) or, with `?limit=N` (1 to 100,000), a page and
+// "next_cursor" (null on the last page) to pass as `?cursor=` for the next. Read, mapped and
+// serialised on a reader thread: an hour of 10 ms proc samples is tens of MB of JSON, never
+// built on the io thread. The cursor is the offset of the next row ("o1200"): rows are only
+// ever appended in their order (iteration, dump order, time), so it stays valid as a run goes.
+constexpr int64_t kMaxRowsPage = 100'000;
+
 template <class ReadRows, class ToJson>
-asio::awaitable<HttpResponse> RunRows(const RouteContext& ctx, const PathParams& p, const char* key,
-                                      ReadRows read_rows, ToJson to_json) {
+asio::awaitable<HttpResponse> RunRows(const HttpRequest& request, const RouteContext& ctx,
+                                      const PathParams& p, const char* key, ReadRows read_rows,
+                                      ToJson to_json) {
   auto id = RunIdOf(p);
   if (!id) co_return id.error();
   const int64_t run_id = *id;
-  auto read = [run_id, read_rows, to_json](store::Reader& r) -> store::StoreResult<Json> {
+  store::RowWindow window;
+  if (auto limit = Query(request, "limit")) {
+    auto value = ParseId(*limit);
+    if (!value || *value > kMaxRowsPage) {
+      co_return BadRequest("limit: expected 1 to 100000, got '" + *limit + "'");
+    }
+    window.limit = *value + 1;  // one more than asked: whether a next page exists
+  }
+  if (auto cursor = Query(request, "cursor")) {
+    std::optional<int64_t> offset;
+    if (cursor->size() > 1 && cursor->front() == 'o') offset = ParseInt<int64_t>(cursor->substr(1));
+    if (!offset || *offset < 0) {
+      co_return BadRequest("cursor: '" + *cursor + "' is not a cursor of this list");
+    }
+    window.offset = *offset;
+  }
+  const std::string name = key;
+  auto read = [run_id, read_rows, to_json, window, name](store::Reader& r)
+      -> store::StoreResult<std::string> {
     auto run = r.GetRun(run_id);
     if (!run) return run.error();
-    auto rows = read_rows(r, run_id);
+    auto rows = read_rows(r, run_id, window);
     if (!rows) return rows.error();
+    const bool paged = window.limit > 0;
+    const size_t count =
+        paged ? std::min(rows->size(), static_cast<size_t>(window.limit - 1)) : rows->size();
     Json list = Json::array();
-    for (const auto& row : *rows) list.push_back(to_json(row));
-    return list;
+    for (size_t i = 0; i < count; ++i) list.push_back(to_json((*rows)[i]));
+    Json body = Json::object();
+    body[name] = std::move(list);
+    if (paged) {
+      body["next_cursor"] = nullptr;
+      if (rows->size() > count) {
+        body["next_cursor"] = "o" + std::to_string(window.offset + static_cast<int64_t>(count));
+      }
+    }
+    return Dump(body);
   };
   auto reading = ctx.store.Read(std::move(read));
-  auto rows = co_await std::move(reading);
-  if (!rows) co_return StoreFailure(rows.error());
-  co_return Wrapped(key, std::move(*rows));
+  auto body = co_await std::move(reading);
+  if (!body) co_return StoreFailure(body.error());
+  co_return JsonResponse(200, std::move(*body));
 }
 
 struct LaunchToJson {
@@ -163,22 +201,28 @@ asio::awaitable<HttpResponse> CancelRun(const HttpRequest&, const PathParams& p,
   co_return Ok(RunJson(*run));
 }
 
-asio::awaitable<HttpResponse> Launches(const HttpRequest&, const PathParams& p,
-                                       const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id) { return r.ListLaunches(id); };
-  co_return co_await RunRows(ctx, p, "launches", rows, LaunchToJson{});
+asio::awaitable<HttpResponse> Launches(const HttpRequest& request, const PathParams& p,
+                                  const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
+    return r.ListLaunches(id, window);
+  };
+  co_return co_await RunRows(request, ctx, p, "launches", rows, LaunchToJson{});
 }
 
-asio::awaitable<HttpResponse> LooperStats(const HttpRequest&, const PathParams& p,
-                                          const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id) { return r.ListLooperStats(id); };
-  co_return co_await RunRows(ctx, p, "entries", rows, LooperToJson{});
+asio::awaitable<HttpResponse> LooperStats(const HttpRequest& request, const PathParams& p,
+                                  const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
+    return r.ListLooperStats(id, window);
+  };
+  co_return co_await RunRows(request, ctx, p, "entries", rows, LooperToJson{});
 }
 
-asio::awaitable<HttpResponse> ProcSamples(const HttpRequest&, const PathParams& p,
-                                          const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id) { return r.ListProcSamples(id); };
-  co_return co_await RunRows(ctx, p, "samples", rows, SampleToJson{});
+asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request, const PathParams& p,
+                                  const RouteContext& ctx) {
+  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
+    return r.ListProcSamples(id, window);
+  };
+  co_return co_await RunRows(request, ctx, p, "samples", rows, SampleToJson{});
 }
 
 asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& p,

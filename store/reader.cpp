@@ -283,24 +283,31 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
   return OneRow<Run>(*st, ReadRun, "finding the previous successful run");
 }
 
-StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id) {
+StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id, RowWindow window) {
   auto st = db_->Cached(sql::kLaunchesOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
+  (*st)->BindInt64(2, window.limit);
+  (*st)->BindInt64(3, window.offset);
   return CollectRows<Launch>(*st, ReadLaunch, "listing a run's launches");
 }
 
-StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id) {
+StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id,
+                                                                 RowWindow window) {
   auto st = db_->Cached(sql::kLooperStatsOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
+  (*st)->BindInt64(2, window.limit);
+  (*st)->BindInt64(3, window.offset);
   return CollectRows<LooperStatsRow>(*st, ReadLooperStatsRow, "listing a run's looper stats");
 }
 
-StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id) {
+StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id, RowWindow window) {
   auto st = db_->Cached(sql::kProcSamplesOfRun);
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
+  (*st)->BindInt64(2, window.limit);
+  (*st)->BindInt64(3, window.offset);
   return CollectRows<ProcSample>(*st, ReadProcSample, "listing a run's proc samples");
 }
 

@@ -20,6 +20,12 @@ namespace droidlab::store {
 
 class Database;
 
+// Which of a run's rows: `limit` of them (-1: all) after the first `offset`.
+struct RowWindow {
+  int64_t offset = 0;
+  int64_t limit = -1;
+};
+
 class Reader {
  public:
   explicit Reader(std::unique_ptr<Database> db);
@@ -47,9 +53,11 @@ class Reader {
                                                         int64_t before_created_at);
 
   // A run's rows, in iteration / dump / time order. Empty for an unknown run.
-  StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id);
-  StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id);
-  StoreResult<std::vector<ProcSample>> ListProcSamples(int64_t run_id);
+  // A run's rows in their order (iteration, dump order, time), all of them or `window`'s part:
+  // a page of the API's rows routes, so that no request reads an hour of 10 ms samples at once.
+  StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id, RowWindow window = {});
+  StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id, RowWindow window = {});
+  StoreResult<std::vector<ProcSample>> ListProcSamples(int64_t run_id, RowWindow window = {});
 
   // A package's succeeded runs created since query.since (optionally of one device model and
   // mode), oldest first, each with its valid launches summarised. Group by device_model on the

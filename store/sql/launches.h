@@ -13,7 +13,7 @@ inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_i
 inline constexpr char kLaunchesOfRun[] =
     "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
     " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason"
-    " FROM launches WHERE run_id = ?1 ORDER BY iteration";
+    " FROM launches WHERE run_id = ?1 ORDER BY iteration LIMIT ?2 OFFSET ?3";
 
 // A package's succeeded runs and their valid launches, for the history chart (joins `runs`).
 inline constexpr char kLaunchHistory[] =

@@ -43,7 +43,7 @@ constexpr size_t ComposeSelectOfRun(char* out) {
   TextWriter w{out};
   w.Add("SELECT ");
   w.AddColumnNames();
-  w.Add(" FROM looper_stats WHERE run_id = ?1 ORDER BY rowid");
+  w.Add(" FROM looper_stats WHERE run_id = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3");
   return w.size;
 }
 

@@ -11,6 +11,6 @@ inline constexpr char kDeleteProcSamplesOfRun[] = "DELETE FROM proc_samples WHER
 
 inline constexpr char kProcSamplesOfRun[] =
     "SELECT run_id, t_ms, pid, utime, stime, cpu_pct, rss_kb, num_threads"
-    " FROM proc_samples WHERE run_id = ?1 ORDER BY t_ms, rowid";
+    " FROM proc_samples WHERE run_id = ?1 ORDER BY t_ms, rowid LIMIT ?2 OFFSET ?3";
 
 }  // namespace droidlab::store::sql

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "schema/migrations.h"
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
 
@@ -30,7 +31,8 @@ TEST(MigrateCommandTest, CreatesThenFindsNothingToDo) {
   const std::string db = dir.File("droidlab.db");
   ProcessResult first = Migrate(db);
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_EQ(first.out, db + ": schema version 2 (current)\n");
+  const std::string current = std::to_string(schema::CurrentVersion());
+  EXPECT_EQ(first.out, db + ": schema version " + current + " (current)\n");
   ProcessResult again = Migrate(db);
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, first.out);
@@ -63,7 +65,8 @@ TEST(MigrateCommandTest, RefusesADatabaseFromANewerDroidlabNamingBothVersions) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(IsOneLine(r.err)) << r.err;
   EXPECT_NE(r.err.find("schema version 42"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("up to 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("up to " + std::to_string(schema::CurrentVersion())), std::string::npos)
+      << r.err;
   EXPECT_EQ(ReadFileBytes(db), before);
 }
 
