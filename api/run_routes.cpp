@@ -46,10 +46,11 @@ HttpResponse QueueFailure(const orchestrator::RunQueueError& e) {
 // ever appended in their order (iteration, dump order, time), so it stays valid as a run goes.
 constexpr int64_t kMaxRowsPage = 100'000;
 
-template <class ReadRows, class ToJson>
-asio::awaitable<HttpResponse> RunRows(const HttpRequest& request, const RouteContext& ctx,
-                                      const PathParams& p, const char* key, ReadRows read_rows,
-                                      ToJson to_json) {
+template <class Row, class ToJson>
+asio::awaitable<HttpResponse> RunRows(
+    const HttpRequest& request, const RouteContext& ctx, const PathParams& p, const char* key,
+    store::StoreResult<std::vector<Row>> (store::Reader::*list_rows)(int64_t, store::RowWindow),
+    ToJson to_json) {
   auto id = RunIdOf(p);
   if (!id) co_return id.error();
   const int64_t run_id = *id;
@@ -70,11 +71,11 @@ asio::awaitable<HttpResponse> RunRows(const HttpRequest& request, const RouteCon
     window.offset = *offset;
   }
   const std::string name = key;
-  auto read = [run_id, read_rows, to_json, window, name](store::Reader& r)
+  auto read = [run_id, list_rows, to_json, window, name](store::Reader& r)
       -> store::StoreResult<std::string> {
     auto run = r.GetRun(run_id);
     if (!run) return run.error();
-    auto rows = read_rows(r, run_id, window);
+    auto rows = (r.*list_rows)(run_id, window);
     if (!rows) return rows.error();
     const bool paged = window.limit > 0;
     const size_t count =
@@ -203,26 +204,17 @@ asio::awaitable<HttpResponse> CancelRun(const HttpRequest&, const PathParams& p,
 
 asio::awaitable<HttpResponse> Launches(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
-    return r.ListLaunches(id, window);
-  };
-  co_return co_await RunRows(request, ctx, p, "launches", rows, LaunchToJson{});
+  co_return co_await RunRows(request, ctx, p, "launches", &store::Reader::ListLaunches, LaunchToJson{});
 }
 
 asio::awaitable<HttpResponse> LooperStats(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
-    return r.ListLooperStats(id, window);
-  };
-  co_return co_await RunRows(request, ctx, p, "entries", rows, LooperToJson{});
+  co_return co_await RunRows(request, ctx, p, "entries", &store::Reader::ListLooperStats, LooperToJson{});
 }
 
 asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  auto rows = [](store::Reader& r, int64_t id, store::RowWindow window) {
-    return r.ListProcSamples(id, window);
-  };
-  co_return co_await RunRows(request, ctx, p, "samples", rows, SampleToJson{});
+  co_return co_await RunRows(request, ctx, p, "samples", &store::Reader::ListProcSamples, SampleToJson{});
 }
 
 asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& p,

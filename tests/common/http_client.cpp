@@ -82,16 +82,21 @@ std::vector<HttpResponse> RawHttpClient::Read(size_t want, std::chrono::millisec
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     // Past the limit, still one look at what has already arrived (a close, say).
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 0))) <= 0) return out;
-    char chunk[65536];
-    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-    if (n <= 0) {
-      closed_ = true;
-    } else {
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
+    if (!ReadSome(std::max<int64_t>(left.count(), 0))) return out;
   }
+}
+
+bool RawHttpClient::ReadSome(int64_t wait_ms) {
+  pollfd p{fd_, POLLIN, 0};
+  if (::poll(&p, 1, static_cast<int>(wait_ms)) <= 0) return false;
+  char chunk[65536];
+  const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+  if (n <= 0) {
+    closed_ = true;
+  } else {
+    buffer_.append(chunk, static_cast<size_t>(n));
+  }
+  return true;
 }
 
 bool RawHttpClient::ReadUntil(std::string_view needle, std::chrono::milliseconds limit) {
@@ -99,16 +104,7 @@ bool RawHttpClient::ReadUntil(std::string_view needle, std::chrono::milliseconds
   while (buffer_.find(needle) == std::string::npos) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (closed_ || left.count() <= 0) return false;
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
-    char chunk[65536];
-    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-    if (n <= 0) {
-      closed_ = true;
-    } else {
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
+    if (closed_ || left.count() <= 0 || !ReadSome(left.count())) return false;
   }
   return true;
 }

@@ -42,6 +42,9 @@ class RawHttpClient {
   const std::string& raw() const { return buffer_; }
 
  private:
+  // Waits up to `wait_ms` for bytes (or the close) and takes them; false when none came.
+  bool ReadSome(int64_t wait_ms);
+
   int fd_ = -1;
   bool connected_ = false;
   bool closed_ = false;
