@@ -11,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <deque>
 #include <iostream>
 #include <map>
@@ -40,6 +41,22 @@ auto LogEscapes(std::string what) {
 }
 
 class Connection;
+
+// `devsim-fault unauthorized MS`: until refuse_until, adbd answers a CNXN with AUTH(TOKEN) and
+// accepts no signature — as a phone whose user has not allowed this host's key (adbd's
+// handle_packet: a wrong SIGNATURE gets a new TOKEN; an RSAPUBLICKEY puts up the prompt and
+// nothing more is sent until the user answers). The host's adb marks such a transport
+// `unauthorized` on the first AUTH(TOKEN) (packages/modules/adb adb.cpp, handle_packet).
+struct AuthGate {
+  std::chrono::steady_clock::time_point refuse_until{};
+  bool Refusing() const { return std::chrono::steady_clock::now() < refuse_until; }
+};
+
+// packages/modules/adb adb.h: AUTH's arg0.
+constexpr std::uint32_t kAuthToken = 1;
+constexpr std::uint32_t kAuthSignature = 2;
+constexpr std::uint32_t kAuthRsaPublicKey = 3;
+constexpr std::size_t kAuthTokenSize = 20;  // TOKEN_SIZE
 
 // One OPENed shell service. Output is produced by the interpreter up front, then released
 // chunk by chunk at the times the command would print it, one WRTE in flight at a time.
@@ -92,8 +109,9 @@ class ShellStream : public std::enable_shared_from_this<ShellStream> {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, std::shared_ptr<SimulatedAndroid> android)
-      : socket_(std::move(socket)), android_(std::move(android)) {}
+  Connection(tcp::socket socket, std::shared_ptr<SimulatedAndroid> android,
+             std::shared_ptr<AuthGate> gate)
+      : socket_(std::move(socket)), android_(std::move(android)), gate_(std::move(gate)) {}
 
   static asio::awaitable<void> ReadLoop(std::shared_ptr<Connection> self);
 
@@ -105,6 +123,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::uint32_t max_payload() const { return max_payload_; }
   // Unplug: the cable is pulled, the socket goes away with whatever was in flight.
   void Shutdown() { Close(); }
+  // The user allowed the host's key: a connection waiting at the prompt gets its CNXN.
+  void AuthAllowed() {
+    if (awaiting_auth_) Accept();
+  }
   // The stream ended: it has sent its CLSE. Deferred so the stream is not destroyed while
   // one of its own member functions is still running.
   void Forget(std::uint32_t local_id) {
@@ -127,6 +149,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
                       });
   }
   void Handle(Packet packet);
+  void Accept() {
+    awaiting_auth_ = false;
+    connected_ = true;
+    Send(Packet{kCommandCnxn, kVersionSkipChecksum, kMaxPayload, android_->ConnectBanner()});
+  }
+  void SendAuthToken() {
+    std::string token(kAuthTokenSize, '\0');
+    for (char& c : token) c = static_cast<char>(std::rand() % 256);
+    Send(Packet{kCommandAuth, kAuthToken, 0, std::move(token)});
+  }
   // The queue stays: its front is the buffer of a write that may be in flight. It goes with
   // the connection. (Clearing it here let a write completed just before an unplug pop an empty
   // deque: a double free, seen as a devsim that never came back from `devsim-fault unplug`.)
@@ -140,6 +172,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   tcp::socket socket_;
   std::shared_ptr<SimulatedAndroid> android_;
+  std::shared_ptr<AuthGate> gate_;
+  bool awaiting_auth_ = false;  // answered CNXN with AUTH; no key accepted yet
   std::deque<std::string> queue_;
   bool closed_ = false;
   std::map<std::uint32_t, std::shared_ptr<ShellStream>> streams_;
@@ -310,8 +344,23 @@ void Connection::Handle(Packet packet) {
       for (auto& [id, stream] : streams_) stream->Stop();
       streams_.clear();
       max_payload_ = std::clamp<std::uint32_t>(packet.arg1, 4096, kMaxPayload);
-      connected_ = true;
-      Send(Packet{kCommandCnxn, kVersionSkipChecksum, kMaxPayload, android_->ConnectBanner()});
+      if (gate_->Refusing()) {
+        connected_ = false;
+        awaiting_auth_ = true;
+        SendAuthToken();
+        return;
+      }
+      Accept();
+      return;
+    }
+    case kCommandAuth: {
+      if (!awaiting_auth_) return;
+      if (!gate_->Refusing()) {
+        Accept();  // the key is allowed now
+      } else if (packet.arg0 == kAuthSignature) {
+        SendAuthToken();  // not a key this phone knows: try the next one
+      }
+      // kAuthRsaPublicKey while refusing: the prompt is up and stays unanswered.
       return;
     }
     case kCommandOpen: {
@@ -351,13 +400,14 @@ void Connection::Handle(Packet packet) {
       return;
     }
     default:
-      return;  // AUTH, SYNC, STLS: never sent to a device that answered CNXN without AUTH
+      return;  // SYNC, STLS: never sent to a device that answered CNXN without AUTH
   }
 }
 
 asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
                                  std::shared_ptr<SimulatedAndroid> android,
-                                 std::shared_ptr<std::vector<std::weak_ptr<Connection>>> live) {
+                                 std::shared_ptr<std::vector<std::weak_ptr<Connection>>> live,
+                                 std::shared_ptr<AuthGate> gate) {
   for (;;) {
     auto [ec, socket] = co_await acceptor->async_accept(kUseTuple);
     if (ec) {
@@ -366,7 +416,7 @@ asio::awaitable<void> AcceptLoop(std::shared_ptr<tcp::acceptor> acceptor,
     }
     boost::system::error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
-    auto connection = std::make_shared<Connection>(std::move(socket), android);
+    auto connection = std::make_shared<Connection>(std::move(socket), android, gate);
     std::erase_if(*live, [](const auto& weak) { return weak.expired(); });
     live->push_back(connection);
     asio::co_spawn(acceptor->get_executor(), Connection::ReadLoop(connection),
@@ -385,6 +435,7 @@ struct DeviceHost::Impl {
     std::shared_ptr<std::vector<std::weak_ptr<Connection>>> live =
         std::make_shared<std::vector<std::weak_ptr<Connection>>>();
     std::shared_ptr<asio::steady_timer> tick;
+    std::shared_ptr<AuthGate> auth_gate = std::make_shared<AuthGate>();
   };
   std::vector<std::shared_ptr<Device>> devices;
 
@@ -398,7 +449,8 @@ struct DeviceHost::Impl {
     if (ec) return ec.message();
     device.endpoint = acceptor->local_endpoint();
     device.acceptor = acceptor;
-    asio::co_spawn(io, AcceptLoop(acceptor, device.android, device.live), LogEscapes("accept"));
+    asio::co_spawn(io, AcceptLoop(acceptor, device.android, device.live, device.auth_gate),
+                   LogEscapes("accept"));
     return "";
   }
 
@@ -420,6 +472,27 @@ struct DeviceHost::Impl {
         if (ec2) return;
         if (const std::string error = Listen(*device); !error.empty()) {
           std::cerr << "devsim: replug failed: " << error << "\n";
+        }
+      });
+    });
+  }
+
+  // devsim-fault unauthorized: shortly after the reply, drop every connection; the host's
+  // reconnects meet AUTH until `duration` has passed, then the waiting ones are let in.
+  void RefuseAuth(const std::shared_ptr<Device>& device, std::chrono::milliseconds duration) {
+    auto timer = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(100));
+    timer->async_wait([this, device, duration, timer](boost::system::error_code ec) {
+      if (ec) return;
+      device->auth_gate->refuse_until = std::chrono::steady_clock::now() + duration;
+      for (auto& weak : *device->live) {
+        if (auto connection = weak.lock()) connection->Shutdown();
+      }
+      device->live->clear();
+      auto allow = std::make_shared<asio::steady_timer>(io, duration);
+      allow->async_wait([device, allow](boost::system::error_code ec2) {
+        if (ec2 || device->auth_gate->Refusing()) return;
+        for (auto& weak : *device->live) {
+          if (auto connection = weak.lock()) connection->AuthAllowed();
         }
       });
     });
@@ -453,6 +526,9 @@ std::variant<std::uint16_t, std::string> DeviceHost::AddDevice(
   std::weak_ptr<Impl::Device> weak = device;
   android->SetUnplugHandler([impl = impl_.get(), weak](std::chrono::milliseconds duration) {
     if (auto locked = weak.lock()) impl->Unplug(locked, duration);
+  });
+  android->SetRefuseAuthHandler([impl = impl_.get(), weak](std::chrono::milliseconds duration) {
+    if (auto locked = weak.lock()) impl->RefuseAuth(locked, duration);
   });
   impl_->StartTicking(device);
   impl_->devices.push_back(device);

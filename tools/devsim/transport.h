@@ -1,6 +1,7 @@
 // The device side of the ADB transport over TCP, as adbd speaks it after `adb connect`:
-// answer CNXN at once (no AUTH), accept OPEN for shell services, send output in WRTE messages
-// with one WRTE outstanding per stream until the host OKAYs it, end with CLSE.
+// answer CNXN at once (with AUTH only under `devsim-fault unauthorized`), accept OPEN for shell
+// services, send output in WRTE messages with one WRTE outstanding per stream until the host
+// OKAYs it, end with CLSE.
 // Several devices can run in one process, each on its own port, all on one thread.
 // No Asio in this header: the io_context and sockets live in transport.cpp.
 #pragma once

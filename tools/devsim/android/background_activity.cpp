@@ -119,6 +119,7 @@ void AddNoise(DeviceState& device, std::chrono::system_clock::time_point from,
 }  // namespace
 
 void AdvanceDeviceTo(DeviceState& device, std::chrono::system_clock::time_point now) {
+  device.FinishBootIfDue(now);
   if (now <= device.last_advance) return;
   const auto from = device.last_advance;
   device.last_advance = now;

@@ -13,6 +13,7 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
       options(options_in),
       clock(std::move(clock_in)),
       created(clock()),
+      booted(created - milliseconds(static_cast<long>(scenario.device.uptime_s * 1000))),
       rng(scenario.seed),
       battery(BatteryStateFromSpec(scenario.battery)),
       screen_on(scenario.screen.on),
@@ -66,7 +67,10 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
     apps[spec.name] = std::move(app);
   }
 
-  const auto boot = created - milliseconds(static_cast<long>(d.uptime_s * 1000));
+  LogBootLines(booted);
+}
+
+void DeviceState::LogBootLines(std::chrono::system_clock::time_point boot) {
   Log(boot + milliseconds(9120), system_server_pid, system_server_pid, 'I', "SystemServer",
       "Entered the Android system server!", LogBufferId::kSystem);
   Log(boot + milliseconds(14870), system_server_pid, system_server_pid + 29, 'I', "ActivityManager",
@@ -76,8 +80,56 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
 }
 
 double DeviceState::UptimeSeconds() const {
-  const auto elapsed = std::chrono::duration<double>(clock() - created).count();
-  return scenario.device.uptime_s + elapsed;
+  return std::chrono::duration<double>(clock() - booted).count();
+}
+
+void DeviceState::Reboot(std::chrono::milliseconds services_after) {
+  const auto now = clock();
+  ++boots;
+  booted = now;
+  services_up_at = now + services_after;
+  // init, zygote and system_server start again; every app process is gone and pids count
+  // from where a fresh boot's do.
+  const Process init = processes.at(1);
+  const Process zygote = processes.at(zygote_pid);
+  const Process system_server = processes.at(system_server_pid);
+  processes = {{1, init}, {zygote_pid, zygote}, {system_server_pid, system_server}};
+  next_pid = 4200;
+  for (auto& [name, app] : apps) {
+    app.pid = 0;
+    app.activity = ActivityState::kNone;
+  }
+  // BatteryService starts from the HAL's values: an unplug or set override is gone.
+  if (battery_updates_stopped) battery = battery_before_override;
+  battery_updates_stopped = false;
+  battery_sequence = 1;
+  screen_on = scenario.screen.on;
+  keyguard_showing = scenario.screen.locked;
+  // sys.boot_completed is not persistent: unset until ActivityManagerService finishes booting.
+  properties.erase("sys.boot_completed");
+  properties.erase("dev.bootcomplete");
+  logcat.Clear();  // logd's buffers are RAM
+  // LooperStatsService starts empty and reads the setting, which survived (Settings.Global
+  // lives in /data).
+  looper = LooperStatsModel(scenario.device.sdk, scenario.looper_entries_cap, now);
+  const auto& global = settings["global"];
+  const auto setting = global.find("looper_stats");
+  if (scenario.device.sdk >= kLooperStatsSinceSdk) {
+    looper.ApplySetting(
+        setting == global.end() ? std::nullopt : std::optional<std::string>(setting->second), now);
+  }
+  Log(now, system_server_pid, system_server_pid, 'I', "SystemServer",
+      "Entered the Android system server!", LogBufferId::kSystem);
+}
+
+void DeviceState::FinishBootIfDue(std::chrono::system_clock::time_point now) {
+  if (!services_up_at || now < *services_up_at) return;
+  services_up_at.reset();
+  properties["sys.boot_completed"] = "1";
+  properties["dev.bootcomplete"] = "1";
+  Log(now, system_server_pid, system_server_pid + 29, 'I', "ActivityManager", "System now ready",
+      LogBufferId::kSystem);
+  Log(now, 640, 640, 'I', "init", "processing action (sys.boot_completed=1)", LogBufferId::kMain);
 }
 
 std::string DeviceState::RandomApkToken() {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -58,6 +59,15 @@ struct DeviceState {
   std::chrono::system_clock::time_point Now() const { return clock(); }
   // Seconds since boot, as /proc/uptime's first field.
   double UptimeSeconds() const;
+  // `devsim-fault reboot`: the device restarts now. Processes, the log, the battery override
+  // and looper stats' counters are gone (RAM); settings and the APKs stay (/data). system_server
+  // publishes its services `services_after` from now: until then `cmd`, `settings`, `am`, `pm`
+  // and `dumpsys` cannot find them and sys.boot_completed is unset (FinishBootIfDue).
+  void Reboot(std::chrono::milliseconds services_after);
+  // The services are published and sys.boot_completed=1 once their time has come.
+  void FinishBootIfDue(std::chrono::system_clock::time_point now);
+  // Between a reboot and its services: system_server has not published them yet.
+  bool ServicesStarting() const { return services_up_at.has_value(); }
   // LooperStatsService follows CachedDeviceState.isCharging, which follows the plug type.
   bool Charging() const { return battery.Plugged(); }
 
@@ -74,6 +84,9 @@ struct DeviceState {
   DeviceOptions options;
   WallClock clock;
   std::chrono::system_clock::time_point created;
+  std::chrono::system_clock::time_point booted;  // /proc/uptime counts from here
+  std::optional<std::chrono::system_clock::time_point> services_up_at;  // set while rebooting
+  int boots = 0;  // reboots since created
   std::mt19937_64 rng;  // the one source of randomness, so a scenario's seed replays a run
   std::map<std::string, std::string> properties;
   std::map<std::string, std::map<std::string, std::string>> settings;  // namespace -> key -> value
@@ -101,6 +114,7 @@ struct DeviceState {
 
  private:
   std::string RandomApkToken();
+  void LogBootLines(std::chrono::system_clock::time_point boot);
 };
 
 }  // namespace droidlab::devsim

@@ -63,7 +63,8 @@ CommandOutput Slowed(const CommandOutput& output, milliseconds pause) {
 
 CommandOutput RunDevsimFault(DeviceState& device, const Argv& argv) {
   static constexpr char kUsage[] =
-      "usage: devsim-fault unplug MS | hang PREFIX [N] | truncate PREFIX BYTES [N] |\n"
+      "usage: devsim-fault unplug MS | reboot [MS [BOOT_MS]] | unauthorized MS |\n"
+      "                    hang PREFIX [N] | truncate PREFIX BYTES [N] |\n"
       "                    slow PREFIX MS_PER_KIB [N] | garbage N | list | clear\n";
   if (argv.size() < 2) return Error(kUsage, 2);
   const std::string& kind = argv[1];
@@ -81,6 +82,24 @@ CommandOutput RunDevsimFault(DeviceState& device, const Argv& argv) {
     }
     faults.unplug_handler(milliseconds(*ms));
     output.Out("unplugging for " + std::to_string(*ms) + " ms\n");
+  } else if (kind == "reboot") {
+    // Off the wire for MS (the phone restarts), then adbd is back but system_server needs
+    // BOOT_MS more before its services answer (DeviceState::Reboot).
+    const auto ms = number(2, 3000);
+    const auto boot_ms = number(3, 3000);
+    if (!ms || *ms < 0 || !boot_ms || *boot_ms < 0) return Error(kUsage, 2);
+    device.Reboot(milliseconds(*ms + *boot_ms));
+    if (faults.unplug_handler) faults.unplug_handler(milliseconds(*ms));
+    output.Out("rebooting: offline for " + std::to_string(*ms) + " ms, services after " +
+               std::to_string(*boot_ms) + " ms more\n");
+  } else if (kind == "unauthorized") {
+    const auto ms = number(2, -1);
+    if (!ms || *ms < 0) return Error(kUsage, 2);
+    if (!faults.refuse_auth_handler) {
+      return Error("devsim-fault: this device has no transport to refuse\n", 1);
+    }
+    faults.refuse_auth_handler(milliseconds(*ms));
+    output.Out("unauthorized for " + std::to_string(*ms) + " ms\n");
   } else if (kind == "hang" || kind == "truncate" || kind == "slow") {
     if (argv.size() < 3) return Error(kUsage, 2);
     ActiveFault fault;

@@ -19,6 +19,10 @@ struct DeviceState;
 // What the transport does on `devsim-fault unplug MS`: close every connection and refuse
 // new ones for MS milliseconds, then listen again (the adb server reconnects by itself).
 using UnplugHandler = std::function<void(std::chrono::milliseconds)>;
+// What the transport does on `devsim-fault unauthorized MS`: drop every connection, then answer
+// each new CNXN with AUTH and accept no key for MS milliseconds (adb lists the device
+// `unauthorized`); then the prompt is "allowed" and waiting connections get their CNXN.
+using RefuseAuthHandler = std::function<void(std::chrono::milliseconds)>;
 
 struct ActiveFault {
   std::string kind;    // hang, truncate, slow
@@ -31,10 +35,11 @@ struct FaultState {
   std::vector<ActiveFault> active;
   std::size_t next_scheduled = 0;  // index into Scenario::faults
   UnplugHandler unplug_handler;
+  RefuseAuthHandler refuse_auth_handler;
 };
 
-// devsim-fault unplug MS | hang PREFIX [N] | truncate PREFIX BYTES [N] | slow PREFIX MS [N] |
-// garbage N | list | clear. Usage errors exit 2.
+// devsim-fault unplug MS | reboot [MS [BOOT_MS]] | unauthorized MS | hang PREFIX [N] |
+// truncate PREFIX BYTES [N] | slow PREFIX MS [N] | garbage N | list | clear. Usage errors exit 2.
 CommandOutput RunDevsimFault(DeviceState& device, const std::vector<std::string>& argv);
 
 // Runs the scenario's faults whose time (seconds after the device was created) has come.

@@ -1,6 +1,7 @@
 #include "tools/devsim/android/simulated_android.h"
 
 #include "tools/devsim/android/background_activity.h"
+#include "tools/devsim/android/command_handlers.h"
 #include "tools/devsim/android/command_table.h"
 
 namespace droidlab::devsim {
@@ -25,6 +26,38 @@ std::string FeaturesForSdk(int sdk) {
   return features;
 }
 
+// After a reboot, until system_server has published its services, the commands that reach them
+// fail as on a phone: `settings` is a script running `cmd settings "$@"`
+// (frameworks/base/cmds/settings/settings), `am` and `pm` run `cmd activity` / `cmd package`, and
+// cmd's main() (frameworks/native/cmds/cmd/cmd.cpp, Android 8–14) does checkService(NAME) and,
+// finding nothing, prints "cmd: Can't find service: NAME" on stderr and returns 20. dumpsys
+// (frameworks/native/cmds/dumpsys/dumpsys.cpp) prints "Can't find service: NAME" on stderr and
+// still exits 0. True (with `output` set) when `argv` is one of those.
+bool ServiceNotYetPublished(const std::vector<std::string>& argv, CommandOutput& output) {
+  std::string name = argv[0];
+  const auto slash = name.rfind('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  std::string service;
+  if (name == "settings") {
+    service = "settings";
+  } else if (name == "am") {
+    service = "activity";
+  } else if (name == "pm") {
+    service = "package";
+  } else if ((name == "cmd" || name == "dumpsys") && argv.size() >= 2) {
+    service = argv[1];
+  } else {
+    return false;
+  }
+  if (name == "dumpsys") {
+    output = CommandOutput{};
+    output.Err("Can't find service: " + service + "\n");
+    return true;
+  }
+  output = Error("cmd: Can't find service: " + service + "\n", 20);
+  return true;
+}
+
 }  // namespace
 
 SimulatedAndroid::SimulatedAndroid(Scenario scenario, Options options, WallClock clock)
@@ -41,7 +74,9 @@ void SimulatedAndroid::Tick() { AdvanceDeviceTo(device_, device_.Now()); }
 CommandOutput SimulatedAndroid::Run(const std::vector<std::string>& argv) {
   Tick();
   CommandOutput output;
-  if (const CommandHandler handler = FindCommand(argv.at(0))) {
+  if (device_.ServicesStarting() && ServiceNotYetPublished(argv, output)) {
+    // system_server is still starting after a reboot.
+  } else if (const CommandHandler handler = FindCommand(argv.at(0))) {
     output = handler(device_, argv);
   } else {
     // mksh's message and status for a command it cannot find.

@@ -20,6 +20,7 @@ class SimulatedAndroid : public CommandRunner {
   using WallClock = devsim::WallClock;
   using Options = DeviceOptions;
   using UnplugHandler = devsim::UnplugHandler;
+  using RefuseAuthHandler = devsim::RefuseAuthHandler;
 
   SimulatedAndroid(Scenario scenario, Options options, WallClock clock);
   explicit SimulatedAndroid(Scenario scenario)
@@ -35,6 +36,10 @@ class SimulatedAndroid : public CommandRunner {
   // What the transport does on `devsim-fault unplug MS` (fault_injection.h).
   void SetUnplugHandler(UnplugHandler handler) {
     device_.faults.unplug_handler = std::move(handler);
+  }
+  // What the transport does on `devsim-fault unauthorized MS` (fault_injection.h).
+  void SetRefuseAuthHandler(RefuseAuthHandler handler) {
+    device_.faults.refuse_auth_handler = std::move(handler);
   }
 
   // "device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…"
