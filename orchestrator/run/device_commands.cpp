@@ -31,6 +31,7 @@ std::vector<std::string> ResolveActivity(std::string_view package) {
   return Args({"cmd", "package", "resolve-activity", "--brief", package});
 }
 std::vector<std::string> Getprop() { return Args({"getprop"}); }
+std::vector<std::string> GetpropValue(std::string_view name) { return Args({"getprop", name}); }
 std::vector<std::string> DumpsysBattery() { return Args({"dumpsys", "battery"}); }
 std::vector<std::string> DumpsysThermalservice() { return Args({"dumpsys", "thermalservice"}); }
 std::vector<std::string> DumpsysPackage(std::string_view package) {

@@ -31,6 +31,7 @@ std::vector<std::string> PmPath(std::string_view package);
 std::vector<std::string> ResolveActivity(
     std::string_view package);  // cmd package resolve-activity --brief
 std::vector<std::string> Getprop();
+std::vector<std::string> GetpropValue(std::string_view name);  // getprop NAME: the value or ""
 std::vector<std::string> DumpsysBattery();
 std::vector<std::string> DumpsysThermalservice();
 std::vector<std::string> DumpsysPackage(std::string_view package);

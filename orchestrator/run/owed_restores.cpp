@@ -14,6 +14,31 @@ namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
 
+namespace {
+
+// How often a device that is still booting is asked again.
+constexpr std::chrono::milliseconds kBootPoll{250};
+
+std::string Trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  return text;
+}
+
+// A failure that asking again will not cure before the deadline.
+bool Final(const CommandError& error) {
+  return error.device_lost() || error.timed_out() || error.cancelled();
+}
+
+// dumpsys prints this on stderr and exits 0 when the service is not (yet) published
+// (frameworks/native/cmds/dumpsys/dumpsys.cpp); cmd exits 20 with "cmd: Can't find service".
+bool ServiceMissing(const adb::ShellResult& result) {
+  return result.err.find("Can't find service") != std::string::npos;
+}
+
+}  // namespace
+
 store::DeviceRestore GlobalSettingRestore(std::string name, std::optional<std::string> previous) {
   store::DeviceRestore restore;
   restore.kind = kRestoreGlobalSetting;
@@ -43,6 +68,35 @@ std::string RestoreWhat(const store::DeviceRestore& restore) {
   if (restore.kind == kRestoreGlobalSetting) return restore.name + " setting";
   if (restore.kind == kRestoreBatteryReset) return "battery";
   return restore.kind;
+}
+
+asio::awaitable<std::optional<std::string>> WaitUntilBooted(DeviceShell& shell,
+                                                            adb::Deadline deadline) {
+  std::string last;
+  for (;;) {
+    auto asking_boot = shell.Run(GetpropValue("sys.boot_completed"), deadline);
+    auto boot = co_await std::move(asking_boot);
+    if (!boot) {
+      if (Final(boot.error())) co_return boot.error().message;
+      last = boot.error().message;
+    } else if (Trimmed(boot->out) != "1") {
+      last = "sys.boot_completed is `" + Trimmed(boot->out) + "`";
+    } else {
+      auto asking_settings = shell.Run(SettingsGetGlobal("looper_stats"), deadline);
+      auto answered = co_await std::move(asking_settings);
+      if (answered) co_return std::nullopt;
+      if (Final(answered.error())) co_return answered.error().message;
+      last = "the settings provider does not answer: " + answered.error().message;
+    }
+    if (adb::Clock::now() + kBootPoll >= deadline) {
+      co_return "the device has not finished booting: " + last;
+    }
+    const asio::any_io_executor executor = co_await asio::this_coro::executor;
+    asio::steady_timer poll(executor, kBootPoll);
+    boost::system::error_code ec;
+    co_await poll.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return std::string("cancelled while the device was booting");
+  }
 }
 
 OwedRestores::OwedRestores(store::Store& store, std::function<int64_t()> now_ms)
@@ -97,8 +151,11 @@ asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
       first_error = "bad serial: " + parsed.error().message;
     } else {
       DeviceShell shell(client, *parsed);
+      auto waiting = WaitUntilBooted(shell, deadline);
+      std::optional<std::string> not_booted = co_await std::move(waiting);
+      if (not_booted) first_error = *not_booted;
       // Newest first: the oldest of two restores of one setting holds the device's own value.
-      for (auto it = owed->rbegin(); it != owed->rend(); ++it) {
+      for (auto it = owed->rbegin(); !not_booted && it != owed->rend(); ++it) {
         const store::DeviceRestore& restore = *it;
         auto command = RestoreCommand(restore);
         if (!command) {
@@ -109,6 +166,11 @@ asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
         auto ran = co_await std::move(running);
         if (!ran) {
           if (!first_error) first_error = RestoreWhat(restore) + ": " + ran.error().message;
+          continue;
+        }
+        if (ServiceMissing(*ran)) {
+          // dumpsys "succeeded" without the service: nothing was put back.
+          if (!first_error) first_error = RestoreWhat(restore) + ": " + Trimmed(ran->err);
           continue;
         }
         auto marking = door_.MarkDeviceRestorePaid(restore.id, now_ms_());

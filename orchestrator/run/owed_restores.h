@@ -15,6 +15,13 @@
 // survives reboots) and reports a fake battery until somebody notices, and the next run
 // records the run's value as "the device's setting".
 //
+// After a reboot adbd answers seconds before system_server has published its services: then
+// `settings put` fails ("cmd: Can't find service: settings", exit 20) and `dumpsys battery
+// reset` exits 0 having done nothing. So a payer first waits (WaitUntilBooted) until
+// sys.boot_completed is 1 and a harmless `settings get` answers; a restore that still meets a
+// missing service is not paid. Either way it stays owed and is tried again (the next time the
+// device comes online, or its next run).
+//
 // Payment: newest first, one command each (RestoreCommand); each success marked paid at once.
 // Two owed restores of the same setting: the older holds the device's own value, and paid last
 // it is the one the device ends with.
@@ -92,6 +99,12 @@ class OwedRestores {
   mutable std::mutex mutex_;
   std::set<std::string> paying_;
 };
+
+// Polls (every 250 ms, until `deadline`) until `getprop sys.boot_completed` is 1 and
+// `settings get global looper_stats` answers: the device has booted and its settings provider is
+// up. nullopt then; else why not (the device gone, the deadline passed, cancelled).
+boost::asio::awaitable<std::optional<std::string>> WaitUntilBooted(DeviceShell& shell,
+                                                                   adb::Deadline deadline);
 
 // owed.Pay(...), for the registry's on_online and the run's start.
 boost::asio::awaitable<std::optional<std::string>> PayOwedRestore(

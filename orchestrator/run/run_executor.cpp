@@ -21,6 +21,7 @@
 #include "base/wall_clock.h"
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_commands.h"
+#include "orchestrator/run/device_loss.h"
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
@@ -436,6 +437,11 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     if (it.fatal) {
       if (it.fatal->cancelled() || co_await Cancelled()) {
         state->cancelled = true;
+      } else if (it.fatal->device_lost()) {
+        // "connection lost" alone does not say what to do: ask adb and the phone why.
+        auto describing = DescribeDeviceLoss(shell, clock_->realtime_at_boot_ms);
+        const std::string why = co_await std::move(describing);
+        state->error = where + ": " + why + " (" + it.fatal->message + ")";
       } else {
         state->error = where + ": " + it.fatal->message;
       }

@@ -79,4 +79,42 @@ std::string DaemonLabTest::ColdLaunchScenario(const std::string& name, int seed,
   return path;
 }
 
+void DaemonLabTest::StartLooperRunMidway(LooperRunMidway& mid) {
+  mid.devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(mid.devices.size(), 1u);
+  const DevsimDevice& device = mid.devices[0];
+  const std::string serial = device.address;
+  ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
+  mid.before = Shell(device, "settings get global looper_stats").out;
+  mid.port = StartDaemon();
+  ASSERT_NE(mid.port, 0);
+  const uint16_t port = mid.port;
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, std::chrono::seconds(20)));
+  const std::string body = R"({"serial":")" + serial +
+                           R"(","package":"com.example.app","mode":"cold","iterations":200,)"
+                           R"("looper_stats":{"sampling_interval":1}})";
+  mid.run_id = PostRun(port, body);
+  ASSERT_NE(mid.run_id, 0);
+  ASSERT_TRUE(WaitForLaunches(port, mid.run_id, 2));
+}
+
+StoppedDaemonsDatabase::StoppedDaemonsDatabase(const std::string& path) {
+  store::StoreOptions options;
+  options.path = path;
+  options.create_if_missing = false;
+  auto opened = store::Store::Open(options);
+  EXPECT_TRUE(opened.ok()) << opened.error().message;
+  if (opened.ok()) db = std::move(opened).value();
+}
+
+std::string StoppedDaemonsDatabase::Status(int64_t run_id) {
+  auto run = db->Read([&](store::Reader& r) { return r.GetRun(run_id); });
+  return run ? store::RunStatusName(run->status) : "";
+}
+
+size_t StoppedDaemonsDatabase::Owed(const std::string& serial) {
+  auto owed = db->Read([&](store::Reader& r) { return r.ListOwedRestores(serial); });
+  return owed ? owed->size() : 0;
+}
+
 }  // namespace droidlab::testutil

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "store/store.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/child_process.h"
 #include "tests/common/temp_dir.h"
@@ -33,9 +34,29 @@ class DaemonLabTest : public AdbLabTest {
   // N(mean, stddev) ms with `seed`.
   std::string ColdLaunchScenario(const std::string& name, int seed, int mean, int stddev);
 
+  // A daemon measuring a 200-launch looper-stats run on one devsim phone whose setting was
+  // `before`: two launches stored, so the setting is changed (and, on SDK 33, the battery
+  // unplugged) now. Call in ASSERT_NO_FATAL_FAILURE.
+  struct LooperRunMidway {
+    std::vector<DevsimDevice> devices;
+    std::string before;  // `settings get global looper_stats` before the run
+    uint16_t port = 0;
+    int64_t run_id = 0;
+  };
+  void StartLooperRunMidway(LooperRunMidway& mid);
+
   TempDir dir_;
   std::unique_ptr<ChildProcess> daemon_;
   std::string api_token_;  // sent by Get when not empty
+};
+
+// The database of a daemon that has stopped (or of one running: WAL), read through the store:
+// what the next start finds.
+struct StoppedDaemonsDatabase {
+  explicit StoppedDaemonsDatabase(const std::string& path);
+  std::string Status(int64_t run_id);
+  size_t Owed(const std::string& serial);
+  std::unique_ptr<store::Store> db;
 };
 
 }  // namespace droidlab::testutil

@@ -41,36 +41,7 @@ using Json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class ServeE2eTest : public DaemonLabTest {
- protected:
-  // A daemon measuring a 200-launch looper-stats run on one devsim phone whose setting was
-  // `before`: two launches stored, so the setting is changed (and, on SDK 33, the battery
-  // unplugged) now.
-  struct LooperRunMidway {
-    std::vector<DevsimDevice> devices;
-    std::string before;  // `settings get global looper_stats` before the run
-    uint16_t port = 0;
-    int64_t run_id = 0;
-  };
-  void StartLooperRunMidway(LooperRunMidway& mid) {
-    mid.devices = StartDevsim({"--port", "0", "--fast"});
-    ASSERT_EQ(mid.devices.size(), 1u);
-    const DevsimDevice& device = mid.devices[0];
-    const std::string serial = device.address;
-    ASSERT_EQ(Shell(device, "settings put global looper_stats sampling_interval=7").exit_code, 0);
-    mid.before = Shell(device, "settings get global looper_stats").out;
-    mid.port = StartDaemon();
-    ASSERT_NE(mid.port, 0);
-    const uint16_t port = mid.port;
-    ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
-    const std::string body = R"({"serial":")" + serial +
-                             R"(","package":"com.example.app","mode":"cold","iterations":200,)"
-                             R"("looper_stats":{"sampling_interval":1}})";
-    mid.run_id = PostRun(port, body);
-    ASSERT_NE(mid.run_id, 0);
-    ASSERT_TRUE(WaitForLaunches(port, mid.run_id, 2));
-  }
-};
+class ServeE2eTest : public DaemonLabTest {};
 
 TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
@@ -337,27 +308,6 @@ TEST_F(ServeE2eTest, AKilledDaemonsPhoneIsPutBackAtTheNextStart) {
       seconds(10)));
   EXPECT_EQ(RunStatus(port, id), "interrupted");
 }
-
-// The database of a daemon that has stopped, read through the store: what the next start finds.
-struct StoppedDaemonsDatabase {
-  explicit StoppedDaemonsDatabase(const std::string& path) {
-    store::StoreOptions options;
-    options.path = path;
-    options.create_if_missing = false;
-    auto opened = store::Store::Open(options);
-    EXPECT_TRUE(opened.ok()) << opened.error().message;
-    if (opened.ok()) db = std::move(opened).value();
-  }
-  std::string Status(int64_t run_id) {
-    auto run = db->Read([&](store::Reader& r) { return r.GetRun(run_id); });
-    return run ? store::RunStatusName(run->status) : "";
-  }
-  size_t Owed(const std::string& serial) {
-    auto owed = db->Read([&](store::Reader& r) { return r.ListOwedRestores(serial); });
-    return owed ? owed->size() : 0;
-  }
-  std::unique_ptr<store::Store> db;
-};
 
 // Issue 13: SIGTERM (systemctl stop, docker stop) in the middle of a looper-stats run with the
 // battery unplugged: the daemon exits 0 within 30 s, the phone has its setting and battery back,

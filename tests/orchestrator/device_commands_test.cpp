@@ -27,6 +27,7 @@ TEST(DeviceCommandsTest, PreflightCommands) {
   EXPECT_EQ(ResolveActivity("com.example.app"),
             (Words{"cmd", "package", "resolve-activity", "--brief", "com.example.app"}));
   EXPECT_EQ(Getprop(), (Words{"getprop"}));
+  EXPECT_EQ(GetpropValue("sys.boot_completed"), (Words{"getprop", "sys.boot_completed"}));
   EXPECT_EQ(DumpsysBattery(), (Words{"dumpsys", "battery"}));
   EXPECT_EQ(DumpsysThermalservice(), (Words{"dumpsys", "thermalservice"}));
   EXPECT_EQ(DumpsysPackage("com.example.app"), (Words{"dumpsys", "package", "com.example.app"}));
