@@ -18,7 +18,7 @@ namespace droidlab::orchestrator {
 // connection". `realtime_at_boot_ms`: the device clock read at the run's start (device_clock.h);
 // a boot more than 2 s later than it means a reboot. Bounded: adb asked up to 4 times, 0.5 s
 // apart, while it says `offline`; about 4 s at most.
-boost::asio::awaitable<std::string> DescribeDeviceLoss(
-    DeviceShell& shell, std::optional<int64_t> realtime_at_boot_ms);
+boost::asio::awaitable<std::string> DescribeDeviceLoss(DeviceShell& shell,
+                                                       std::optional<int64_t> realtime_at_boot_ms);
 
 }  // namespace droidlab::orchestrator

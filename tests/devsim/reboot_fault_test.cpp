@@ -58,8 +58,7 @@ TEST_F(RebootFaultTest, ProcessesAndBatteryOverrideGoSettingsStay) {
   const std::string battery = Sh("dumpsys battery").Stdout();
   EXPECT_EQ(battery.find("UPDATES STOPPED"), std::string::npos) << battery;
   EXPECT_NE(battery.find("USB powered: true"), std::string::npos) << battery;
-  EXPECT_EQ(Sh("settings get global looper_stats").Stdout(),
-            "enabled=true,sampling_interval=1\n");
+  EXPECT_EQ(Sh("settings get global looper_stats").Stdout(), "enabled=true,sampling_interval=1\n");
   // The next cold launch forks a new process.
   ASSERT_EQ(Sh("am start -W -n com.example.app/.MainActivity").exit_code, 0);
   EXPECT_FALSE(Sh("pidof com.example.app").Stdout().empty());

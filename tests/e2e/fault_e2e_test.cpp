@@ -177,8 +177,8 @@ struct SessionAttempt {
   orchestrator::CommandResult<bool> result = true;
   milliseconds took{0};
 };
-SessionAttempt StartSession(int adb_port, const DevsimDevice& phone,
-                            milliseconds command_timeout, milliseconds workload_time) {
+SessionAttempt StartSession(int adb_port, const DevsimDevice& phone, milliseconds command_timeout,
+                            milliseconds workload_time) {
   asio::io_context io(1);
   adb::ClientOptions options;
   options.server.port = static_cast<uint16_t>(adb_port);
@@ -204,8 +204,8 @@ SessionAttempt StartSession(int adb_port, const DevsimDevice& phone,
     auto starting =
         orchestrator::StartLooperSession(shell, 1, workload, command_timeout, record, session);
     attempt.result = co_await std::move(starting);
-    attempt.took = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() -
-                                                            started);
+    attempt.took =
+        std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started);
   };
   asio::co_spawn(io, body(), [](std::exception_ptr e) { EXPECT_FALSE(e) << "the start threw"; });
   io.run();
@@ -221,14 +221,14 @@ TEST_F(FaultE2eTest, EachLooperStartCommandHasItsOwnDeadline) {
   ASSERT_EQ(devices.size(), 1u);
   const DevsimDevice& phone = devices[0];
   ASSERT_EQ(Shell(phone, "devsim-fault slow 'settings get' 800 1").exit_code, 0);
-  const SessionAttempt slow = StartSession(server_.port(), phone, milliseconds(1000),
-                                           milliseconds(1500));
+  const SessionAttempt slow =
+      StartSession(server_.port(), phone, milliseconds(1000), milliseconds(1500));
   EXPECT_TRUE(slow.result.ok()) << slow.result.error().message;
   EXPECT_GT(slow.took, milliseconds(3500));  // 0.8 s + two 1.5 s workloads: more than 1 s
 
   ASSERT_EQ(Shell(phone, "devsim-fault hang 'cmd looper_stats reset' 1").exit_code, 0);
-  const SessionAttempt hung = StartSession(server_.port(), phone, milliseconds(1000),
-                                           milliseconds(100));
+  const SessionAttempt hung =
+      StartSession(server_.port(), phone, milliseconds(1000), milliseconds(100));
   ASSERT_FALSE(hung.result.ok());
   EXPECT_TRUE(hung.result.error().timed_out()) << hung.result.error().message;
   EXPECT_NE(hung.result.error().message.find("cmd looper_stats reset"), std::string::npos)
