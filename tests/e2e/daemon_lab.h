@@ -50,8 +50,7 @@ class DaemonLabTest : public AdbLabTest {
   std::string api_token_;  // sent by Get when not empty
 };
 
-// The database of a daemon that has stopped (or of one running: WAL), read through the store:
-// what the next start finds.
+// The database of a daemon that has stopped, read through the store: what the next start finds.
 struct StoppedDaemonsDatabase {
   explicit StoppedDaemonsDatabase(const std::string& path);
   std::string Status(int64_t run_id);
