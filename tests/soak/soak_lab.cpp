@@ -1,0 +1,161 @@
+#include "tests/soak/soak_lab.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "tests/common/wait_until.h"
+
+namespace droidlab::soak {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testutil::ProcessResult;
+
+namespace {
+
+// Runs `argv` through coreutils' timeout: SIGTERM after `limit`, SIGKILL 5 s later.
+ProcessResult RunBounded(std::vector<std::string> argv, seconds limit) {
+  argv.insert(argv.begin(), {"/usr/bin/timeout", "-k", "5", std::to_string(limit.count())});
+  return testutil::RunProcess(argv);
+}
+
+// `exec PROGRAM ARGS… 2>>LOG` through sh, so the child's pid is the program's own (signals reach
+// it, not a shell) and what it logs is kept in a file for a failure's report.
+std::vector<std::string> WithStderrTo(const std::string& log, std::vector<std::string> argv) {
+  std::vector<std::string> sh = {"/bin/sh", "-c", "exec \"$@\" 2>>'" + log + "'", "sh"};
+  sh.insert(sh.end(), argv.begin(), argv.end());
+  return sh;
+}
+
+std::string MakeFolder() {
+  const char* tmp = ::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/droidlab_soak_XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+}  // namespace
+
+SoakLab::SoakLab() : folder_(MakeFolder()), db_path_(folder_ + "/lab.db") {}
+
+SoakLab::~SoakLab() {
+  // The daemon and devsim go first: they write into the folder.
+  daemon_.reset();
+  devsim_.reset();
+  if (!keep_) {
+    std::error_code ignored;
+    std::filesystem::remove_all(folder_, ignored);
+  }
+}
+
+ProcessResult SoakLab::Adb(std::vector<std::string> args, seconds limit) const {
+  args.insert(args.begin(), {testutil::AdbPath(), "-P", std::to_string(adb_.port())});
+  return RunBounded(std::move(args), limit);
+}
+
+ProcessResult SoakLab::Shell(const Phone& phone, const std::string& command) const {
+  return Adb({"-s", phone.address, "shell", command});
+}
+
+bool SoakLab::StartPhones(int count, std::string& why) {
+  if (adb_.port() <= 0 || !adb_.Start()) {
+    why = "adb start-server failed on port " + std::to_string(adb_.port());
+    return false;
+  }
+  // One process, one thread, all phones: `--fast` so that `am start -W` does not hold a stream
+  // for a whole launch (the measured times are unchanged).
+  devsim_ = std::make_unique<testutil::ChildProcess>(WithStderrTo(
+      devsim_log(),
+      {testutil::DevsimPath(), "--port", "0", "--fast", "--count", std::to_string(count)}));
+  for (const auto& device : testutil::ReadListeningLines(*devsim_, count)) {
+    phones_.push_back({device.address});
+  }
+  if (static_cast<int>(phones_.size()) != count) {
+    why = "devsim reported " + std::to_string(phones_.size()) + " of " + std::to_string(count) +
+          " phones (see " + devsim_log() + ")";
+    return false;
+  }
+  if (!ReconnectAll(seconds(60))) {
+    why = std::to_string(PhonesNotOnline().size()) + " phones never came online in adb";
+    return false;
+  }
+  return true;
+}
+
+std::vector<Phone> SoakLab::PhonesNotOnline() const {
+  const std::string list = Adb({"devices"}).out;
+  std::vector<Phone> missing;
+  for (const auto& phone : phones_) {
+    if (list.find(phone.address + "\tdevice") == std::string::npos) missing.push_back(phone);
+  }
+  return missing;
+}
+
+bool SoakLab::ReconnectAll(seconds limit) {
+  return testutil::WaitUntil(
+      [&] {
+        const auto missing = PhonesNotOnline();
+        for (const auto& phone : missing) Adb({"connect", phone.address}, seconds(10));
+        return missing.empty();
+      },
+      limit, milliseconds(500));
+}
+
+void SoakLab::RestartAdbServer() {
+  Adb({"kill-server"});
+  Adb({"start-server"});
+}
+
+bool SoakLab::StartDaemon(std::string& why) {
+  std::lock_guard lock(daemon_mutex_);
+  daemon_.reset();
+  port_ = 0;
+  ++daemon_starts_;
+  daemon_ = std::make_unique<testutil::ChildProcess>(WithStderrTo(
+      daemon_log(), {DROIDLAB_BINARY, "serve", "--listen", "127.0.0.1:0", "--db", db_path_,
+                     "--adb-server", "tcp:127.0.0.1:" + std::to_string(adb_.port()),
+                     "--adb-path", testutil::AdbPath(), "--log-level", "info"}));
+  // Tolerant: recovery after a kill -9 on a busy two-core machine is not instant.
+  const auto line = daemon_->ReadLine(milliseconds(60000));
+  const size_t at = line ? line->find("http://127.0.0.1:") : std::string::npos;
+  if (at == std::string::npos) {
+    why = "droidlab serve did not say it listens within 60 s" +
+          (line ? ": '" + *line + "'" : std::string(" (see ") + daemon_log() + ")");
+    daemon_.reset();
+    return false;
+  }
+  port_ = static_cast<uint16_t>(std::stoi(line->substr(at + 17)));
+  return true;
+}
+
+void SoakLab::KillDaemon() {
+  std::lock_guard lock(daemon_mutex_);
+  port_ = 0;
+  if (!daemon_) return;
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  daemon_.reset();
+}
+
+int SoakLab::TerminateDaemon(seconds limit) {
+  std::lock_guard lock(daemon_mutex_);
+  port_ = 0;
+  if (!daemon_) return -1;
+  ::kill(daemon_->pid(), SIGTERM);
+  const auto status = daemon_->Wait(limit);
+  daemon_.reset();  // SIGTERM, then SIGKILL, when it did not end
+  return status ? *status : -1;
+}
+
+int SoakLab::DaemonExitedOnItsOwn() {
+  std::lock_guard lock(daemon_mutex_);
+  if (!daemon_) return -1;
+  const auto status = daemon_->Wait(milliseconds(0));
+  return status ? *status : -1;
+}
+
+}  // namespace droidlab::soak
