@@ -1,7 +1,10 @@
 #include "tests/soak/fault_injector.h"
 
 #include <sys/wait.h>
+#include <time.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <thread>
 
 #include "tests/common/wait_until.h"
@@ -36,7 +39,23 @@ std::string DescribeStatus(int status) {
   return "status " + std::to_string(status);
 }
 
+// Now as daemon.log's spdlog prints it (UTC, milliseconds), to line the two logs up.
+std::string UtcNow() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds_now = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  ::gmtime_r(&seconds_now, &utc);
+  char text[96];  // room for any int the compiler imagines in each field
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(ms));
+  return text;
+}
+
 }  // namespace
+
+void FaultInjector::Log(const std::string& line) { log_ << UtcNow() << " " << line << std::endl; }
 
 const Phone& FaultInjector::AnyPhone() {
   std::uniform_int_distribution<size_t> which(0, lab_.phones().size() - 1);
@@ -48,6 +67,15 @@ void FaultInjector::RunUntil(std::chrono::steady_clock::time_point until) {
   while (std::chrono::steady_clock::now() < until) {
     // The pause is the fault rate, not a wait for anything.
     std::this_thread::sleep_for(milliseconds(pause(rng_)));
+    const int devsim = lab_.DevsimExited();
+    if (devsim >= 0) {
+      devsim_crashed_ = true;
+      Log("devsim ended: " + DescribeStatus(devsim));
+      problems_.push_back("droidlab-devsim ended during the soak (" + DescribeStatus(devsim) +
+                          "); see " + lab_.devsim_log() + " and, for the faults before it, " +
+                          lab_.faults_log() + "; the faults stopped there");
+      return;
+    }
     CheckDaemonAlive();
     InjectOne();
   }
@@ -105,6 +133,7 @@ void FaultInjector::InjectOne() {
 void FaultInjector::PhoneFault(const std::string& kind, const Phone& phone,
                                const std::string& args) {
   const auto result = lab_.Shell(phone, "devsim-fault " + args);
+  Log(phone.address + " devsim-fault " + args + " → exit " + std::to_string(result.exit_code));
   if (result.exit_code == 0) {
     ++counts_.injected[kind];
   } else if (result.exit_code == 2) {
@@ -116,6 +145,7 @@ void FaultInjector::PhoneFault(const std::string& kind, const Phone& phone,
 }
 
 void FaultInjector::RestartAdb() {
+  Log("adb server: kill-server, start-server, phones reconnected");
   lab_.RestartAdbServer();
   ++counts_.injected["adb_restart"];
   // A new server knows no TCP phones until they are connected again (as after any restart);
@@ -130,6 +160,7 @@ void FaultInjector::RestartDaemon(bool kill9) {
     StartDaemon();
     return;
   }
+  Log(kill9 ? "daemon: kill -9, started again" : "daemon: SIGTERM, started again");
   if (kill9) {
     lab_.KillDaemon();
     ++counts_.injected["daemon_kill9"];
@@ -162,6 +193,7 @@ void FaultInjector::StartDaemon() {
 void FaultInjector::BadRequests() {
   const uint16_t port = lab_.port();
   if (port == 0) return;
+  Log("api: a burst of bad requests");
   counts_.bad_requests += bursts_.Burst(port, problems_);
   ++counts_.injected["bad_requests (bursts)"];
   // The daemon must still answer afterwards.
@@ -180,13 +212,16 @@ void FaultInjector::CheckDaemonAlive() {
   }
   const int status = lab_.DaemonExitedOnItsOwn();
   if (status < 0) return;
+  Log("daemon ended by itself: " + DescribeStatus(status));
   problems_.push_back("the daemon ended by itself: " + DescribeStatus(status) + " (see " +
                       lab_.daemon_log() + ")");
   StartDaemon();
 }
 
 bool FaultInjector::ClearAll() {
+  Log("faults over: clear on every phone");
   bursts_.CloseSlowClients();
+  if (devsim_crashed_) return false;  // no phones to clear or to wait for
   CheckDaemonAlive();
   if (!lab_.ReconnectAll(seconds(120))) {
     std::string missing;
@@ -194,15 +229,18 @@ bool FaultInjector::ClearAll() {
     problems_.push_back("phones not online in adb after the faults:" + missing);
   }
   bool ok = true;
+  // A phone rebooting or unplugged right now answers a little later: two minutes for all.
+  const auto deadline = std::chrono::steady_clock::now() + seconds(120);
   for (const auto& phone : lab_.phones()) {
-    // A phone rebooting or unplugged right now answers a little later.
     testutil::ProcessResult cleared;
+    const auto left = std::chrono::duration_cast<milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     const bool done = testutil::WaitUntil(
         [&] {
           cleared = lab_.Shell(phone, "devsim-fault clear");
           return cleared.exit_code == 0;
         },
-        seconds(60), milliseconds(500));
+        std::max(left, milliseconds(0)), milliseconds(500));
     if (!done) {
       problems_.push_back("devsim-fault clear failed on " + phone.address + ": " + cleared.out +
                           cleared.err);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -26,10 +27,13 @@ struct FaultCounts {
 
 class FaultInjector {
  public:
-  FaultInjector(SoakLab& lab, uint64_t seed) : lab_(lab), rng_(seed), bursts_(seed ^ 0x5eed) {}
+  FaultInjector(SoakLab& lab, uint64_t seed)
+      : lab_(lab), rng_(seed), bursts_(seed ^ 0x5eed), log_(lab.faults_log()) {}
 
-  // Injects faults until `until`, one every 1 to 4 s.
+  // Injects faults until `until`, one every 1 to 4 s, each logged with its time in faults.log
+  // (UTC, as daemon.log dates its lines). Ends early when devsim crashed.
   void RunUntil(std::chrono::steady_clock::time_point until);
+  bool devsim_crashed() const { return devsim_crashed_; }
   // devsim-fault clear on every phone, slow clients closed, the daemon running, every phone back
   // in adb: the lab as it should be for the drain. False (with problems noted) when not.
   bool ClearAll();
@@ -47,6 +51,7 @@ class FaultInjector {
  private:
   void InjectOne();
   const Phone& AnyPhone();
+  void Log(const std::string& line);
   // `devsim-fault ARGS` on `phone`; counted under `kind`, or as skipped on a usage error.
   void PhoneFault(const std::string& kind, const Phone& phone, const std::string& args);
   void RestartAdb();
@@ -59,6 +64,8 @@ class FaultInjector {
   BadRequestBursts bursts_;
   FaultCounts counts_;
   std::vector<std::string> problems_;
+  std::ofstream log_;
+  bool devsim_crashed_ = false;
 };
 
 }  // namespace droidlab::soak

@@ -31,6 +31,12 @@ std::vector<std::string> WithStderrTo(const std::string& log, std::vector<std::s
   return sh;
 }
 
+// DROIDLAB_SOAK_DEVSIM: another droidlab-devsim (one that knows faults this build's does not).
+std::string DevsimProgram() {
+  const char* other = ::getenv("DROIDLAB_SOAK_DEVSIM");
+  return other && *other ? other : testutil::DevsimPath();
+}
+
 std::string MakeFolder() {
   const char* tmp = ::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/droidlab_soak_XXXXXX";
@@ -70,7 +76,7 @@ bool SoakLab::StartPhones(int count, std::string& why) {
   // for a whole launch (the measured times are unchanged).
   devsim_ = std::make_unique<testutil::ChildProcess>(WithStderrTo(
       devsim_log(),
-      {testutil::DevsimPath(), "--port", "0", "--fast", "--count", std::to_string(count)}));
+      {DevsimProgram(), "--port", "0", "--fast", "--count", std::to_string(count)}));
   for (const auto& device : testutil::ReadListeningLines(*devsim_, count)) {
     phones_.push_back({device.address});
   }
@@ -84,6 +90,12 @@ bool SoakLab::StartPhones(int count, std::string& why) {
     return false;
   }
   return true;
+}
+
+int SoakLab::DevsimExited() {
+  if (!devsim_) return -1;
+  const auto status = devsim_->Wait(milliseconds(0));
+  return status ? *status : -1;
 }
 
 std::vector<Phone> SoakLab::PhonesNotOnline() const {

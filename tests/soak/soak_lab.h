@@ -32,6 +32,9 @@ class SoakLab {
   // Starts the adb server and `count` devsim phones and connects them; false and `why` when not.
   bool StartPhones(int count, std::string& why);
   const std::vector<Phone>& phones() const { return phones_; }
+  // The devsim process ended (it crashed: nothing stops it before the lab does): its wait
+  // status, else -1.
+  int DevsimExited();
 
   // `adb -P PORT args…`, ended after `limit`.
   testutil::ProcessResult Adb(std::vector<std::string> args,
@@ -61,6 +64,7 @@ class SoakLab {
   const std::string& db_path() const { return db_path_; }
   std::string daemon_log() const { return folder_ + "/daemon.log"; }
   std::string devsim_log() const { return folder_ + "/devsim.log"; }
+  std::string faults_log() const { return folder_ + "/faults.log"; }
   // Keeps the folder (database, logs) after the soak, for a failure to be looked at; otherwise
   // it is removed with the lab.
   void Keep() { keep_ = true; }
