@@ -34,6 +34,10 @@ std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 
 std::string DescribeStatus(int status) {
   if (status < 0) return "still running";
+  // devsim and serve both exit 0 on SIGTERM: unasked for, someone outside the soak sent it.
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    return "exit 0, i.e. a SIGTERM the soak did not send";
+  }
   if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
   return "status " + std::to_string(status);
@@ -57,9 +61,26 @@ std::string UtcNow() {
 
 void FaultInjector::Log(const std::string& line) { log_ << UtcNow() << " " << line << std::endl; }
 
-const Phone& FaultInjector::AnyPhone() {
-  std::uniform_int_distribution<size_t> which(0, lab_.phones().size() - 1);
-  return lab_.phones()[which(rng_)];
+bool FaultInjector::AnyPhone(Phone& phone) {
+  const auto live = lab_.LivePhones();
+  if (live.empty()) return false;
+  std::uniform_int_distribution<size_t> which(0, live.size() - 1);
+  phone = live[which(rng_)];
+  return true;
+}
+
+void FaultInjector::NoteLostPhones() {
+  for (const auto& phone : lab_.phones()) {
+    if (lost_phones_.count(phone.address) != 0) continue;
+    const int status = lab_.DevsimExited(phone);
+    if (status < 0) continue;
+    lost_phones_.insert(phone.address);
+    Log(phone.address + " devsim ended: " + DescribeStatus(status));
+    problems_.push_back("droidlab-devsim of " + phone.address + " ended during the soak (" +
+                        DescribeStatus(status) + " at " + UtcNow() + "); see " +
+                        lab_.devsim_log() + " and, for the faults before it, " +
+                        lab_.faults_log() + "; the phone is left out from then on");
+  }
 }
 
 void FaultInjector::RunUntil(std::chrono::steady_clock::time_point until) {
@@ -67,15 +88,8 @@ void FaultInjector::RunUntil(std::chrono::steady_clock::time_point until) {
   while (std::chrono::steady_clock::now() < until) {
     // The pause is the fault rate, not a wait for anything.
     std::this_thread::sleep_for(milliseconds(pause(rng_)));
-    const int devsim = lab_.DevsimExited();
-    if (devsim >= 0) {
-      devsim_crashed_ = true;
-      Log("devsim ended: " + DescribeStatus(devsim));
-      problems_.push_back("droidlab-devsim ended during the soak (" + DescribeStatus(devsim) +
-                          "); see " + lab_.devsim_log() + " and, for the faults before it, " +
-                          lab_.faults_log() + "; the faults stopped there");
-      return;
-    }
+    NoteLostPhones();
+    if (lost_phones_.size() == lab_.phones().size()) return;  // no phone left
     CheckDaemonAlive();
     InjectOne();
   }
@@ -96,7 +110,8 @@ void FaultInjector::InjectOne() {
   }
   std::uniform_int_distribution<size_t> prefix_index(0, kCommandPrefixes.size() - 1);
   const std::string prefix = Quoted(kCommandPrefixes[prefix_index(rng_)]);
-  const Phone& phone = AnyPhone();
+  Phone phone;
+  if (!AnyPhone(phone)) return;
   if (kind == "unplug") {
     std::uniform_int_distribution<int> ms(300, 8000);
     PhoneFault(kind, phone, "unplug " + std::to_string(ms(rng_)));
@@ -221,7 +236,7 @@ void FaultInjector::CheckDaemonAlive() {
 bool FaultInjector::ClearAll() {
   Log("faults over: clear on every phone");
   bursts_.CloseSlowClients();
-  if (devsim_crashed_) return false;  // no phones to clear or to wait for
+  NoteLostPhones();
   CheckDaemonAlive();
   if (!lab_.ReconnectAll(seconds(120))) {
     std::string missing;
@@ -231,7 +246,7 @@ bool FaultInjector::ClearAll() {
   bool ok = true;
   // A phone rebooting or unplugged right now answers a little later: two minutes for all.
   const auto deadline = std::chrono::steady_clock::now() + seconds(120);
-  for (const auto& phone : lab_.phones()) {
+  for (const auto& phone : lab_.LivePhones()) {
     testutil::ProcessResult cleared;
     const auto left = std::chrono::duration_cast<milliseconds>(
         deadline - std::chrono::steady_clock::now());

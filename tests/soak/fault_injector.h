@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ class FaultInjector {
       : lab_(lab), rng_(seed), bursts_(seed ^ 0x5eed), log_(lab.faults_log()) {}
 
   // Injects faults until `until`, one every 1 to 4 s, each logged with its time in faults.log
-  // (UTC, as daemon.log dates its lines). Ends early when devsim crashed.
+  // (UTC, as daemon.log dates its lines). A phone whose devsim crashed is noted and left out
+  // from then on; the faults end early when no phone is left.
   void RunUntil(std::chrono::steady_clock::time_point until);
-  bool devsim_crashed() const { return devsim_crashed_; }
+  // Phones whose devsim crashed (by address).
+  const std::set<std::string>& lost_phones() const { return lost_phones_; }
   // devsim-fault clear on every phone, slow clients closed, the daemon running, every phone back
   // in adb: the lab as it should be for the drain. False (with problems noted) when not.
   bool ClearAll();
@@ -50,7 +53,10 @@ class FaultInjector {
 
  private:
   void InjectOne();
-  const Phone& AnyPhone();
+  // A live phone; false when none is left.
+  bool AnyPhone(Phone& phone);
+  // Notes phones whose devsim ended since the last look.
+  void NoteLostPhones();
   void Log(const std::string& line);
   // `devsim-fault ARGS` on `phone`; counted under `kind`, or as skipped on a usage error.
   void PhoneFault(const std::string& kind, const Phone& phone, const std::string& args);
@@ -65,7 +71,7 @@ class FaultInjector {
   FaultCounts counts_;
   std::vector<std::string> problems_;
   std::ofstream log_;
-  bool devsim_crashed_ = false;
+  std::set<std::string> lost_phones_;
 };
 
 }  // namespace droidlab::soak

@@ -14,7 +14,7 @@ using Json = nlohmann::json;
 std::map<std::string, PhoneState> ReadPhoneStates(const SoakLab& lab,
                                                   std::vector<std::string>& problems) {
   std::map<std::string, PhoneState> states;
-  for (const auto& phone : lab.phones()) {
+  for (const auto& phone : lab.LivePhones()) {
     const auto looper = lab.Shell(phone, "settings get global looper_stats");
     const auto battery = lab.Shell(phone, "dumpsys battery");
     if (looper.exit_code != 0 || battery.exit_code != 0) {
@@ -114,16 +114,20 @@ Json Column(sqlite3_stmt* s, int column) {
 
 }  // namespace
 
-int64_t OwedRestores(const std::string& path) {
+int64_t OwedRestores(const std::string& path, const std::set<std::string>& lost) {
   Db db = OpenReadOnly(path);
   if (!db) return -1;
-  Stmt s = Prepare(db.get(), "SELECT count(*) FROM device_restores WHERE paid_at IS NULL");
-  if (!s || sqlite3_step(s.get()) != SQLITE_ROW) return -1;
-  return sqlite3_column_int64(s.get(), 0);
+  Stmt s = Prepare(db.get(), "SELECT serial FROM device_restores WHERE paid_at IS NULL");
+  if (!s) return -1;
+  int64_t owed = 0;
+  int step;
+  while ((step = sqlite3_step(s.get())) == SQLITE_ROW) owed += lost.count(Text(s.get(), 0)) ? 0 : 1;
+  return step == SQLITE_DONE ? owed : -1;
 }
 
 DatabaseFigures CheckDatabase(const std::string& path,
                               const std::map<int64_t, std::map<int64_t, Json>>& seen,
+                              const std::set<std::string>& lost,
                               std::vector<std::string>& problems) {
   DatabaseFigures figures;
   Db db = OpenReadOnly(path);
@@ -170,6 +174,10 @@ DatabaseFigures CheckDatabase(const std::string& path,
                         "SELECT serial, kind, name, previous, run_id FROM device_restores "
                         "WHERE paid_at IS NULL ORDER BY id");
     while (owed && sqlite3_step(owed.get()) == SQLITE_ROW) {
+      if (lost.count(Text(owed.get(), 0)) != 0) {
+        ++figures.restores_owed_to_lost_phones;
+        continue;
+      }
       problems.push_back("restore still owed: " + Text(owed.get(), 0) + " " +
                          Text(owed.get(), 1) + " " + Text(owed.get(), 2) + " previous '" +
                          Text(owed.get(), 3) + "' (run " + Text(owed.get(), 4) + ")");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct PhoneState {
   bool operator==(const PhoneState&) const = default;
 };
 
-// Reads every phone's state; a phone that does not answer is listed in `problems`.
+// Reads every live phone's state; a phone that does not answer is listed in `problems`.
 std::map<std::string, PhoneState> ReadPhoneStates(const SoakLab& lab,
                                                   std::vector<std::string>& problems);
 
@@ -41,15 +42,18 @@ struct DatabaseFigures {
   int64_t launches = 0;
   int64_t restores_recorded = 0;
   int64_t restores_paid = 0;
+  int64_t restores_owed_to_lost_phones = 0;  // phones whose devsim crashed: they cannot be paid
 };
 
-// The stopped daemon's database: integrity_check ok, every run terminal with a reason, every
-// launch in `seen` there with the same displayed_ms; its figures.
+// The stopped daemon's database: integrity_check ok, every run terminal with a reason, no restore
+// owed but to a `lost` phone, every launch in `seen` there with the same values; its figures.
 DatabaseFigures CheckDatabase(const std::string& path,
                               const std::map<int64_t, std::map<int64_t, nlohmann::json>>& seen,
+                              const std::set<std::string>& lost,
                               std::vector<std::string>& problems);
 
-// Restores the daemon still owes (read-only, beside a running daemon: WAL); -1 when unreadable.
-int64_t OwedRestores(const std::string& path);
+// Restores the daemon still owes to phones not `lost` (read-only, beside a running daemon: WAL);
+// -1 when unreadable.
+int64_t OwedRestores(const std::string& path, const std::set<std::string>& lost);
 
 }  // namespace droidlab::soak

@@ -39,19 +39,34 @@ std::string DevsimProgram() {
 
 std::string MakeFolder() {
   const char* tmp = ::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/droidlab_soak_XXXXXX";
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/soak_lab_XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   return pattern;
 }
 
+// A copy of `program` in the lab's folder under another name: a machine shared with others who
+// clean up their own tests by name (`pkill -f droidlab`, which a soak met twice: SIGTERM to its
+// daemon and every devsim at once) leaves the soak's processes alone.
+std::string CopyUnderOwnName(const std::string& program, const std::string& folder,
+                             const std::string& name) {
+  const std::string copy = folder + "/" + name;
+  std::filesystem::copy_file(program, copy, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(copy, std::filesystem::perms::owner_all);
+  return copy;
+}
+
 }  // namespace
 
-SoakLab::SoakLab() : folder_(MakeFolder()), db_path_(folder_ + "/lab.db") {}
+SoakLab::SoakLab()
+    : folder_(MakeFolder()),
+      db_path_(folder_ + "/lab.db"),
+      serve_program_(CopyUnderOwnName(DROIDLAB_BINARY, folder_, "serve-under-soak")),
+      devsim_program_(CopyUnderOwnName(DevsimProgram(), folder_, "phone-sim")) {}
 
 SoakLab::~SoakLab() {
   // The daemon and devsim go first: they write into the folder.
   daemon_.reset();
-  devsim_.reset();
+  devsims_.clear();
   if (!keep_) {
     std::error_code ignored;
     std::filesystem::remove_all(folder_, ignored);
@@ -72,13 +87,15 @@ bool SoakLab::StartPhones(int count, std::string& why) {
     why = "adb start-server failed on port " + std::to_string(adb_.port());
     return false;
   }
-  // One process, one thread, all phones: `--fast` so that `am start -W` does not hold a stream
-  // for a whole launch (the measured times are unchanged).
-  devsim_ = std::make_unique<testutil::ChildProcess>(WithStderrTo(
-      devsim_log(),
-      {DevsimProgram(), "--port", "0", "--fast", "--count", std::to_string(count)}));
-  for (const auto& device : testutil::ReadListeningLines(*devsim_, count)) {
-    phones_.push_back({device.address});
+  // `--fast` so that `am start -W` does not hold a stream for a whole launch (the measured
+  // times are unchanged). Each phone gets a seed of its own.
+  for (int i = 0; i < count; ++i) {
+    auto devsim = std::make_unique<testutil::ChildProcess>(WithStderrTo(
+        devsim_log(), {devsim_program_, "--port", "0", "--fast"}));
+    for (const auto& device : testutil::ReadListeningLines(*devsim, 1)) {
+      phones_.push_back({device.address, devsims_.size()});
+    }
+    devsims_.push_back(std::move(devsim));
   }
   if (static_cast<int>(phones_.size()) != count) {
     why = "devsim reported " + std::to_string(phones_.size()) + " of " + std::to_string(count) +
@@ -92,16 +109,23 @@ bool SoakLab::StartPhones(int count, std::string& why) {
   return true;
 }
 
-int SoakLab::DevsimExited() {
-  if (!devsim_) return -1;
-  const auto status = devsim_->Wait(milliseconds(0));
+int SoakLab::DevsimExited(const Phone& phone) const {
+  const auto status = devsims_[phone.index]->Wait(milliseconds(0));
   return status ? *status : -1;
+}
+
+std::vector<Phone> SoakLab::LivePhones() const {
+  std::vector<Phone> live;
+  for (const auto& phone : phones_) {
+    if (DevsimExited(phone) < 0) live.push_back(phone);
+  }
+  return live;
 }
 
 std::vector<Phone> SoakLab::PhonesNotOnline() const {
   const std::string list = Adb({"devices"}).out;
   std::vector<Phone> missing;
-  for (const auto& phone : phones_) {
+  for (const auto& phone : LivePhones()) {
     if (list.find(phone.address + "\tdevice") == std::string::npos) missing.push_back(phone);
   }
   return missing;
@@ -128,7 +152,7 @@ bool SoakLab::StartDaemon(std::string& why) {
   port_ = 0;
   ++daemon_starts_;
   daemon_ = std::make_unique<testutil::ChildProcess>(WithStderrTo(
-      daemon_log(), {DROIDLAB_BINARY, "serve", "--listen", "127.0.0.1:0", "--db", db_path_,
+      daemon_log(), {serve_program_, "serve", "--listen", "127.0.0.1:0", "--db", db_path_,
                      "--adb-server", "tcp:127.0.0.1:" + std::to_string(adb_.port()),
                      "--adb-path", testutil::AdbPath(), "--log-level", "info"}));
   // Tolerant: recovery after a kill -9 on a busy two-core machine is not instant.

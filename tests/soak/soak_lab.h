@@ -20,6 +20,7 @@ namespace droidlab::soak {
 
 struct Phone {
   std::string address;  // 127.0.0.1:PORT: adb's serial for it, and the daemon's
+  size_t index = 0;     // its devsim process in the lab
 };
 
 class SoakLab {
@@ -29,12 +30,15 @@ class SoakLab {
   SoakLab(const SoakLab&) = delete;
   SoakLab& operator=(const SoakLab&) = delete;
 
-  // Starts the adb server and `count` devsim phones and connects them; false and `why` when not.
+  // Starts the adb server and `count` devsim phones, one devsim process each (a devsim that
+  // crashes takes one phone with it, not the lab), and connects them; false and `why` when not.
   bool StartPhones(int count, std::string& why);
   const std::vector<Phone>& phones() const { return phones_; }
-  // The devsim process ended (it crashed: nothing stops it before the lab does): its wait
-  // status, else -1.
-  int DevsimExited();
+  // The phones whose devsim has not ended.
+  std::vector<Phone> LivePhones() const;
+  // The phone's devsim process ended (it crashed: nothing stops it before the lab does): its
+  // wait status, else -1.
+  int DevsimExited(const Phone& phone) const;
 
   // `adb -P PORT args…`, ended after `limit`.
   testutil::ProcessResult Adb(std::vector<std::string> args,
@@ -73,8 +77,10 @@ class SoakLab {
  private:
   std::string folder_;
   std::string db_path_;
+  std::string serve_program_;   // copies of droidlab and droidlab-devsim in folder_
+  std::string devsim_program_;
   testutil::AdbServer adb_;
-  std::unique_ptr<testutil::ChildProcess> devsim_;
+  std::vector<std::unique_ptr<testutil::ChildProcess>> devsims_;
   std::vector<Phone> phones_;
   std::mutex daemon_mutex_;
   std::unique_ptr<testutil::ChildProcess> daemon_;

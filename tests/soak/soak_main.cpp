@@ -154,7 +154,7 @@ int Soak(const Options& options) {
                 " min: " + std::to_string(traffic.OpenRuns()) + " runs still open");
   }
   traffic.Stop();
-  const int64_t owed_before_final_start = OwedRestores(lab.db_path());
+  const int64_t owed_before_final_start = OwedRestores(lab.db_path(), faults.lost_phones());
 
   // The final start: the daemon stopped (SIGTERM, exit 0 within 30 s) and started again; it must
   // pay whatever it still owes, bounded.
@@ -163,16 +163,15 @@ int Soak(const Options& options) {
     faults.Note("SIGTERM before the final start: wait status " + std::to_string(stopped));
   }
   if (!lab.StartDaemon(why)) faults.Note("the final start failed: " + why);
-  std::vector<std::string> not_answering;
-  const bool phones_gone = faults.devsim_crashed();
-  const bool paid = !phones_gone && testutil::WaitUntil(
-      [&] {
-        not_answering.clear();
-        return OwedRestores(lab.db_path()) == 0 &&
-               ReadPhoneStates(lab, not_answering) == before;
-      },
-      seconds(180), milliseconds(1000));
-  if (!paid && !phones_gone) Say("after 180 s the phones are not all as found yet (listed below)");
+  // Paid: nothing owed to a live phone, and each live phone as it was found.
+  const auto as_found = [&] {
+    std::vector<std::string> differences;
+    const auto now = ReadPhoneStates(lab, differences);
+    CheckPhonesAsFound(before, now, differences);
+    return differences.empty() && OwedRestores(lab.db_path(), faults.lost_phones()) == 0;
+  };
+  const bool paid = testutil::WaitUntil(as_found, seconds(180), milliseconds(1000));
+  if (!paid) Say("after 180 s the phones are not all as found yet (listed below)");
   // Every launch the API ever returned, read again from the running daemon.
   CheckLaunchesThroughApi(lab.port(), traffic.launches_seen(), problems);
   const int final_stop = lab.TerminateDaemon(seconds(30));
@@ -181,14 +180,10 @@ int Soak(const Options& options) {
   }
 
   // The checks, with the daemon stopped.
-  if (!phones_gone) {
-    const auto after = ReadPhoneStates(lab, problems);
-    CheckPhonesAsFound(before, after, problems);
-  } else {
-    problems.push_back("the phones could not be checked: devsim is gone");
-  }
+  const auto after = ReadPhoneStates(lab, problems);  // the live phones
+  CheckPhonesAsFound(before, after, problems);
   const auto launches_seen = traffic.launches_seen();
-  const DatabaseFigures db = CheckDatabase(lab.db_path(), launches_seen, problems);
+  const DatabaseFigures db = CheckDatabase(lab.db_path(), launches_seen, faults.lost_phones(), problems);
   for (const auto& p : traffic.problems()) problems.push_back(p);
   for (const auto& p : faults.problems()) problems.push_back(p);
 
@@ -218,7 +213,11 @@ int Soak(const Options& options) {
   std::cout << "launches: " << db.launches << " in the database; " << launches_returned
             << " returned by the API (" << counts.launch_reads << " reads), all checked\n";
   std::cout << "restores: " << db.restores_recorded << " recorded (owed), " << db.restores_paid
-            << " paid; " << owed_before_final_start << " still owed before the final start\n";
+            << " paid; " << owed_before_final_start
+            << " still owed (to live phones) before the final start; "
+            << db.restores_owed_to_lost_phones << " owed to phones whose devsim crashed\n";
+  std::cout << "phones: " << options.phones << ", " << faults.lost_phones().size()
+            << " lost to a devsim crash, " << after.size() << " checked as found\n";
 
   if (problems.empty()) {
     std::cout << "soak: PASS\n";
