@@ -132,11 +132,15 @@ BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileR
   std::string token = Trimmed(*bytes);
   if (token.empty()) return FileError{path + ": empty"};
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & (S_IROTH | S_IWOTH)) != 0) {
+  // As ssh refuses a private key its group can read: every member of a group holding the token
+  // would hold the lab. stat() follows a symbolic link: the mode counted is the token's own.
+  constexpr mode_t kNotTheOwners = S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & kNotTheOwners) != 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     return FileError{path + ": permissions " + mode +
-                     " let other users read or change the token; chmod o-rw " + path};
+                     " let users other than its owner read or change the token; chmod 600 " +
+                     path + " (owned by the user droidlab runs as)"};
   }
   return token;
 }

@@ -54,9 +54,9 @@ using FileReader = BasicResult<std::string, FileError> (*)(const std::string& pa
 // The FileReader of the real file system.
 BasicResult<std::string, FileError> ReadWholeFile(const std::string& path);
 // A token file holds the token alone (a trailing newline is not part of it); an empty one is an
-// error, and so is one that others may read or write (as ssh refuses a readable private key;
-// its group may read it: the unit's group is how the droidlab user gets it). Shared by `serve`
-// and the client commands.
+// error, and so is one that anyone but its owner may read or write (mode 0600 or 0400, as ssh
+// refuses a private key its group or others can read). Shared by `serve` and the client
+// commands.
 BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file);
 
 // Builds the settings from the command line (after `serve`), the environment's DROIDLAB_TOKEN

@@ -1,11 +1,13 @@
 // `droidlab serve`'s safe defaults on a network (issue 13, §4), through the real binary as an
 // operator meets them: no token and an address beyond loopback is refused unless --insecure is
-// said, a token file others can read is refused — each before anything is opened or created.
+// said, a token file its group or others can read is refused — each before anything is opened
+// or created.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "tests/common/child_process.h"
@@ -62,26 +64,35 @@ TEST(ServeSafetyTest, InsecureSaidInSoManyWordsServesTheNetworkWithAWarning) {
   EXPECT_EQ(daemon.Stop(), 0);
 }
 
-TEST(ServeSafetyTest, ATokenFileOthersCanReadIsRefused) {
-  TempDir dir;
-  const std::string db = dir.File("droidlab.db");
-  const std::string token = TokenFile(dir, 0644);
-  auto refused = RunProcess(Serve(db, {"--listen", "0.0.0.0:0", "--token-file", token}));
-  EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("permissions 0644"), std::string::npos) << refused.err;
-  EXPECT_NE(refused.err.find("chmod o-rw"), std::string::npos) << refused.err;
-  EXPECT_FALSE(Exists(db));
+// As ssh refuses a private key that anyone but its owner can read: others (0644) or the group
+// (0640: every member of the group would hold the lab's key).
+TEST(ServeSafetyTest, ATokenFileAnyoneButItsOwnerCanReadIsRefused) {
+  for (const mode_t mode : {0644, 0640, 0604, 0620}) {
+    TempDir dir;
+    const std::string db = dir.File("droidlab.db");
+    const std::string token = TokenFile(dir, mode);
+    auto refused = RunProcess(Serve(db, {"--listen", "0.0.0.0:0", "--token-file", token}));
+    char shown[8];
+    std::snprintf(shown, sizeof shown, "%04o", static_cast<unsigned>(mode));
+    EXPECT_EQ(refused.exit_code, 2) << shown << ": " << refused.err;
+    EXPECT_NE(refused.err.find(std::string("permissions ") + shown), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("chmod 600 " + token), std::string::npos) << refused.err;
+    EXPECT_FALSE(Exists(db)) << shown;
+  }
 }
 
-TEST(ServeSafetyTest, ATokenFileOfItsOwnerAndGroupServesTheNetwork) {
-  TempDir dir;
-  const std::string token = TokenFile(dir, 0640);
-  ChildProcess daemon(
-      Serve(dir.File("droidlab.db"), {"--listen", "0.0.0.0:0", "--token-file", token}));
-  auto line = daemon.ReadLine(std::chrono::seconds(20));
-  ASSERT_TRUE(line);
-  EXPECT_NE(line->find("; token required"), std::string::npos) << *line;
-  EXPECT_EQ(daemon.Stop(), 0);
+TEST(ServeSafetyTest, ATokenFileOnlyItsOwnerCanReadServesTheNetwork) {
+  for (const mode_t mode : {0600, 0400}) {
+    TempDir dir;
+    const std::string token = TokenFile(dir, mode);
+    ChildProcess daemon(
+        Serve(dir.File("droidlab.db"), {"--listen", "0.0.0.0:0", "--token-file", token}));
+    auto line = daemon.ReadLine(std::chrono::seconds(20));
+    ASSERT_TRUE(line) << mode;
+    EXPECT_NE(line->find("; token required"), std::string::npos) << *line;
+    EXPECT_EQ(daemon.Stop(), 0);
+  }
 }
 
 }  // namespace
