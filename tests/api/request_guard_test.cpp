@@ -84,6 +84,9 @@ TEST(RequestGuard, WithoutATokenAForeignOriginMayReadButNotChange) {
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 403);
   EXPECT_NE(refused->message.find("http://localhost:3000"), std::string::npos);
+  // A sandboxed frame or a file:// page says "null": not this daemon's origin either.
+  EXPECT_TRUE(CheckHostAndOrigin(policy, "POST", "localhost:8765", "null"));
+  EXPECT_TRUE(CheckHostAndOrigin(policy, "POST", "localhost:8765", "https://localhost:8765"));
   // Listening beyond loopback (--insecure), any name may be the daemon's; the Origin still counts.
   policy.loopback_listener = false;
   EXPECT_FALSE(CheckHostAndOrigin(policy, "GET", "lab-host-7:8765", ""));
