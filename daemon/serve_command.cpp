@@ -319,8 +319,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   asio::co_spawn(io, http_server.Run(),
                  asio::bind_cancellation_slot(stop_http.slot(), started("http server")));
 
-  asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
+  auto signals = std::make_unique<asio::signal_set>(io, SIGINT, SIGTERM);
+  signals->async_wait([&](const boost::system::error_code& ec, int signal_number) {
     if (ec) return;
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
@@ -340,7 +340,13 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   spdlog::info("serving; adb server {}", server->ToString());
 
   while (running > 0) io.run_one();
-  signals.cancel();
+  // A second SIGTERM (systemd's stop, tini, a test harness may send one more) must not kill the
+  // teardown below: the store's last flush and WAL checkpoint. Asio puts the default action back
+  // when its signal_set goes, so the signals are ignored from then on, until exit.
+  signals->cancel();
+  signals.reset();
+  std::signal(SIGTERM, SIG_IGN);
+  std::signal(SIGINT, SIG_IGN);
   io.poll();
   st->Flush();
   spdlog::info("stopped");

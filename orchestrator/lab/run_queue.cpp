@@ -183,21 +183,24 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     co_await WaitForSignal(*done);
 
     RunEvent finished{run.run_id, serial, store::RunStatus::kFailed, std::nullopt, std::nullopt};
+    bool stored = true;  // the end is on disk: only then is it announced
     if (*outcome) {
       finished.status = (*outcome)->status;
       finished.error = (*outcome)->error;
+      stored = (*outcome)->status_stored;
     } else {
       // The executor broke its promise to record the end itself: record it here.
       finished.error = "internal error: " + *failure;
       options.log(serial + " run " + std::to_string(run.run_id) + ": " + *finished.error);
       auto s = co_await SetStatus(run.run_id, store::RunStatus::kFailed, finished.error);
       if (!s) options.log("run " + std::to_string(run.run_id) + ": " + s.error().message);
+      stored = s.ok();
     }
     {
       std::lock_guard lock(mutex);
       progress.erase(run.run_id);
     }
-    if (*outcome && !(*outcome)->status_stored) {
+    if (!stored) {
       options.log("run " + std::to_string(run.run_id) + ": its end (" +
                   store::RunStatusName(finished.status) +
                   ") is not announced: the store could not record it");

@@ -66,6 +66,7 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
   co_await asio::this_coro::throw_if_cancelled(false);
   const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
   asio::steady_timer timer(timer_executor);
+  auto last_flush = std::chrono::steady_clock::now();
   while (!co_await Cancelled()) {
     const auto next = std::chrono::steady_clock::now() + config.interval;
     const adb::Deadline deadline = adb::DeadlineAfter(config.command_timeout);
@@ -92,6 +93,13 @@ asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig confi
       } else {
         state->last_error = "/proc/" + std::to_string(pid) + "/stat: " + reading.error();
       }
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (config.flush && !state->samples.empty() &&
+        (state->samples.size() >= config.flush_samples || now - last_flush >= config.flush_every)) {
+      last_flush = now;
+      auto flushing = config.flush();
+      co_await std::move(flushing);
     }
     timer.expires_at(next);
     boost::system::error_code ec;

@@ -49,10 +49,17 @@ struct ProcSamplerConfig {
   std::chrono::milliseconds command_timeout{10'000};
   DeviceClock clock;
   std::function<int64_t()> run_ms;  // ms since the run started (ProcSample::t_ms)
+  // Hands the samples taken so far to the store (the executor's writer, which batches them)
+  // once `flush_samples` have collected or `flush_every` passed since the last hand-off: on
+  // disk while the run goes, a launch that takes long included (issue 13 §3). Null: they stay
+  // in `state` for the executor.
+  std::function<boost::asio::awaitable<void>()> flush;
+  size_t flush_samples = 64;
+  std::chrono::milliseconds flush_every{1000};
 };
 
 // Samples until cancelled (the executor's `||`); never ends on its own, so it never cuts the
-// launch loop short. Samples collect in `state`.
+// launch loop short. Samples collect in `state` until `config.flush` takes them.
 boost::asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig config,
                                             std::shared_ptr<ProcSamplerState> state);
 

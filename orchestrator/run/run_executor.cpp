@@ -4,10 +4,12 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <exception>
@@ -27,8 +29,8 @@
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
 #include "orchestrator/stderr_log.h"
-#include "parsers/looper_stats.h"
 #include "orchestrator/run/lost_writes.h"
+#include "parsers/looper_stats.h"
 #include "store/async_store.h"
 
 namespace droidlab::orchestrator {
@@ -60,6 +62,16 @@ struct LoopState {
   std::optional<std::string> error;  // the run fails with this
 };
 
+// The launches the writer committed, as its completions tell (on the writer thread). The run's
+// progress counts these, never launches only queued: a dashboard that saw "7 done" finds 7
+// launches in the store, even when the disk fills after the writer took the 8th.
+struct StoredLaunches {
+  std::mutex mutex;
+  int64_t iterations_done = 0;  // the highest iteration committed
+  int64_t count = 0;
+  int64_t valid = 0;
+};
+
 class Execution {
  public:
   Execution(adb::Client& client, store::Store& store, int64_t run_id, RunSpec spec,
@@ -84,6 +96,11 @@ class Execution {
   }
   void Phase(std::string phase) {
     progress_.phase = std::move(phase);
+    {
+      std::lock_guard lock(stored_->mutex);
+      progress_.iterations_done = stored_->iterations_done;
+      progress_.valid_launches = stored_->valid;
+    }
     if (options_.on_progress) options_.on_progress(progress_);
   }
   adb::Deadline CommandDeadline() const { return adb::DeadlineAfter(options_.command_timeout); }
@@ -103,8 +120,33 @@ class Execution {
       lost->Record(std::move(why));
     };
   }
+  // A launch's completion: once committed it counts in the progress, which is announced then
+  // (posted to the run's executor; a no-op once the run is over); a loss as Committed's.
+  store::Completion LaunchCommitted(int64_t iteration, bool valid, std::string what) {
+    store::Completion on_lost = Committed(std::move(what));
+    std::weak_ptr<std::function<void()>> announce = announce_;
+    return [on_lost = std::move(on_lost), stored = stored_, iteration, valid,
+            executor = executor_, announce](const store::Status& s) mutable {
+      if (!s) {
+        on_lost(s);
+        return;
+      }
+      {
+        std::lock_guard lock(stored->mutex);
+        stored->iterations_done = std::max(stored->iterations_done, iteration);
+        ++stored->count;
+        if (valid) ++stored->valid;
+      }
+      asio::post(executor, [announce] {
+        if (auto a = announce.lock()) (*a)();
+      });
+    };
+  }
   // The proc samples taken so far, to the writer: stored while the run goes, not at its end.
   asio::awaitable<std::optional<std::string>> StoreSamplesSoFar(ProcSamplerState& sampler);
+  // The sampler's hand-off every N samples or every second (proc_sampler.h); a batch the writer
+  // would not take fails the run as a lost one does.
+  asio::awaitable<void> FlushSamples(std::shared_ptr<ProcSamplerState> sampler);
   // Waits until the writer committed (or lost) all this run handed it; what it lost, if any.
   asio::awaitable<std::optional<std::string>> WritesLost();
 
@@ -152,6 +194,9 @@ class Execution {
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
   int64_t samples_stored_ = 0;
   std::shared_ptr<LostWrites> lost_ = std::make_shared<LostWrites>();
+  std::shared_ptr<StoredLaunches> stored_ = std::make_shared<StoredLaunches>();
+  asio::any_io_executor executor_;  // the run's: committed launches are announced there
+  std::shared_ptr<std::function<void()>> announce_;
   store::Store& store_ref_;
   std::unique_ptr<OwedRestores> own_restores_;
 };
@@ -167,6 +212,12 @@ asio::awaitable<std::optional<std::string>> Execution::StoreSamplesSoFar(
   store::Status s = co_await std::move(storing);
   if (!s) co_return "proc samples not stored: " + s.error().message;
   co_return std::nullopt;
+}
+
+asio::awaitable<void> Execution::FlushSamples(std::shared_ptr<ProcSamplerState> sampler) {
+  auto storing = StoreSamplesSoFar(*sampler);
+  std::optional<std::string> error = co_await std::move(storing);
+  if (error) lost_->Record(std::move(*error));
 }
 
 asio::awaitable<std::optional<std::string>> Execution::WritesLost() {
@@ -286,6 +337,7 @@ asio::awaitable<void> Execution::SampleOrIdle(DeviceShell& shell,
     const int64_t started = started_ms_;
     auto now_ms = options_.now_ms;
     config.run_ms = [now_ms, started] { return now_ms() - started; };
+    config.flush = [this, state] { return FlushSamples(state); };
     auto sampling = RunProcSampler(shell, std::move(config), state);
     co_await std::move(sampling);
     co_return;
@@ -373,6 +425,11 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       state->cancelled = true;
       co_return;
     }
+    // A batch the writer lost (a full disk) already fails the run: measure no more.
+    if (std::optional<std::string> lost = lost_->Summary()) {
+      state->error = std::move(lost);
+      co_return;
+    }
     IterationResult it = co_await MeasureLaunch(ctx, run_id_, i);
     const std::string where =
         "iteration " + std::to_string(i) + " of " + std::to_string(spec_.iterations);
@@ -388,7 +445,7 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     const std::optional<std::string> reason = it.launch.invalid_reason;
     if (options_.on_launch) options_.on_launch(it.launch);
     std::vector<store::Launch> one{std::move(it.launch)};
-    store::Completion committed = Committed(where + "'s launch");
+    store::Completion committed = LaunchCommitted(i, valid, where + "'s launch");
     auto storing = store_.AddLaunches(std::move(one), std::move(committed));
     store::Status s = co_await std::move(storing);
     if (!s) {
@@ -404,9 +461,7 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     ++state->launches_recorded;
     if (valid) ++state->valid_launches;
     state->iterations_done = i;
-    progress_.iterations_done = i;
-    progress_.valid_launches = state->valid_launches;
-    Phase("launching");
+    // No progress here: it is announced once the writer committed the launch (LaunchCommitted).
     if (!valid) Log(where + " invalid: " + reason.value_or("?"));
     if (it.launch_failed && spec_.on_launch_failure == OnLaunchFailure::kFail) {
       state->error = where + ": " + reason.value_or("launch failed");
@@ -417,6 +472,8 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
 
 asio::awaitable<RunOutcome> Execution::Run() {
   co_await asio::this_coro::throw_if_cancelled(false);
+  executor_ = co_await asio::this_coro::executor;
+  announce_ = std::make_shared<std::function<void()>>([this] { Phase(progress_.phase); });
   started_ms_ = options_.now_ms();
   Phase("preflight");
   if (auto e = ValidateRunSpec(spec_)) {
@@ -536,6 +593,15 @@ asio::awaitable<RunOutcome> Execution::Run() {
   // 8. Always: the device as it was.
   co_await asio::this_coro::reset_cancellation_state();
   auto restore_error = co_await Restore(shell);
+  // 9. Nothing is reported that the store does not have: wait for the writer — a cancelled run
+  // too, so that no launch's completion comes after the run (and its executor) is gone.
+  auto checking_writes = WritesLost();
+  const std::optional<std::string> lost = co_await std::move(checking_writes);
+  {
+    std::lock_guard lock(stored_->mutex);
+    outcome_.launches_recorded = stored_->count;
+    outcome_.valid_launches = stored_->valid;
+  }
   if (cancelled) {
     std::string why = "cancelled" + IfAny("; restore failed: ", restore_error.value_or(""));
     {
@@ -544,10 +610,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
     }
   }
   if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
-  // 9. Nothing is reported that the store does not have: wait for the writer.
-  auto checking_writes = WritesLost();
-  const std::optional<std::string> lost = co_await std::move(checking_writes);
-  if (lost && !error && !cancelled) error = lost;
+  if (lost && !error) error = lost;
   if (error) {
     End(store::RunStatus::kFailed, error);
     co_return co_await Finish();
@@ -563,22 +626,34 @@ asio::awaitable<RunOutcome> Execution::Run() {
 asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store, int64_t run_id,
                                        RunSpec spec, RunExecutorOptions options) {
   auto log = options.log;
+  std::function<int64_t()> now_ms = options.now_ms;
+  if (!now_ms) now_ms = WallNowMs;
   Execution execution(client, store, run_id, std::move(spec), std::move(options));
+  std::string what;
   try {
     co_return co_await execution.Run();
   } catch (const std::exception& e) {
     // Errors never throw out of here (run_executor.h); a bug must still end as a failed run.
-    const std::string what =
-        std::string("run ") + std::to_string(run_id) + ": internal error: " + e.what();
+    what = std::string("run ") + std::to_string(run_id) + ": internal error: " + e.what();
     if (log) {
       log(what);
     } else {
       std::cerr << "run_executor: " << what << '\n';
     }
-    RunOutcome outcome;
-    outcome.error = what;
-    co_return outcome;
   }
+  // Recorded here (no co_await in a handler), and announced only if it is on disk.
+  RunOutcome outcome;
+  outcome.error = what;
+  store::RunStatusUpdate update;
+  update.run_id = run_id;
+  update.status = store::RunStatus::kFailed;
+  update.error = what;
+  update.finished_at = now_ms();
+  store::AsyncStore door(store);
+  auto updating = door.UpdateRunStatus(std::move(update));
+  const store::Status stored = co_await std::move(updating);
+  outcome.status_stored = stored.ok();
+  co_return outcome;
 }
 
 }  // namespace droidlab::orchestrator

@@ -4,10 +4,13 @@
 // or created.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "tests/common/child_process.h"
@@ -62,6 +65,26 @@ TEST(ServeSafetyTest, InsecureSaidInSoManyWordsServesTheNetworkWithAWarning) {
   ASSERT_TRUE(line);
   EXPECT_NE(line->find("droidlab serve: listening on http://0.0.0.0:"), std::string::npos) << *line;
   EXPECT_EQ(daemon.Stop(), 0);
+}
+
+// SIGTERM after SIGTERM (systemd, tini and test harnesses may each send one): the daemon still
+// ends by itself with exit 0, never killed by a second signal halfway through its teardown.
+TEST(ServeSafetyTest, RepeatedSigtermsStillEndInACleanExit) {
+  TempDir dir;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    ChildProcess daemon(Serve(dir.File("droidlab.db"), {"--listen", "127.0.0.1:0"}));
+    ASSERT_TRUE(daemon.ReadLine(std::chrono::seconds(20)));
+    std::optional<int> status;
+    for (int i = 0; i < 5000 && !status; ++i) {
+      ::kill(daemon.pid(), SIGTERM);
+      status = daemon.Wait(std::chrono::milliseconds(1));
+    }
+    ASSERT_TRUE(status) << "the daemon did not stop";
+    EXPECT_TRUE(WIFEXITED(*status)) << "ended by signal " << WTERMSIG(*status);
+    if (WIFEXITED(*status)) {
+      EXPECT_EQ(WEXITSTATUS(*status), 0);
+    }
+  }
 }
 
 // As ssh refuses a private key that anyone but its owner can read: others (0644) or the group

@@ -4,6 +4,8 @@
 #include "orchestrator/lab/run_queue.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -14,10 +16,12 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -88,6 +92,12 @@ class FakeExecutor {
     end.status = outcome.status;
     end.finished_at = 2;
     co_await asio::this_coro::reset_cancellation_state();
+    if (before_the_end) before_the_end();
+    if (throw_at_the_end) {
+      --running_[spec.serial];
+      finished.push_back(run_id);
+      throw std::runtime_error("a bug in the executor");
+    }
     if (end_not_stored) {
       outcome.status_stored = false;  // as the real executor reports a write the disk refused
     } else {
@@ -109,6 +119,8 @@ class FakeExecutor {
   std::vector<int64_t> started;
   std::vector<int64_t> finished;
   bool end_not_stored = false;
+  bool throw_at_the_end = false;  // breaks the promise to record the end: the queue records it
+  std::function<void()> before_the_end;
   int max_running_per_device = 0;
   int max_running_total = 0;
 
@@ -363,6 +375,39 @@ TEST_F(RunQueueTest, AnEndTheStoreCouldNotRecordIsNotAnnounced) {
   auto stored = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->status, store::RunStatus::kRunning);
+}
+
+// Issue 13 §3: an executor that broke its promise (threw) leaves the end to the queue; on a disk
+// that filled (a real SQLite write failure: this process may not grow the WAL, RLIMIT_FSIZE,
+// SIGXFSZ ignored) the queue's own `failed` is not stored, so it is not announced either.
+TEST_F(RunQueueTest, AnEndTheQueueCouldNotRecordAfterAnExecutorThrewIsNotAnnounced) {
+  ASSERT_TRUE(store_->Flush().ok());
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  auto previous_xfsz = std::signal(SIGXFSZ, SIG_IGN);
+  const std::string wal = dir_.File("droidlab.db-wal");
+  executor_->throw_at_the_end = true;
+  executor_->before_the_end = [&] {
+    struct stat st {};
+    ASSERT_EQ(::stat(wal.c_str(), &st), 0);
+    rlimit full = before;
+    full.rlim_cur = static_cast<rlim_t>(st.st_size);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &full), 0);
+  };
+  StartQueue();
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  const bool ended = RunUntil([&] { return queue_->Progress(id) == std::nullopt; });
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, previous_xfsz);
+  ASSERT_TRUE(ended);
+  RunUntil([] { return false; }, milliseconds(100));
+  ASSERT_FALSE(events_.empty());
+  for (const RunEvent& e : events_) {
+    EXPECT_NE(e.status, store::RunStatus::kFailed) << "announced an end the store does not have";
+  }
+  EXPECT_EQ(StoredStatus(id), store::RunStatus::kRunning);
 }
 
 TEST_F(RunQueueTest, ListenersHearQueuedRunningProgressAndTheEnd) {

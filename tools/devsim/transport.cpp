@@ -98,6 +98,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static asio::awaitable<void> ReadLoop(std::shared_ptr<Connection> self);
 
   void Send(const Packet& packet) {
+    if (closed_) return;
     queue_.push_back(EncodePacket(packet));
     if (queue_.size() == 1) WriteFront();
   }
@@ -115,7 +116,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void WriteFront() {
     asio::async_write(socket_, asio::buffer(queue_.front()),
                       [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                        if (ec) {
+                        // Closed meanwhile (an unplug): a write that had just completed must
+                        // not pop what Close left for it.
+                        if (ec || self->closed_) {
                           self->Close();
                           return;
                         }
@@ -124,17 +127,21 @@ class Connection : public std::enable_shared_from_this<Connection> {
                       });
   }
   void Handle(Packet packet);
+  // The queue stays: its front is the buffer of a write that may be in flight. It goes with
+  // the connection. (Clearing it here let a write completed just before an unplug pop an empty
+  // deque: a double free, seen as a devsim that never came back from `devsim-fault unplug`.)
   void Close() {
+    closed_ = true;
     boost::system::error_code ignored;
     socket_.close(ignored);
     for (auto& [id, stream] : streams_) stream->Stop();
     streams_.clear();
-    queue_.clear();
   }
 
   tcp::socket socket_;
   std::shared_ptr<SimulatedAndroid> android_;
   std::deque<std::string> queue_;
+  bool closed_ = false;
   std::map<std::uint32_t, std::shared_ptr<ShellStream>> streams_;
   std::uint32_t next_local_id_ = 1;
   std::uint32_t max_payload_ = kMaxPayload;
