@@ -15,6 +15,10 @@
 //    second fence.
 // With a token neither check applies: the browser never attaches the token by itself, so a
 // foreign page cannot use it, and a reverse proxy may name the daemon as it likes.
+// Listening beyond loopback with no token (`serve --insecure`), any Host is the daemon's: it
+// cannot know the names the network gives it, and whoever reaches the port may use the API
+// anyway. The Origin check stays; a rebinding page (its Origin and Host both its own name) is
+// what --insecure accepts.
 #pragma once
 
 #include <optional>

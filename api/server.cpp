@@ -88,7 +88,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         services(std::move(s)),
         options(std::move(o)),
         acceptor(ex),
-        hub(ex),
+        hub(ex, options.event_backlog_bytes),
         cache(options.response_cache_ttl, options.response_cache_bytes) {
     AddRoutes(router, services, metrics);
   }
@@ -117,7 +117,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     if (request.method == "OPTIONS") co_return CorsPreflight(request, match);
     // The token was checked before the body was read (Serve, RefusalBeforeBody).
     if (auto error = RouteError(request, match)) co_return std::move(*error);
-    if (auto error = MediaTypeError(request)) co_return std::move(*error);
+    // A body that is not JSON was refused before it was read (RefusalBeforeBody).
     const bool cacheable = request.method == "GET" && Cacheable(match.route->pattern);
     if (cacheable) {
       std::optional<HttpResponse> hit = cache.Find(request.target, ResponseCache::Clock::now());
@@ -179,15 +179,20 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     return JsonError(404, "not_found", "no such path: " + request.path);
   }
 
-  // 415 for a POST whose body is not declared JSON: every POST route reads a JSON body, and a
-  // form or text/plain POST is what a cross-site page can send without a preflight.
-  static std::optional<HttpResponse> MediaTypeError(const HttpRequest& request) {
-    if (request.method != "POST" || IsJsonMediaType(request.content_type)) return std::nullopt;
+  // 415 for a state-changing request whose body is not declared JSON: every route that takes a
+  // body reads JSON, and a form or text/plain POST is what a cross-site page can send without a
+  // preflight. A POST always has a body here (an empty one is still not JSON); a DELETE need
+  // not have one, but one it has is JSON too.
+  static std::optional<HttpResponse> MediaTypeError(const HttpRequest& request, bool has_body) {
+    const bool changes_state =
+        request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS";
+    if (!changes_state || (!has_body && request.method != "POST")) return std::nullopt;
+    if (IsJsonMediaType(request.content_type)) return std::nullopt;
     const std::string given =
         request.content_type.empty() ? "none" : "'" + request.content_type + "'";
-    return JsonError(
-        415, "unsupported_media_type",
-        "a POST body must be sent with Content-Type: application/json (got " + given + ")");
+    return JsonError(415, "unsupported_media_type",
+                     "a " + request.method + " body must be sent with Content-Type: "
+                     "application/json (got " + given + ")");
   }
 
   // The route's handler; an exception it lets out is a 500 with its words, not a dead daemon.
@@ -318,14 +323,17 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   }
 
   // What is refused on the header alone, before a body byte is read: a request from a foreign
-  // Host or Origin (no token; request_guard.h), one without the token (401). A CORS preflight
-  // carries no credentials by design: it is answered by Answer.
-  std::optional<HttpResponse> RefusalBeforeBody(const HttpRequest& request) const {
+  // Host or Origin (no token; request_guard.h), one without the token (401), a body that is not
+  // JSON sent to a route (415; 404 and 405 wait for Answer). A CORS preflight carries no
+  // credentials by design: it is answered by Answer.
+  std::optional<HttpResponse> RefusalBeforeBody(const HttpRequest& request, bool has_body) const {
     if (auto refused = CheckHostAndOrigin(guard, request.method, request.host, request.origin)) {
       return JsonError(refused->status, refused->code, refused->message);
     }
     if (request.method == "OPTIONS") return std::nullopt;
-    return Authorize(request);
+    if (auto denied = Authorize(request)) return denied;
+    if (!router.Find(request.method, request.path).route) return std::nullopt;
+    return MediaTypeError(request, has_body);
   }
 
   // ---- A connection.
@@ -389,7 +397,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       {
         bool ignored_bad_query = false;
         const HttpRequest head = ToRequest(parser.get(), ignored_bad_query);  // no body yet
-        std::optional<HttpResponse> refused = RefusalBeforeBody(head);
+        std::optional<HttpResponse> refused = RefusalBeforeBody(head, !parser.is_done());
         if (refused) {
           Router::Match match = router.Find(head.method, head.path);
           const std::string route = match.route ? match.route->pattern : "unmatched";
@@ -455,6 +463,18 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
+  // Linux grows a socket's send buffer up to tcp_wmem's maximum (4 MB by default) as the peer
+  // acknowledges: a stream whose reader stopped would hold megabytes in the kernel (1,024 of
+  // them, gigabytes) and take that long to be found stalled. Events are small and a stream's
+  // backlog waits in the hub, bounded: a fixed buffer is enough.
+  void LimitSendBuffer(beast::tcp_stream& stream) const {
+    if (options.event_stream_send_buffer == 0) return;
+    boost::system::error_code ignored;
+    stream.socket().set_option(
+        asio::socket_base::send_buffer_size(static_cast<int>(options.event_stream_send_buffer)),
+        ignored);
+  }
+
   asio::awaitable<void> StreamEvents(beast::tcp_stream& stream, const HttpRequest& request) {
     std::string head =
         "HTTP/1.1 200 OK\r\nServer: droidlab\r\nContent-Type: text/event-stream\r\n"
@@ -465,27 +485,22 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     head += "\r\n: droidlab events\n\n";
     auto subscriber = hub.Subscribe();
     ++metrics.sse_clients;
+    LimitSendBuffer(stream);
     stream.expires_after(options.write_timeout);
     auto [head_error, head_bytes] = co_await asio::async_write(stream, asio::buffer(head), kTuple);
     while (!head_error && !subscriber->closed && !stopping) {
+      std::string out;
       if (subscriber->pending.empty()) {
         subscriber->wake.expires_after(options.sse_keepalive);
         boost::system::error_code ec;
         co_await subscriber->wake.async_wait(asio::redirect_error(use_awaitable, ec));
         if (subscriber->closed || stopping) break;
-        if (!ec) subscriber->pending.push_back(": keepalive\n\n");  // the timer ran out
+        if (!ec) out = ": keepalive\n\n";  // the timer ran out
       }
-      std::string out;
-      if (subscriber->dropped > 0) {
-        out += "event: lagged\ndata: {\"dropped\":" + std::to_string(subscriber->dropped) +
-               "}\n\n";
-        subscriber->dropped = 0;
-      }
-      while (!subscriber->pending.empty()) {
-        out += subscriber->pending.front();
-        subscriber->pending.pop_front();
-      }
+      out += EventHub::TakePending(*subscriber);
       if (out.empty()) continue;
+      // A reader that stopped: the write waits on a full socket until write_timeout, while its
+      // queue in the hub loses its oldest events, then the stream is dropped.
       stream.expires_after(options.write_timeout);
       auto [error, bytes] = co_await asio::async_write(stream, asio::buffer(out), kTuple);
       if (error) break;
@@ -503,6 +518,10 @@ Server::~Server() = default;
 const Router& Server::router() const { return impl_->router; }
 
 size_t Server::open_connections() const { return impl_->connections.size(); }
+
+size_t Server::event_streams() const { return impl_->hub.subscribers(); }
+
+size_t Server::largest_event_backlog() const { return impl_->hub.largest_backlog(); }
 
 BasicResult<uint16_t, std::string> Server::Listen() {
   Impl& s = *impl_;

@@ -11,12 +11,14 @@
 // max_body, 431 past max_header, 400 for a request that is not HTTP. Connections beyond
 // max_connections, or beyond max_connections_per_client from one address, are closed at once.
 // Before a body is read: without a token, the Host and Origin checks of api/request_guard.h
-// (403); with a token, every request but GET /api/v1/health and the
+// (403); a state-changing request with a body not declared JSON (415); with a token, every request but GET /api/v1/health and the
 // dashboard's static files (GET / and /ui/{file}) needs `Authorization: Bearer TOKEN` (compared
 // in constant time), 401 otherwise — either refusal closes the connection, the body unread; the
 // event stream takes the token in that header only. CORS headers only for
 // the configured origins. Every GET answers with an ETag; If-None-Match gets 304 without a body.
-// GET /api/v1/events streams run and device changes as Server-Sent Events.
+// GET /api/v1/events streams run and device changes as Server-Sent Events: max_event_streams at
+// once (503 with Retry-After beyond), each with a bounded backlog (api/event_hub.h) and a small
+// send buffer, dropped when a write to it waits write_timeout.
 //
 // Threading: everything runs on the executor given; handlers never block it (routes.h).
 #pragma once
@@ -45,6 +47,10 @@ struct ServerOptions {
   // take every connection. Over either bound a connection is closed at once.
   size_t max_connections_per_client = 128;
   size_t max_event_streams = 1024;  // GET /api/v1/events beyond this: 503 with Retry-After
+  // Per stream: events waiting for a slow reader (its oldest are dropped beyond, api/event_hub.h)
+  // and the socket's send buffer (0: the kernel's own, which grows to megabytes).
+  size_t event_backlog_bytes = 64 * 1024;
+  size_t event_stream_send_buffer = 32 * 1024;
   std::chrono::milliseconds header_timeout{10'000};  // from the first byte wait to a full header
   std::chrono::milliseconds body_timeout{10'000};
   std::chrono::milliseconds write_timeout{30'000};
@@ -72,7 +78,10 @@ class Server {
   boost::asio::awaitable<void> Run();
 
   const Router& router() const;
+  // Read on the executor's thread (tests, diagnostics).
   size_t open_connections() const;
+  size_t event_streams() const;
+  size_t largest_event_backlog() const;  // bytes waiting for the slowest event stream
 
  private:
   struct Impl;

@@ -84,6 +84,9 @@ TEST(RequestGuard, WithoutATokenAForeignOriginMayReadButNotChange) {
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 403);
   EXPECT_NE(refused->message.find("http://localhost:3000"), std::string::npos);
+  // A sandboxed frame or a file:// page says "null": not this daemon's origin either.
+  EXPECT_TRUE(CheckHostAndOrigin(policy, "POST", "localhost:8765", "null"));
+  EXPECT_TRUE(CheckHostAndOrigin(policy, "POST", "localhost:8765", "https://localhost:8765"));
   // Listening beyond loopback (--insecure), any name may be the daemon's; the Origin still counts.
   policy.loopback_listener = false;
   EXPECT_FALSE(CheckHostAndOrigin(policy, "GET", "lab-host-7:8765", ""));
@@ -153,6 +156,41 @@ TEST_F(RequestGuardTest, WithoutTheTokenTheBodyIsNotRead) {
   EXPECT_EQ(responses[0].headers["connection"], "close");
   EXPECT_TRUE(client.ClosedWithin(milliseconds(3000)));
   EXPECT_EQ(StoredRuns(), 0);
+}
+
+// A body that is not declared JSON is refused on the header: the 415 comes back while the client
+// still holds most of it (a cross-site text/plain post is refused without being read).
+TEST_F(RequestGuardTest, ABodyThatIsNotJsonIsRefusedBeforeItIsRead) {
+  Start();
+  RawClient client(port_);
+  ASSERT_TRUE(client.connected());
+  client.Send("POST /api/v1/runs HTTP/1.1\r\nHost: localhost\r\n"
+              "Content-Type: text/plain\r\nContent-Length: " +
+              std::to_string(900 * 1024) + "\r\n\r\n{\"serial\":");
+  auto responses = client.Read(1, milliseconds(3000));
+  ASSERT_EQ(responses.size(), 1u) << client.raw();
+  EXPECT_EQ(responses[0].status, 415);
+  EXPECT_EQ(responses[0].headers["connection"], "close");
+  EXPECT_TRUE(client.ClosedWithin(milliseconds(3000)));
+  EXPECT_EQ(StoredRuns(), 0);
+}
+
+// Every state-changing method, not only POST: a DELETE needs no body, but one it carries must
+// be JSON — a text/plain DELETE with a body cancels nothing.
+TEST_F(RequestGuardTest, ADeleteWithABodyThatIsNotJsonIsRefused) {
+  Start();
+  ASSERT_EQ(Call("POST", "/api/v1/runs", RunBody(kSerial, "com.example.app", "cold", "3")).status,
+            201);
+  const Response refused = Raw(WithHost("DELETE", "/api/v1/runs/1", "localhost",
+                                        "Content-Type: text/plain\r\n", "cancel"));
+  EXPECT_EQ(refused.status, 415) << refused.body;
+  EXPECT_NE(refused.body.find("a DELETE body must be sent with Content-Type: application/json"),
+            std::string::npos)
+      << refused.body;
+  const Response run = Call("GET", "/api/v1/runs/1");
+  EXPECT_NE(Json::parse(run.body)["status"], "cancelled") << run.body;
+  // Without a body, as API.md has it, the DELETE cancels.
+  EXPECT_EQ(Raw(WithHost("DELETE", "/api/v1/runs/1", "localhost")).status, 200);
 }
 
 // Each phase of a request has its own deadline, and a client that stalls in one is dropped

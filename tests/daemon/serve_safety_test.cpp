@@ -107,5 +107,18 @@ TEST(ServeSafetyTest, ATokenFileOfItsOwnerAndGroupServesTheNetwork) {
   EXPECT_EQ(daemon.Stop(), 0);
 }
 
+// Said at start-up, before anything else can go wrong: here the database's folder is missing, so
+// the daemon exits 1 right after, and its stderr is what an operator's journal would hold.
+TEST(ServeSafetyTest, RootAndInsecureAreEachSaidInAWarning) {
+  if (::geteuid() != 0) GTEST_SKIP() << "not run as root";
+  TempDir dir;
+  ::unsetenv("DROIDLAB_TOKEN");
+  auto ended = RunProcess(
+      Serve(dir.File("missing/droidlab.db"), {"--listen", "0.0.0.0:0", "--insecure"}));
+  EXPECT_EQ(ended.exit_code, 1) << ended.err;
+  EXPECT_NE(ended.err.find(" running as root"), std::string::npos) << ended.err;
+  EXPECT_NE(ended.err.find("--insecure: the API has no token"), std::string::npos) << ended.err;
+}
+
 }  // namespace
 }  // namespace droidlab
