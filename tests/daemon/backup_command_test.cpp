@@ -131,9 +131,10 @@ TEST(BackupCommandTest, TheCopyIsSyncedBeforeItsRenameAndItsFolderAfterAndTheLiv
   int partial_synced_at = -1, renamed_at = -1, folder_synced_at = -1, line_no = 0;
   std::istringstream in(lines);
   for (std::string line; std::getline(in, line); ++line_no) {
-    const size_t call = line.find(' ');
+    // strace pads the pid: "8939  rename(...)", "18963 openat(...)".
+    const size_t call = line.find_first_not_of(' ', line.find(' '));
     if (call == std::string::npos) continue;
-    const std::string rest = line.substr(call + 1);
+    const std::string rest = line.substr(call);
     const size_t eq = rest.rfind(" = ");
     const std::string result = eq == std::string::npos ? "" : rest.substr(eq + 3);
     const size_t quote = rest.find('"');
