@@ -19,27 +19,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A run's rows (GET /runs/{id}/launches, ...) come a page at a time, at most 10,000 a response:
-// follows next_cursor to the last page. {key: every row, in order}, or the first call's failure.
-BasicResult<Json, ClientFailure> AllRows(const ApiClient& client, const std::string& path,
-                                         const char* key) {
-  Json rows = Json::array();
-  std::string target = path;
-  for (;;) {
-    auto page = CallApi(client, "GET", target);
-    if (!page) return page.error();
-    if (page->contains(key) && (*page)[key].is_array()) {
-      for (Json& row : (*page)[key]) rows.push_back(std::move(row));
-    }
-    const auto next = page->find("next_cursor");
-    if (next == page->end() || !next->is_string()) break;
-    target = path + "?cursor=" + PercentEncode(next->get<std::string>());
-  }
-  Json all = Json::object();
-  all[key] = std::move(rows);
-  return all;
-}
-
 std::optional<std::string> Env(const char* name) {
   const char* value = std::getenv(name);
   if (!value) return std::nullopt;
@@ -163,7 +142,7 @@ class Command {
 
     if (o_.junit) {
       Json launches;
-      auto got = AllRows(client_, "/api/v1/runs/" + std::to_string(id) + "/launches", "launches");
+      auto got = CallApiAllRows(client_, "/api/v1/runs/" + std::to_string(id) + "/launches", "launches");
       if (got) launches = std::move(*got);
       std::ofstream file(*o_.junit, std::ios::binary | std::ios::trunc);
       file << JunitReport(run, launches, comparison, comparison_error);
