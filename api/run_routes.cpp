@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/handlers.h"
+#include "api/http.h"
 #include "api/json.h"
 #include "base/parse_int.h"
 #include "orchestrator/spec/run_spec.h"
@@ -39,63 +40,71 @@ HttpResponse QueueFailure(const orchestrator::RunQueueError& e) {
   return Unavailable(e.message);
 }
 
-// A run's rows, all of them (as API.md shows) or, with `?limit=N` (1 to 100,000), a page and
-// "next_cursor" (null on the last page) to pass as `?cursor=` for the next. Read, mapped and
-// serialised on a reader thread: an hour of 10 ms proc samples is tens of MB of JSON, never
-// built on the io thread. The cursor is the offset of the next row ("o1200"): rows are only
-// ever appended in their order (iteration, dump order, time), so it stays valid as a run goes.
-constexpr int64_t kMaxRowsPage = 100'000;
+// A run's rows a page at a time: `?limit=N` (1 to 10,000, the default 10,000), `?cursor=` from
+// the last page's "next_cursor" (null on the last page), beside API.md's `launches` / `entries`
+// / `samples` key. The bound keeps any one response near 1 MB: an hour of 10 ms proc samples is
+// 360,000 rows, ~30 MB of JSON, which no request may make the daemon build at once. Each page is
+// read, mapped, serialised and hashed for its ETag on a reader thread (a 10,000-sample page takes
+// a few ms to serialise: measured in bench/rows_page_bench.cpp); the io thread only sends it.
+constexpr int64_t kMaxRowsPage = 10'000;
+
+struct RowsBody {
+  std::string json;
+  std::string etag;
+};
 
 template <class Row, class ToJson>
 asio::awaitable<HttpResponse> RunRows(
     const HttpRequest& request, const RouteContext& ctx, const PathParams& p, const char* key,
-    store::StoreResult<std::vector<Row>> (store::Reader::*list_rows)(int64_t, store::RowWindow),
+    store::StoreResult<store::RowPage<Row>> (store::Reader::*page_rows)(int64_t,
+                                                                        const store::RowPageQuery&),
     ToJson to_json) {
   auto id = RunIdOf(p);
   if (!id) co_return id.error();
   const int64_t run_id = *id;
-  store::RowWindow window;
+  store::RowPageQuery query;
+  query.limit = kMaxRowsPage;
   if (auto limit = Query(request, "limit")) {
     auto value = ParseId(*limit);
     if (!value || *value > kMaxRowsPage) {
-      co_return BadRequest("limit: expected 1 to 100000, got '" + *limit + "'");
+      co_return BadRequest("limit: expected 1 to " + std::to_string(kMaxRowsPage) + ", got '" +
+                           *limit + "'");
     }
-    window.limit = *value + 1;  // one more than asked: whether a next page exists
+    query.limit = *value;
   }
   if (auto cursor = Query(request, "cursor")) {
-    std::optional<int64_t> offset;
-    if (cursor->size() > 1 && cursor->front() == 'o') offset = ParseInt<int64_t>(cursor->substr(1));
-    if (!offset || *offset < 0) {
-      co_return BadRequest("cursor: '" + *cursor + "' is not a cursor of this list");
-    }
-    window.offset = *offset;
+    if (cursor->empty()) co_return BadRequest("cursor: empty; pass next_cursor as returned");
+    query.cursor = *cursor;
   }
   const std::string name = key;
-  auto read = [run_id, list_rows, to_json, window, name](store::Reader& r)
-      -> store::StoreResult<std::string> {
+  auto read = [run_id, page_rows, to_json, query, name](store::Reader& r)
+      -> store::StoreResult<RowsBody> {
     auto run = r.GetRun(run_id);
     if (!run) return run.error();
-    auto rows = (r.*list_rows)(run_id, window);
-    if (!rows) return rows.error();
-    const bool paged = window.limit > 0;
-    const size_t count =
-        paged ? std::min(rows->size(), static_cast<size_t>(window.limit - 1)) : rows->size();
+    auto page = (r.*page_rows)(run_id, query);
+    if (!page) return page.error();
     Json list = Json::array();
-    for (size_t i = 0; i < count; ++i) list.push_back(to_json((*rows)[i]));
+    for (const Row& row : page->rows) list.push_back(to_json(row));
     Json body = Json::object();
     body[name] = std::move(list);
-    if (paged) {
-      body["next_cursor"] = nullptr;
-      if (rows->size() > count) {
-        body["next_cursor"] = "o" + std::to_string(window.offset + static_cast<int64_t>(count));
-      }
-    }
-    return Dump(body);
+    body["next_cursor"] = nullptr;
+    if (!page->next_cursor.empty()) body["next_cursor"] = page->next_cursor;
+    RowsBody out;
+    out.json = Dump(body);
+    out.etag = EtagOf(out.json);
+    return out;
   };
   auto reading = ctx.store.Read(std::move(read));
   auto body = co_await std::move(reading);
-  if (!body) co_return StoreFailure(body.error());
-  co_return JsonResponse(200, std::move(*body));
+  if (!body) {
+    if (body.error().code == store::StoreErrorCode::kInvalidArgument) {
+      co_return BadRequest("cursor: " + body.error().message);
+    }
+    co_return StoreFailure(body.error());
+  }
+  HttpResponse response = JsonResponse(200, std::move(body->json));
+  response.etag = std::move(body->etag);
+  co_return response;
 }
 
 struct LaunchToJson {
@@ -204,17 +213,20 @@ asio::awaitable<HttpResponse> CancelRun(const HttpRequest&, const PathParams& p,
 
 asio::awaitable<HttpResponse> Launches(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  co_return co_await RunRows(request, ctx, p, "launches", &store::Reader::ListLaunches, LaunchToJson{});
+  auto rows = RunRows(request, ctx, p, "launches", &store::Reader::PageLaunches, LaunchToJson{});
+  co_return co_await std::move(rows);
 }
 
 asio::awaitable<HttpResponse> LooperStats(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  co_return co_await RunRows(request, ctx, p, "entries", &store::Reader::ListLooperStats, LooperToJson{});
+  auto rows = RunRows(request, ctx, p, "entries", &store::Reader::PageLooperStats, LooperToJson{});
+  co_return co_await std::move(rows);
 }
 
 asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request, const PathParams& p,
                                   const RouteContext& ctx) {
-  co_return co_await RunRows(request, ctx, p, "samples", &store::Reader::ListProcSamples, SampleToJson{});
+  auto rows = RunRows(request, ctx, p, "samples", &store::Reader::PageProcSamples, SampleToJson{});
+  co_return co_await std::move(rows);
 }
 
 asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& p,

@@ -142,7 +142,7 @@ class Command {
 
     if (o_.junit) {
       Json launches;
-      auto got = CallApi(client_, "GET", "/api/v1/runs/" + std::to_string(id) + "/launches");
+      auto got = CallApiAllRows(client_, "/api/v1/runs/" + std::to_string(id) + "/launches", "launches");
       if (got) launches = std::move(*got);
       std::ofstream file(*o_.junit, std::ios::binary | std::ios::trunc);
       file << JunitReport(run, launches, comparison, comparison_error);

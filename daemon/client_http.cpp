@@ -265,4 +265,24 @@ BasicResult<nlohmann::json, ClientFailure> CallApi(const ApiClient& client, std:
   return parsed;
 }
 
+BasicResult<nlohmann::json, ClientFailure> CallApiAllRows(const ApiClient& client,
+                                                          const std::string& path,
+                                                          const std::string& key) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::string target = path;
+  for (;;) {
+    auto page = CallApi(client, "GET", target);
+    if (!page) return page.error();
+    if (auto listed = page->find(key); listed != page->end() && listed->is_array()) {
+      for (nlohmann::json& row : *listed) rows.push_back(std::move(row));
+    }
+    const auto next = page->find("next_cursor");
+    if (next == page->end() || !next->is_string()) break;
+    target = path + "?cursor=" + PercentEncode(next->get<std::string>());
+  }
+  nlohmann::json all = nlohmann::json::object();
+  all[key] = std::move(rows);
+  return all;
+}
+
 }  // namespace droidlab::daemon

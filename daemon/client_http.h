@@ -84,4 +84,11 @@ BasicResult<nlohmann::json, ClientFailure> CallApi(const ApiClient& client, std:
                                                    const std::string& body = "",
                                                    int expected_status = 200);
 
+// A run's rows (GET /api/v1/runs/{id}/launches, /looper-stats, /proc-samples at `path`) come a
+// page at a time, at most 10,000 a response: follows "next_cursor" to the last page (null).
+// {key: every row, in order}, or the first failing call's failure.
+BasicResult<nlohmann::json, ClientFailure> CallApiAllRows(const ApiClient& client,
+                                                          const std::string& path,
+                                                          const std::string& key);
+
 }  // namespace droidlab::daemon

@@ -1,6 +1,7 @@
 #include "store/reader.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <utility>
 
@@ -163,6 +164,59 @@ bool ParseHex(std::string_view text, uint64_t& value) {
   return true;
 }
 
+// A page of one run's rows by keyset: `sql` binds the run as ?1, the key of the last row sent
+// as ?2..?(1 + Keys) and the limit after them, and selects the row's key as its Keys columns
+// from `key_column` on. The cursor is `prefix` and each key in 16 hex digits, as ListRuns' cursor.
+template <class Row, int Keys, class ReadRow>
+StoreResult<RowPage<Row>> PageOfRows(Database& db, const char* sql, int64_t run_id,
+                                     const RowPageQuery& query, std::string_view prefix,
+                                     int key_column, ReadRow read, std::string_view what) {
+  std::array<int64_t, Keys> after;
+  after.fill(std::numeric_limits<int64_t>::min());
+  if (!query.cursor.empty()) {
+    const std::string_view cursor = query.cursor;
+    bool ok = cursor.size() == prefix.size() + 16 * Keys &&
+              cursor.substr(0, prefix.size()) == prefix;
+    for (int k = 0; ok && k < Keys; ++k) {
+      uint64_t key = 0;
+      ok = ParseHex(cursor.substr(prefix.size() + 16 * static_cast<size_t>(k), 16), key);
+      after[static_cast<size_t>(k)] = static_cast<int64_t>(key);
+    }
+    if (!ok) {
+      return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                            "cursor \"" + query.cursor +
+                                "\" is not one of this list: pass next_cursor as returned");
+    }
+  }
+  auto st = db.Cached(sql);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  for (int k = 0; k < Keys; ++k) (*st)->BindInt64(2 + k, after[static_cast<size_t>(k)]);
+  // One more than asked tells whether there is a next page.
+  (*st)->BindInt64(2 + Keys, query.limit < 0 ? -1 : query.limit + 1);
+  RowPage<Row> page;
+  for (;;) {
+    switch ((*st)->StepOnce()) {
+      case Statement::Step::kRow:
+        if (query.limit >= 0 && page.rows.size() == static_cast<size_t>(query.limit)) {
+          // A row past the page: the cursor is the key of the page's last row, kept in `after`.
+          page.next_cursor = std::string(prefix);
+          for (int64_t key : after) AppendHex(page.next_cursor, static_cast<uint64_t>(key));
+          return page;
+        }
+        page.rows.push_back(read(**st));
+        for (int k = 0; k < Keys; ++k) {
+          after[static_cast<size_t>(k)] = (*st)->ColumnInt64(key_column + k);
+        }
+        continue;
+      case Statement::Step::kDone:
+        return page;
+      case Statement::Step::kError:
+        return (*st)->Error(what);
+    }
+  }
+}
+
 }  // namespace
 
 std::string EncodeRunCursor(int64_t created_at, int64_t id) {
@@ -283,32 +337,40 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
   return OneRow<Run>(*st, ReadRun, "finding the previous successful run");
 }
 
-StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id, RowWindow window) {
-  auto st = db_->Cached(sql::kLaunchesOfRun);
-  if (!st) return st.error();
-  (*st)->BindInt64(1, run_id);
-  (*st)->BindInt64(2, window.limit);
-  (*st)->BindInt64(3, window.offset);
-  return CollectRows<Launch>(*st, ReadLaunch, "listing a run's launches");
+StoreResult<RowPage<Launch>> Reader::PageLaunches(int64_t run_id, const RowPageQuery& query) {
+  return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 13, ReadLaunch,
+                               "listing a run's launches");
 }
 
-StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id,
-                                                                 RowWindow window) {
-  auto st = db_->Cached(sql::kLooperStatsOfRun);
-  if (!st) return st.error();
-  (*st)->BindInt64(1, run_id);
-  (*st)->BindInt64(2, window.limit);
-  (*st)->BindInt64(3, window.offset);
-  return CollectRows<LooperStatsRow>(*st, ReadLooperStatsRow, "listing a run's looper stats");
+StoreResult<RowPage<LooperStatsRow>> Reader::PageLooperStats(int64_t run_id,
+                                                             const RowPageQuery& query) {
+  return PageOfRows<LooperStatsRow, 1>(*db_, sql::kLooperStatsOfRun, run_id, query, "e1",
+                                       static_cast<int>(kLooperRowColumnCount),
+                                       ReadLooperStatsRow, "listing a run's looper stats");
 }
 
-StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id, RowWindow window) {
-  auto st = db_->Cached(sql::kProcSamplesOfRun);
-  if (!st) return st.error();
-  (*st)->BindInt64(1, run_id);
-  (*st)->BindInt64(2, window.limit);
-  (*st)->BindInt64(3, window.offset);
-  return CollectRows<ProcSample>(*st, ReadProcSample, "listing a run's proc samples");
+StoreResult<RowPage<ProcSample>> Reader::PageProcSamples(int64_t run_id,
+                                                         const RowPageQuery& query) {
+  return PageOfRows<ProcSample, 2>(*db_, sql::kProcSamplesOfRun, run_id, query, "p1", 8,
+                                   ReadProcSample, "listing a run's proc samples");
+}
+
+StoreResult<std::vector<Launch>> Reader::ListLaunches(int64_t run_id) {
+  auto page = PageLaunches(run_id, {});
+  if (!page) return page.error();
+  return std::move(page->rows);
+}
+
+StoreResult<std::vector<LooperStatsRow>> Reader::ListLooperStats(int64_t run_id) {
+  auto page = PageLooperStats(run_id, {});
+  if (!page) return page.error();
+  return std::move(page->rows);
+}
+
+StoreResult<std::vector<ProcSample>> Reader::ListProcSamples(int64_t run_id) {
+  auto page = PageProcSamples(run_id, {});
+  if (!page) return page.error();
+  return std::move(page->rows);
 }
 
 StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(

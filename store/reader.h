@@ -20,10 +20,17 @@ namespace droidlab::store {
 
 class Database;
 
-// Which of a run's rows: `limit` of them (-1: all) after the first `offset`.
-struct RowWindow {
-  int64_t offset = 0;
+// Which of a run's rows: at most `limit` (-1: all) after `cursor` (empty: from the first).
+struct RowPageQuery {
+  std::string cursor;
   int64_t limit = -1;
+};
+
+// A page of a run's rows; `next_cursor` continues after its last row (empty: no more rows).
+template <class Row>
+struct RowPage {
+  std::vector<Row> rows;
+  std::string next_cursor;
 };
 
 class Reader {
@@ -52,12 +59,18 @@ class Reader {
                                                         std::string_view mode,
                                                         int64_t before_created_at);
 
-  // A run's rows, in iteration / dump / time order. Empty for an unknown run.
-  // A run's rows in their order (iteration, dump order, time), all of them or `window`'s part:
-  // a page of the API's rows routes, so that no request reads an hour of 10 ms samples at once.
-  StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id, RowWindow window = {});
-  StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id, RowWindow window = {});
-  StoreResult<std::vector<ProcSample>> ListProcSamples(int64_t run_id, RowWindow window = {});
+  // A run's rows, all of them, in iteration / dump / time order. Empty for an unknown run.
+  StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id);
+  StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id);
+  StoreResult<std::vector<ProcSample>> ListProcSamples(int64_t run_id);
+  // The same rows a page at a time (the API's rows routes: no request reads an hour of 10 ms
+  // samples at once). Keyset paging, each cursor opaque and of its own list: the iteration
+  // ("i1" + hex), the dump order ("e1" + hex), the time and row ("p1" + hex) of the last row
+  // sent, so a page costs the same at the end of a run as at its start, and rows added while a
+  // client pages are neither skipped nor repeated. kInvalidArgument for a cursor not of this list.
+  StoreResult<RowPage<Launch>> PageLaunches(int64_t run_id, const RowPageQuery& query);
+  StoreResult<RowPage<LooperStatsRow>> PageLooperStats(int64_t run_id, const RowPageQuery& query);
+  StoreResult<RowPage<ProcSample>> PageProcSamples(int64_t run_id, const RowPageQuery& query);
 
   // A package's succeeded runs created since query.since (optionally of one device model and
   // mode), oldest first, each with its valid launches summarised. Group by device_model on the

@@ -115,6 +115,19 @@ async function api(path, options = {}) {
   return body;
 }
 
+// A run's rows (launches, looper-stats, proc-samples) come a page at a time, at most 10,000 a
+// response: follows next_cursor to the last page and answers {[key]: every row}, in order.
+async function apiRows(path, key) {
+  const rows = [];
+  let cursor = null;
+  do {
+    const page = await api(cursor === null ? path : `${path}?cursor=${encodeURIComponent(cursor)}`);
+    rows.push(...page[key]);
+    cursor = page.next_cursor ?? null;
+  } while (cursor !== null);
+  return {[key]: rows};
+}
+
 // ---- The event stream: GET /api/v1/events, "event: run|device|lagged\ndata: {json}\n\n".
 const listeners = new Set();  // fn(event, data)
 function onEvent(fn) {
@@ -428,8 +441,9 @@ pages.run = (root, params, id) => {
   let onlyApp = true;
   const load = async () => {
     const [run, launches, looperStats, samples] = await Promise.all([
-      api(`/api/v1/runs/${id}`), api(`/api/v1/runs/${id}/launches`),
-      api(`/api/v1/runs/${id}/looper-stats`), api(`/api/v1/runs/${id}/proc-samples`)]);
+      api(`/api/v1/runs/${id}`), apiRows(`/api/v1/runs/${id}/launches`, 'launches'),
+      apiRows(`/api/v1/runs/${id}/looper-stats`, 'entries'),
+      apiRows(`/api/v1/runs/${id}/proc-samples`, 'samples')]);
     const s = run.summary && run.summary.displayed_ms;
     const progress = run.progress || state.progress.get(run.id);
     const active = run.status === 'queued' || run.status === 'running';

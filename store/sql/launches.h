@@ -10,10 +10,11 @@ inline constexpr char kInsertLaunch[] =
 
 inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_id = ?1";
 
+// A run's launches after iteration ?2, at most ?3 (-1: all); the page key (iteration) last.
 inline constexpr char kLaunchesOfRun[] =
     "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
-    " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason"
-    " FROM launches WHERE run_id = ?1 ORDER BY iteration LIMIT ?2 OFFSET ?3";
+    " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason,"
+    " iteration FROM launches WHERE run_id = ?1 AND iteration > ?2 ORDER BY iteration LIMIT ?3";
 
 // A package's succeeded runs and their valid launches, for the history chart (joins `runs`).
 inline constexpr char kLaunchHistory[] =

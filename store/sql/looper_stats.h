@@ -43,7 +43,7 @@ constexpr size_t ComposeSelectOfRun(char* out) {
   TextWriter w{out};
   w.Add("SELECT ");
   w.AddColumnNames();
-  w.Add(" FROM looper_stats WHERE run_id = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3");
+  w.Add(", rowid FROM looper_stats WHERE run_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3");
   return w.size;
 }
 
@@ -61,7 +61,8 @@ inline constexpr auto kSelectOfRun = Text<ComposeSelectOfRun>();
 
 // Binds the columns in kLooperRowColumns' order, as `?` 1..N.
 inline constexpr const char* kInsertLooperStats = looper_stats_text::kInsert.data();
-// One run's rows in dump order, columns in kLooperRowColumns' order.
+// One run's rows in dump order after rowid ?2, at most ?3 (-1: all); columns in
+// kLooperRowColumns' order, then the page key (rowid).
 inline constexpr const char* kLooperStatsOfRun = looper_stats_text::kSelectOfRun.data();
 
 inline constexpr char kDeleteLooperStatsOfRun[] = "DELETE FROM looper_stats WHERE run_id = ?1";

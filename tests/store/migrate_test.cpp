@@ -71,6 +71,65 @@ TEST(MigrateTest, KeptIdsStartAtTheHighestRunOfAnOlderDatabase) {
   EXPECT_EQ(Pragma(*db, "SELECT id FROM id_high_water WHERE name = 'runs'"), 7);
 }
 
+// Issue 13 §7, end to end over an upgrade: a lab's 0002 database with runs, launches, device
+// history and restores, opened by this droidlab (migrated), keeps all of it; then retention deletes
+// every run (all finished and old, so the newest too) and the next run is numbered above every
+// run the lab ever had — 6, not 1 — whatever a script kept of the old ids.
+TEST(MigrateTest, AnOlderDatabaseWithDataKeepsItAndNeverGivesARunIdTwice) {
+  TempDir dir;
+  const std::string path = dir.File("lab.db");
+  const auto all = schema::Migrations();
+  ASSERT_GE(all.size(), 3u);
+  {
+    auto old = OpenWriterDatabase(path, {}, all.subspan(0, 2));
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    std::string seed =
+        "INSERT INTO devices (serial, state, first_seen, last_seen) VALUES ('S', 'device', 1, 2);"
+        "INSERT INTO device_state_changes (serial, state, changed_at) VALUES ('S', 'device', 1);"
+        "INSERT INTO device_restores (serial, kind, name, previous, created_at)"
+        " VALUES ('S', 'global_setting', 'looper_stats', '0', 5);";
+    for (int id = 1; id <= 5; ++id) {
+      const std::string n = std::to_string(id);
+      seed += "INSERT INTO runs (spec, serial, package, mode, iterations, status, created_at)"
+              " VALUES ('{}', 'S', 'com.a', 'cold', 2, 'succeeded', " + n + "000);"
+              "INSERT INTO launches (run_id, iteration, displayed_ms) VALUES (" + n + ", 1, 500),"
+              " (" + n + ", 2, 510);";
+    }
+    ASSERT_TRUE(old->Execute(seed, "seeding a 0002 lab").ok());
+  }
+  StoreOptions options;
+  options.path = path;
+  auto opened = Store::Open(options);
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  Store& st = **opened;
+  auto runs = st.Read([](Reader& r) { return r.ListRuns({}); });
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->runs.size(), 5u);
+  EXPECT_EQ(runs->runs.front().id, 5);
+  EXPECT_EQ(st.Read([](Reader& r) { return r.ListLaunches(3); })->size(), 2u);
+  EXPECT_EQ(st.Read([](Reader& r) { return r.ListOwedRestores("S"); })->size(), 1u);
+  EXPECT_EQ(st.Read([](Reader& r) { return r.IntegrityCheck(); }).value(), "ok");
+
+  RetentionPolicy everything;
+  everything.max_age = std::chrono::milliseconds(1);
+  everything.now_ms = 1'000'000;
+  auto pruned = st.Prune(everything);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  EXPECT_EQ(pruned->runs_deleted, 5);
+  NewRun next;
+  next.spec_json = "{}";
+  next.serial = "S";
+  next.package = "com.a";
+  next.mode = "cold";
+  next.iterations = 1;
+  next.created_at = 2'000'000;
+  auto id = st.CreateRun(next);
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  EXPECT_EQ(*id, 6);
+  // The owed restore outlives retention, however old.
+  EXPECT_EQ(st.Read([](Reader& r) { return r.ListOwedRestores("S"); })->size(), 1u);
+}
+
 TEST(MigrateTest, ReopeningRunsNothing) {
   TempDir dir;
   const std::string path = dir.File("again.db");
