@@ -358,9 +358,11 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Cancel(int64_t run_id) {
 
   if (was_queued) {
     impl->AddPending(serial, -1);
-    auto s = co_await impl->SetStatus(run_id, store::RunStatus::kCancelled, std::nullopt);
+    // Every terminal run says why, as the executor's "cancelled during …" does for a running one.
+    const std::string why = "cancelled before it started";
+    auto s = co_await impl->SetStatus(run_id, store::RunStatus::kCancelled, why);
     if (!s) co_return Unavailable("the cancel could not be stored: " + s.error().message);
-    impl->Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, std::nullopt});
+    impl->Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, why});
   } else if (running_done) {
     co_await WaitForSignal(*running_done);  // the executor restores the device and records it
   }

@@ -249,6 +249,11 @@ TEST_F(RunQueueTest, CancellingAQueuedRunNeverStartsIt) {
   ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 1; }));
   EXPECT_EQ(executor_->started, (std::vector<int64_t>{first}));
   EXPECT_EQ(StoredStatus(second), store::RunStatus::kCancelled);
+  // Every terminal run says why (the soak found a queued run cancelled with no reason).
+  EXPECT_EQ(cancelled->error, std::optional<std::string>("cancelled before it started"));
+  auto stored = store_->Read([&](store::Reader& r) { return r.GetRun(second); });
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->error, std::optional<std::string>("cancelled before it started"));
 }
 
 TEST_F(RunQueueTest, CancellingARunningRunWaitsForItsEnd) {
