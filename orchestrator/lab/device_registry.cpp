@@ -181,7 +181,28 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       }
       if (want_read) StartRead(serial);
     }
-    if (update.first_after_connect) co_await DisconnectStoredDevicesNotListed(update.list);
+    if (update.first_after_connect) {
+      ReadAgainDevicesListedUnchanged(update);
+      co_await DisconnectStoredDevicesNotListed(update.list);
+    }
+  }
+
+  // Tracking was down (the adb server restarted, or droidlab lost it): what happened to a phone
+  // meanwhile is unknown — replugged, rebooted, restored by hand — and a new server numbers its
+  // transports from 1 again, so a phone listed as before shows no change at all. Each `device`
+  // is read again as if it had just come online, and on_online follows (what it owes is paid:
+  // a restore cut off by the server's restart is not left owed until the next replug).
+  void ReadAgainDevicesListedUnchanged(const adb::DeviceListUpdate& update) {
+    std::set<std::string, std::less<>> changed;
+    for (const adb::DeviceChange& change : update.changes) changed.insert(change.entry.serial);
+    for (const adb::DeviceEntry& entry : update.list.devices) {
+      if (entry.state != adb::DeviceState::kDevice || changed.contains(entry.serial)) continue;
+      {
+        std::lock_guard lock(mutex);
+        if (!devices.contains(entry.serial)) continue;
+      }
+      StartRead(entry.serial);
+    }
   }
 
   // At start-up and after every reconnect: stored devices adb does not list (left `device` by an
