@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rebuilds the APK fixtures of this folder from src/ with the tools Debian 12 packages: aapt
+# (Android 10's, 1:10.0.0+r36), aapt2 (2.19) and the framework resources of
+# android-framework-res, then takes each binary AndroidManifest.xml (and one res/xml file) out
+# with unzip for the parser tests. Not run by the tests: its output is committed, so the tests
+# need neither tool. apt-get install aapt android-framework-res unzip
+set -euo pipefail
+cd "$(dirname "$0")"
+fw=/usr/share/android-framework-res/framework-res.apk
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# aapt takes the manifest only under its own name.
+cp src/app.xml "$work"/AndroidManifest.xml
+aapt package -f -M "$work"/AndroidManifest.xml -I "$fw" -F app_aapt.apk
+aapt2 link --manifest src/app.xml -I "$fw" -o app_aapt2.apk
+aapt2 link --manifest src/major.xml -I "$fw" -o major_aapt2.apk
+aapt2 link --manifest src/split.xml -I "$fw" -o split_aapt2.apk
+aapt2 compile src/res/values/strings.xml -o "$work"
+aapt2 link --manifest src/preview.xml -I "$fw" -o preview_aapt2.apk "$work"/values_strings.arsc.flat
+aapt2 compile src/res/xml/prefs.xml -o "$work"
+aapt2 link --manifest src/app.xml -I "$fw" -o prefs_aapt2.apk "$work"/xml_prefs.xml.flat
+
+for apk in app_aapt app_aapt2 major_aapt2 split_aapt2 preview_aapt2; do
+  unzip -p "$apk.apk" AndroidManifest.xml > "$apk.manifest.bin"
+done
+unzip -p prefs_aapt2.apk res/xml/prefs.xml > prefs_aapt2.xml.bin
