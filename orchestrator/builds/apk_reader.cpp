@@ -1,0 +1,76 @@
+#include "orchestrator/builds/apk_reader.h"
+
+#include <zip.h>
+
+#include <memory>
+#include <string_view>
+
+#include "adb/names.h"
+
+namespace droidlab::orchestrator {
+
+namespace {
+
+constexpr char kManifestEntry[] = "AndroidManifest.xml";
+
+struct ArchiveCloser {
+  void operator()(zip_t* archive) const { zip_discard(archive); }  // read-only: nothing to write
+};
+struct EntryCloser {
+  void operator()(zip_file_t* file) const { zip_fclose(file); }
+};
+
+std::string ZipOpenError(int code) {
+  zip_error_t error;
+  zip_error_init_with_code(&error, code);
+  std::string text = zip_error_strerror(&error);
+  zip_error_fini(&error);
+  return text;
+}
+
+}  // namespace
+
+BasicResult<parsers::ApkManifest, std::string> ReadApkManifest(const std::string& path) {
+  int open_error = 0;
+  std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(path.c_str(), ZIP_RDONLY, &open_error));
+  if (!archive) {
+    if (open_error == ZIP_ER_NOZIP || open_error == ZIP_ER_INCONS) {
+      return path + ": not an APK: not a zip archive (" + ZipOpenError(open_error) + ")";
+    }
+    return path + ": cannot open: " + ZipOpenError(open_error);
+  }
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_stat(archive.get(), kManifestEntry, 0, &stat) != 0) {
+    return path + ": not an APK: the archive has no AndroidManifest.xml";
+  }
+  if ((stat.valid & ZIP_STAT_SIZE) == 0 || stat.size > kMaxManifestBytes) {
+    return path + ": AndroidManifest.xml is larger than " + std::to_string(kMaxManifestBytes) +
+           " bytes: refused";
+  }
+  std::unique_ptr<zip_file_t, EntryCloser> entry(zip_fopen(archive.get(), kManifestEntry, 0));
+  if (!entry) {
+    return path + ": AndroidManifest.xml cannot be read: " + zip_strerror(archive.get());
+  }
+  std::string bytes(static_cast<size_t>(stat.size), '\0');
+  size_t have = 0;
+  while (have < bytes.size()) {
+    const zip_int64_t n = zip_fread(entry.get(), bytes.data() + have, bytes.size() - have);
+    if (n < 0) {
+      return path + ": AndroidManifest.xml cannot be inflated: " + zip_file_strerror(entry.get());
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  if (have != bytes.size()) {
+    return path + ": AndroidManifest.xml is cut short (" + std::to_string(have) + " of " +
+           std::to_string(bytes.size()) + " bytes)";
+  }
+  auto manifest = parsers::ParseApkManifest(bytes);
+  if (!manifest) return path + ": " + manifest.error().message;
+  auto package = adb::PackageName::Parse(manifest->package);
+  if (!package) return path + ": the manifest's " + package.error().message;
+  return std::move(*manifest);
+}
+
+}  // namespace droidlab::orchestrator
