@@ -97,7 +97,8 @@ nlohmann::json RunDetailJson(const orchestrator::RunReport& report) {
   const orchestrator::LaunchSummaries& launches = report.launches;
   nlohmann::json j = RunJson(report.run);
   j["preflight"] = Embedded(report.run.preflight_json);
-  j["launches"] = {{"recorded", launches.recorded}, {"valid", launches.valid}};
+  j["launches"] = {
+      {"recorded", launches.recorded}, {"valid", launches.valid}, {"warmup", launches.warmup}};
   j["summary"] = {
       {"displayed_ms", SummaryOrNull(launches.displayed_ms)},
       {"fully_drawn_ms", SummaryOrNull(launches.fully_drawn_ms)},
@@ -120,6 +121,12 @@ nlohmann::json LaunchJson(const store::Launch& l) {
       {"fork_to_displayed_ms", OrNull(l.fork_to_displayed_ms())},
       {"valid", l.valid},
       {"invalid_reason", OrNull(l.invalid_reason)},
+      {"warmup", l.warmup},
+      {"thermal_status", OrNull(l.thermal_status)},
+      {"battery_temp_c", l.battery_temp_tenths_c
+                             ? nlohmann::json(static_cast<double>(*l.battery_temp_tenths_c) / 10)
+                             : nlohmann::json(nullptr)},
+      {"cooldown_wait_ms", OrNull(l.cooldown_wait_ms)},
   };
 }
 

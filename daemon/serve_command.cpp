@@ -97,7 +97,7 @@ std::string ModelOf(const orchestrator::DeviceRegistry& registry, const std::str
 std::function<void(const store::Launch&)> LaunchObserver(api::LabMetrics& metrics,
                                                          std::string package, std::string model) {
   return [&metrics, package = std::move(package), model = std::move(model)](const store::Launch& l) {
-    if (l.valid && l.displayed_ms) {
+    if (l.counted() && l.displayed_ms) {
       metrics.ObserveLaunch(package, model, static_cast<double>(*l.displayed_ms));
     }
   };

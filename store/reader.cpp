@@ -72,6 +72,10 @@ Launch ReadLaunch(const Statement& st) {
   launch.displayed_at_ms = st.ColumnOptionalInt64(10);
   launch.valid = st.ColumnInt64(11) != 0;
   launch.invalid_reason = st.ColumnOptionalString(12);
+  launch.warmup = st.ColumnInt64(13) != 0;
+  launch.thermal_status = st.ColumnOptionalString(14);
+  launch.battery_temp_tenths_c = st.ColumnOptionalInt64(15);
+  launch.cooldown_wait_ms = st.ColumnOptionalInt64(16);
   return launch;
 }
 
@@ -338,7 +342,7 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
 }
 
 StoreResult<RowPage<Launch>> Reader::PageLaunches(int64_t run_id, const RowPageQuery& query) {
-  return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 13, ReadLaunch,
+  return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 17, ReadLaunch,
                                "listing a run's launches");
 }
 

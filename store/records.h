@@ -95,6 +95,14 @@ struct Launch {
   std::optional<int64_t> displayed_at_ms;
   bool valid = true;
   std::optional<std::string> invalid_reason;
+  // The conditions it was measured in (schema/0004_launch_conditions.sql).
+  bool warmup = false;  // a warm-up iteration: stored, left out of every statistic
+  std::optional<std::string> thermal_status;      // "none", "light", …; unknown: absent
+  std::optional<int64_t> battery_temp_tenths_c;   // 326 = 32.6 °C
+  std::optional<int64_t> cooldown_wait_ms;        // waited for the phone to cool before it
+
+  // Counted in summaries, comparisons and history: valid and not a warm-up.
+  bool counted() const { return valid && !warmup; }
 
   std::optional<int64_t> intent_to_fork_ms() const {
     if (!intent_at_ms || !fork_at_ms) return std::nullopt;

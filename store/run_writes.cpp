@@ -79,6 +79,10 @@ Status InsertLaunches(Database& db, const std::vector<Launch>& launches) {
     (*st)->BindOptional(11, l.displayed_at_ms);
     (*st)->BindBool(12, l.valid);
     (*st)->BindOptional(13, l.invalid_reason);
+    (*st)->BindBool(14, l.warmup);
+    (*st)->BindOptional(15, l.thermal_status);
+    (*st)->BindOptional(16, l.battery_temp_tenths_c);
+    (*st)->BindOptional(17, l.cooldown_wait_ms);
     if (auto s = (*st)->Run("storing launch " + std::to_string(l.iteration) + " of run " +
                             std::to_string(l.run_id));
         !s) {

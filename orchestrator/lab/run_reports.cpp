@@ -11,7 +11,7 @@ template <class Get>
 std::optional<analysis::Summary> SummaryOf(std::span<const store::Launch> launches, Get get) {
   std::vector<double> values;
   for (const auto& l : launches) {
-    if (!l.valid) continue;
+    if (!l.counted()) continue;
     if (auto v = get(l)) values.push_back(static_cast<double>(*v));
   }
   if (values.empty()) return std::nullopt;
@@ -76,7 +76,13 @@ RunComparison CompareRows(ComparisonRows rows) {
 LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches) {
   LaunchSummaries s;
   s.recorded = static_cast<int64_t>(launches.size());
-  for (const auto& l : launches) s.valid += l.valid ? 1 : 0;
+  for (const auto& l : launches) {
+    if (l.warmup) {
+      ++s.warmup;
+    } else if (l.valid) {
+      ++s.valid;
+    }
+  }
   s.displayed_ms = SummaryOf(launches, [](const store::Launch& l) { return l.displayed_ms; });
   s.fully_drawn_ms = SummaryOf(launches, [](const store::Launch& l) { return l.fully_drawn_ms; });
   s.total_time_ms = SummaryOf(launches, [](const store::Launch& l) { return l.total_time_ms; });
@@ -86,7 +92,7 @@ LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches) {
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches) {
   std::vector<double> values;
   for (const auto& l : launches) {
-    if (l.valid && l.displayed_ms) values.push_back(static_cast<double>(*l.displayed_ms));
+    if (l.counted() && l.displayed_ms) values.push_back(static_cast<double>(*l.displayed_ms));
   }
   return values;
 }

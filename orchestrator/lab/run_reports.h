@@ -27,8 +27,9 @@ namespace droidlab::orchestrator {
 // A run's launches, summarised over the valid ones. A summary is null when no valid launch has
 // that value (fully_drawn_ms for an app that never reports it, say).
 struct LaunchSummaries {
-  int64_t recorded = 0;
-  int64_t valid = 0;
+  int64_t recorded = 0;  // every launch stored, warm-ups included
+  int64_t valid = 0;     // valid launches the statistics count (warm-ups are not)
+  int64_t warmup = 0;    // warm-up launches, left out of every statistic
   std::optional<analysis::Summary> displayed_ms;
   std::optional<analysis::Summary> fully_drawn_ms;
   std::optional<analysis::Summary> total_time_ms;
@@ -36,7 +37,8 @@ struct LaunchSummaries {
 
 // Pure: the summaries of `launches`.
 LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches);
-// Pure: displayed_ms of the valid launches, the metric a comparison judges.
+// Pure: displayed_ms of the counted launches (valid, not warm-up), the metric a comparison
+// judges.
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
 
 struct RunReport {

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "base/wall_clock.h"
+#include "orchestrator/run/cooldown.h"
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/device_loss.h"
@@ -86,7 +87,7 @@ class Execution {
     if (!options_.now_ms) options_.now_ms = WallNowMs;
     if (!options_.log) options_.log = StderrLog("run_executor");
     progress_.run_id = run_id_;
-    progress_.iterations = spec_.iterations;
+    progress_.iterations = spec_.warmup + spec_.iterations;
   }
 
   asio::awaitable<RunOutcome> Run();
@@ -421,7 +422,9 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     }
   }
   Phase("launching");
-  for (int64_t i = 1; i <= spec_.iterations; ++i) {
+  const int64_t total = spec_.warmup + spec_.iterations;
+  const CoolEnough cool{spec_.max_thermal_status, spec_.max_battery_temp_tenths_c};
+  for (int64_t i = 1; i <= total; ++i) {
     if (co_await Cancelled()) {
       state->cancelled = true;
       co_return;
@@ -431,9 +434,39 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       state->error = std::move(lost);
       co_return;
     }
+    const std::string where = "iteration " + std::to_string(i) + " of " + std::to_string(total);
+    // A hot phone slows every launch: wait until it is cool enough (cooldown.h).
+    auto cooling = WaitUntilCool(shell, cool, std::chrono::seconds(spec_.cooldown_timeout_s),
+                                 options_.cooldown_poll, options_.command_timeout);
+    CommandResult<CooldownResult> cooled = co_await std::move(cooling);
+    if (!cooled) {
+      if (cooled.error().cancelled() || co_await Cancelled()) {
+        state->cancelled = true;
+      } else {
+        state->error = where + ": reading the phone's temperature: " + cooled.error().message;
+      }
+      co_return;
+    }
+    if (!cooled->still_hot.empty()) {
+      const std::string hot = "the phone stayed too hot for " +
+                              std::to_string(spec_.cooldown_timeout_s) + " s (" +
+                              cooled->still_hot + ")";
+      if (spec_.cooldown_fail) {
+        state->error = where + ": " + hot;
+        co_return;
+      }
+      Log(where + ": " + hot + "; measured anyway (\"cooldown\": \"wait\")");
+    } else if (cooled->waited_ms > 0) {
+      Log(where + ": waited " + std::to_string(cooled->waited_ms) + " ms for the phone to cool");
+    }
     IterationResult it = co_await MeasureLaunch(ctx, run_id_, i);
-    const std::string where =
-        "iteration " + std::to_string(i) + " of " + std::to_string(spec_.iterations);
+    it.launch.warmup = i <= spec_.warmup;
+    if (cooled->conditions.thermal_status) {
+      it.launch.thermal_status =
+          std::string(ThermalStatusLowerName(*cooled->conditions.thermal_status));
+    }
+    it.launch.battery_temp_tenths_c = cooled->conditions.battery_temp_tenths_c;
+    it.launch.cooldown_wait_ms = cooled->waited_ms;
     if (it.fatal) {
       if (it.fatal->cancelled() || co_await Cancelled()) {
         state->cancelled = true;
@@ -447,7 +480,7 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       }
       co_return;
     }
-    const bool valid = it.launch.valid;
+    const bool valid = it.launch.counted();  // a warm-up counts in no statistic
     const std::optional<std::string> reason = it.launch.invalid_reason;
     if (options_.on_launch) options_.on_launch(it.launch);
     std::vector<store::Launch> one{std::move(it.launch)};
@@ -575,7 +608,8 @@ asio::awaitable<RunOutcome> Execution::Run() {
     } else if (loop->error) {
       error = loop->error;
     } else if (loop->valid_launches == 0) {
-      error = "no valid launch in " + std::to_string(spec_.iterations) + " iterations";
+      error = "no valid launch in " + std::to_string(spec_.iterations) + " iterations" +
+              (spec_.warmup > 0 ? " (after " + std::to_string(spec_.warmup) + " warm-ups)" : "");
     }
   }
   {

@@ -1,6 +1,7 @@
 #include "orchestrator/spec/run_spec.h"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -16,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 11> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 16> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -26,7 +27,16 @@ constexpr std::array<std::string_view, 11> kKnownFields = {"serial",
                                                            "launch_timeout_ms",
                                                            "fully_drawn_timeout_ms",
                                                            "on_launch_failure",
-                                                           "preflight"};
+                                                           "preflight",
+                                                           "warmup",
+                                                           "max_thermal",
+                                                           "max_battery_temp_c",
+                                                           "cooldown_timeout_s",
+                                                           "cooldown"};
+
+// PowerManager.THERMAL_STATUS_* by value, as a run spec names them.
+constexpr std::array<std::string_view, 7> kThermalStatusNames = {
+    "none", "light", "moderate", "severe", "critical", "emergency", "shutdown"};
 
 FieldError Error(std::string field, std::string message) {
   return FieldError{std::move(field), std::move(message)};
@@ -152,6 +162,21 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
     return Error("fully_drawn_timeout_ms",
                  Range(0, kMaxTimeoutMs) + ", got " + std::to_string(spec.fully_drawn_timeout_ms));
   }
+  if (spec.warmup < 0 || spec.warmup > kMaxWarmup) {
+    return Error("warmup", Range(0, kMaxWarmup) + ", got " + std::to_string(spec.warmup));
+  }
+  if (spec.max_thermal_status < 0 ||
+      spec.max_thermal_status >= static_cast<int>(kThermalStatusNames.size())) {
+    return Error("max_thermal", "must be a thermal status name");
+  }
+  if (spec.max_battery_temp_tenths_c < kMinBatteryTempLimit ||
+      spec.max_battery_temp_tenths_c > kMaxBatteryTempLimit) {
+    return Error("max_battery_temp_c", Range(kMinBatteryTempLimit / 10, kMaxBatteryTempLimit / 10));
+  }
+  if (spec.cooldown_timeout_s < 0 || spec.cooldown_timeout_s > kMaxCooldownTimeoutS) {
+    return Error("cooldown_timeout_s", Range(0, kMaxCooldownTimeoutS) + ", got " +
+                                           std::to_string(spec.cooldown_timeout_s));
+  }
   return std::nullopt;
 }
 
@@ -275,6 +300,56 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
       return Error("preflight", "must be \"enforce\" or \"warn\", got " + v->dump());
     }
   }
+  if ((v = field("warmup"))) {
+    if (auto e = ReadInt(*v, "warmup", 0, kMaxWarmup, spec.warmup)) return *e;
+  }
+  if ((v = field("max_thermal"))) {
+    std::string s;
+    if (auto e = ReadString(*v, "max_thermal", s)) return *e;
+    bool found = false;
+    for (size_t i = 0; i < kThermalStatusNames.size() && !found; ++i) {
+      if (kThermalStatusNames[i] == s) {
+        spec.max_thermal_status = static_cast<int>(i);
+        found = true;
+      }
+    }
+    if (!found) {
+      return Error("max_thermal",
+                   "must be one of none, light, moderate, severe, critical, emergency, shutdown; "
+                   "got " + v->dump());
+    }
+  }
+  if ((v = field("max_battery_temp_c"))) {
+    // A number of °C, kept in tenths: 37.5 is allowed.
+    if (!v->is_number()) {
+      return Error("max_battery_temp_c",
+                   std::string("must be a number of degrees Celsius, got ") + TypeName(*v));
+    }
+    const double c = v->get<double>();
+    if (!(c >= kMinBatteryTempLimit / 10.0 && c <= kMaxBatteryTempLimit / 10.0)) {
+      return Error("max_battery_temp_c",
+                   Range(kMinBatteryTempLimit / 10, kMaxBatteryTempLimit / 10) + ", got " +
+                       v->dump());
+    }
+    spec.max_battery_temp_tenths_c = std::llround(c * 10);
+  }
+  if ((v = field("cooldown_timeout_s"))) {
+    if (auto e = ReadInt(*v, "cooldown_timeout_s", 0, kMaxCooldownTimeoutS,
+                         spec.cooldown_timeout_s)) {
+      return *e;
+    }
+  }
+  if ((v = field("cooldown"))) {
+    std::string s;
+    if (auto e = ReadString(*v, "cooldown", s)) return *e;
+    if (s == "wait") {
+      spec.cooldown_fail = false;
+    } else if (s == "fail") {
+      spec.cooldown_fail = true;
+    } else {
+      return Error("cooldown", "must be \"wait\" or \"fail\", got " + v->dump());
+    }
+  }
   if (auto e = ValidateRunSpec(spec)) return *e;
   return spec;
 }
@@ -295,7 +370,17 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["fully_drawn_timeout_ms"] = spec.fully_drawn_timeout_ms;
   j["on_launch_failure"] = spec.on_launch_failure == OnLaunchFailure::kFail ? "fail" : "continue";
   j["preflight"] = spec.preflight_enforce ? "enforce" : "warn";
+  j["warmup"] = spec.warmup;
+  j["max_thermal"] = kThermalStatusNames.at(static_cast<size_t>(spec.max_thermal_status));
+  j["max_battery_temp_c"] = static_cast<double>(spec.max_battery_temp_tenths_c) / 10;
+  j["cooldown_timeout_s"] = spec.cooldown_timeout_s;
+  j["cooldown"] = spec.cooldown_fail ? "fail" : "wait";
   return j.dump();
+}
+
+std::string_view ThermalStatusLowerName(int status) {
+  if (status < 0 || status >= static_cast<int>(kThermalStatusNames.size())) return "unknown";
+  return kThermalStatusNames[static_cast<size_t>(status)];
 }
 
 bool operator==(const RunSpec& a, const RunSpec& b) {
@@ -305,7 +390,10 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.proc_sample_interval_ms == b.proc_sample_interval_ms &&
          a.launch_timeout_ms == b.launch_timeout_ms &&
          a.fully_drawn_timeout_ms == b.fully_drawn_timeout_ms &&
-         a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce;
+         a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce &&
+         a.warmup == b.warmup && a.max_thermal_status == b.max_thermal_status &&
+         a.max_battery_temp_tenths_c == b.max_battery_temp_tenths_c &&
+         a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail;
 }
 
 }  // namespace droidlab::orchestrator

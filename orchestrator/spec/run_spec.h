@@ -33,6 +33,11 @@ inline constexpr int64_t kMaxSamplingInterval = 1'000'000;
 inline constexpr int64_t kMinProcSampleIntervalMs = 10;
 inline constexpr int64_t kMaxProcSampleIntervalMs = 60'000;
 inline constexpr int64_t kMaxTimeoutMs = 600'000;
+inline constexpr int64_t kMaxWarmup = 100;
+inline constexpr int64_t kMaxCooldownTimeoutS = 3600;
+// "max_battery_temp_c" between these, in tenths of °C.
+inline constexpr int64_t kMinBatteryTempLimit = 200;
+inline constexpr int64_t kMaxBatteryTempLimit = 600;
 
 struct RunSpec {
   std::string serial;    // adb's serial (adb::Serial grammar)
@@ -53,6 +58,16 @@ struct RunSpec {
   // "preflight": "enforce" refuses a run on a device in a state that makes numbers worthless
   // (battery < 25 %, thermal status >= severe); "warn" (default) records and flags it.
   bool preflight_enforce = false;
+  // Warm-up and heat (issue 14 §3): "warmup" iterations first, measured and stored with
+  // warmup: true, left out of every statistic; before each iteration the phone must be at most
+  // "max_thermal" (a ThermalStatus name, lower case; default "light") and its battery at most
+  // "max_battery_temp_c" (default 38), waited for up to "cooldown_timeout_s" (default 300);
+  // then "cooldown": "wait" measures anyway (the launch keeps its conditions), "fail" ends the run.
+  int64_t warmup = 0;                       // 0..kMaxWarmup
+  int max_thermal_status = 1;               // 0 (none) .. 6 (shutdown)
+  int64_t max_battery_temp_tenths_c = 380;  // kMinBatteryTempLimit..kMaxBatteryTempLimit
+  int64_t cooldown_timeout_s = 300;         // 0..kMaxCooldownTimeoutS
+  bool cooldown_fail = false;               // "cooldown": "fail"; default "wait"
 };
 
 struct FieldError {
@@ -72,5 +87,9 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec);
 std::string RunSpecToJson(const RunSpec& spec);
 
 bool operator==(const RunSpec& a, const RunSpec& b);
+
+// A thermal status as a run spec and a stored launch name it: "none", "light", … "shutdown"
+// (PowerManager.THERMAL_STATUS_* 0–6); "unknown" outside.
+std::string_view ThermalStatusLowerName(int status);
 
 }  // namespace droidlab::orchestrator

@@ -1,4 +1,5 @@
-// The SQL of the `launches` table (schema/0001_init.sql). Internal to store/.
+// The SQL of the `launches` table (schema/0001_init.sql, 0004_launch_conditions.sql). Internal
+// to store/.
 #pragma once
 
 namespace droidlab::store::sql {
@@ -6,7 +7,8 @@ namespace droidlab::store::sql {
 inline constexpr char kInsertLaunch[] =
     "INSERT INTO launches (run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms,"
     " wait_time_ms, launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid,"
-    " invalid_reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    " invalid_reason, warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 
 inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_id = ?1";
 
@@ -14,15 +16,18 @@ inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_i
 inline constexpr char kLaunchesOfRun[] =
     "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
     " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason,"
+    " warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms,"
     " iteration FROM launches WHERE run_id = ?1 AND iteration > ?2 ORDER BY iteration LIMIT ?3";
 
-// A package's succeeded runs and their valid launches, for the history chart (joins `runs`).
+// A package's succeeded runs and their counted launches (valid, not warm-up), for the history
+// chart (joins `runs`).
 inline constexpr char kLaunchHistory[] =
     "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
     " l.fully_drawn_ms, l.total_time_ms"
     " FROM runs AS r JOIN launches AS l ON l.run_id = r.id"
     " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
     " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
+    " AND l.warmup = 0"
     " ORDER BY r.created_at, r.id, l.iteration";
 
 }  // namespace droidlab::store::sql

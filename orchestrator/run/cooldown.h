@@ -1,0 +1,53 @@
+// Heat: a phone that throttles after a dozen cold starts slows every later one, so before each
+// iteration the run waits until the phone is cool enough (issue 14 §3) and each launch keeps the
+// conditions it was measured in. Read from two dumps the preflight reads too:
+// - `dumpsys thermalservice` "Thermal Status: N" (Android 10+, services/core/.../power/
+//   ThermalManagerService.java; PowerManager.THERMAL_STATUS_NONE 0 … SHUTDOWN 6); Android 9 and
+//   older have no such status: unknown, not waited on;
+// - `dumpsys battery` "temperature: 326" (tenths of °C, BatteryService). While the battery is
+//   unplugged by droidlab (`dumpsys battery unplug`, "UPDATES STOPPED") the values are frozen:
+//   the temperature is then unknown rather than a stale number.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "orchestrator/run/device_shell.h"
+
+namespace droidlab::orchestrator {
+
+struct LaunchConditions {
+  std::optional<int> thermal_status;             // 0–6; unknown: absent
+  std::optional<int64_t> battery_temp_tenths_c;  // unknown or frozen: absent
+};
+
+struct CoolEnough {
+  int max_thermal_status = 1;               // LIGHT
+  int64_t max_battery_temp_tenths_c = 380;  // 38.0 °C
+};
+
+// The phone's conditions now: two dumps under `deadline` each. A device error (gone, timed out,
+// cancelled) is returned; a dump that does not parse leaves its field unknown.
+boost::asio::awaitable<CommandResult<LaunchConditions>> ReadLaunchConditions(
+    DeviceShell& shell, std::chrono::milliseconds command_timeout);
+
+// "" when `c` is cool enough (an unknown value is not waited on), else why not:
+// "thermal status MODERATE (at most LIGHT)", "battery 41.2 °C (at most 38.0 °C)".
+std::string TooHot(const LaunchConditions& c, const CoolEnough& limit);
+
+struct CooldownResult {
+  LaunchConditions conditions;  // the last reading
+  int64_t waited_ms = 0;
+  std::string still_hot;  // "" when cool enough; else TooHot's words after the timeout
+};
+
+// Reads the conditions, and while they are too hot reads them again every `poll` until they are
+// not or `timeout` has passed. Cancellable (the run's cancel ends the wait).
+boost::asio::awaitable<CommandResult<CooldownResult>> WaitUntilCool(
+    DeviceShell& shell, CoolEnough limit, std::chrono::milliseconds timeout,
+    std::chrono::milliseconds poll, std::chrono::milliseconds command_timeout);
+
+}  // namespace droidlab::orchestrator
