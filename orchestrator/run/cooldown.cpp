@@ -64,13 +64,15 @@ asio::awaitable<CommandResult<CooldownResult>> WaitUntilCool(
     std::chrono::milliseconds poll, std::chrono::milliseconds command_timeout) {
   const auto started = std::chrono::steady_clock::now();
   CooldownResult result;
-  for (;;) {
+  for (bool paused = false;; paused = true) {
     auto reading = ReadLaunchConditions(shell, command_timeout);
     auto read = co_await std::move(reading);
     if (!read) co_return read.error();
     result.conditions = *read;
     const auto waited = std::chrono::steady_clock::now() - started;
-    result.waited_ms = std::chrono::duration_cast<std::chrono::milliseconds>(waited).count();
+    // The readings alone are not a wait: a phone cool at once waited 0 ms.
+    result.waited_ms =
+        paused ? std::chrono::duration_cast<std::chrono::milliseconds>(waited).count() : 0;
     const std::string hot = TooHot(result.conditions, limit);
     if (hot.empty()) co_return result;
     if (waited + poll > timeout) {

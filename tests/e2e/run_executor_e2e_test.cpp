@@ -65,6 +65,7 @@ class RunningExecution {
         client_(io_->get_executor(), std::move(client_options)) {
     orchestrator::RunExecutorOptions options;
     options.owed_restores = owed_restores;
+    options.cooldown_poll = std::chrono::milliseconds(250);  // a hot phone is read again soon
     options.on_progress = [this, also_on_progress](const orchestrator::RunProgress& p) {
       iterations_done_ = p.iterations_done;
       if (also_on_progress) also_on_progress(p);
@@ -680,6 +681,79 @@ TEST_F(RunExecutorE2eTest, ARunAbandonedMidLooperStatsIsRestoredByTheNextDaemon)
 // A locked phone (Android 13 devsim with its keyguard showing): the preflight refuses the run,
 // saying why, before anything is launched; unlocked, the same device runs. The preflight JSON
 // records what it read.
+// Issue 14 §3, warm-up: the first `warmup` launches are measured and stored, marked, and left
+// out of the count a run succeeds on.
+TEST_F(RunExecutorE2eTest, WarmupLaunchesAreStoredMarkedAndNotCounted) {
+  const DevsimDevice device = StartPhone(33);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  spec.warmup = 2;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_EQ(outcome->valid_launches, 3);
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 5u);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    EXPECT_EQ(launches[i].iteration, static_cast<int64_t>(i) + 1);
+    EXPECT_EQ(launches[i].warmup, i < 2) << "iteration " << launches[i].iteration;
+    EXPECT_TRUE(launches[i].valid) << launches[i].invalid_reason.value_or("");
+    // devsim's Android 13 battery at 28.5 °C, thermal status NONE: read before each launch.
+    EXPECT_EQ(launches[i].battery_temp_tenths_c, std::optional<int64_t>(285));
+    EXPECT_EQ(launches[i].thermal_status, std::optional<std::string>("none"));
+    EXPECT_EQ(launches[i].cooldown_wait_ms, std::optional<int64_t>(0));
+  }
+  ExpectStoredEqualsDevice(device, launches, false);
+}
+
+// Issue 14 §3, cool-down: a phone that starts hot (devsim heat: battery 42.5 °C, thermal LIGHT,
+// cooling with a 3 s half-life) is waited for before the first launch until its battery is at
+// most 38 °C; the launch keeps what it was measured in and how long it waited.
+TEST_F(RunExecutorE2eTest, AHotPhoneIsWaitedForBeforeItsFirstLaunch) {
+  const DevsimDevice device =
+      StartPhone(33, R"(, "heat": {"start_c": 14, "half_life_s": 3})");
+  ASSERT_NE(Shell(device, "dumpsys battery").out.find("temperature: 42"), std::string::npos);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 2u);
+  ASSERT_TRUE(launches[0].cooldown_wait_ms);
+  // 14 °C of excess must fall to 9.5: 3 s × log2(14 / 9.5) ≈ 1.7 s after devsim started.
+  EXPECT_GT(*launches[0].cooldown_wait_ms, 0);
+  ASSERT_TRUE(launches[0].battery_temp_tenths_c);
+  EXPECT_LE(*launches[0].battery_temp_tenths_c, 380);
+  EXPECT_GT(*launches[0].battery_temp_tenths_c, 340);  // not cooled far past the limit
+  EXPECT_EQ(launches[0].thermal_status, std::optional<std::string>("none"));
+  EXPECT_EQ(launches[1].cooldown_wait_ms, std::optional<int64_t>(0));
+}
+
+// Cold starts heat the phone (devsim: +4 °C each, barely cooling): after three, its battery is
+// past 38 °C and a run that said "cooldown": "fail" with a 1 s bound ends before the fourth,
+// saying why; the three launches it measured stay, each with the temperature it had.
+TEST_F(RunExecutorE2eTest, APhoneHeatedByItsLaunchesFailsARunThatWillNotWait) {
+  const DevsimDevice device =
+      StartPhone(33, R"(, "heat": {"per_cold_launch_c": 4, "half_life_s": 3600})");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 5);
+  spec.cooldown_fail = true;
+  spec.cooldown_timeout_s = 1;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  const std::string error = outcome->error.value_or("");
+  EXPECT_NE(error.find("iteration 4 of 5"), std::string::npos) << error;
+  EXPECT_NE(error.find("stayed too hot for 1 s"), std::string::npos) << error;
+  EXPECT_NE(error.find("battery 40.5 °C (at most 38.0 °C)"), std::string::npos) << error;
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[0].battery_temp_tenths_c, std::optional<int64_t>(285));
+  EXPECT_EQ(launches[1].battery_temp_tenths_c, std::optional<int64_t>(325));
+  EXPECT_EQ(launches[2].battery_temp_tenths_c, std::optional<int64_t>(365));
+}
+
 TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {
   const DevsimDevice device = StartPhone(33, R"(, "screen": {"on": true, "locked": true})");
   RunSpec spec = Spec(device, LaunchMode::kCold, 2);

@@ -115,6 +115,27 @@ TEST_F(RunReportsTest, ReportSummarisesTheValidLaunchesOnly) {
   EXPECT_FALSE(report->progress);                 // no queue
 }
 
+// Issue 14 §3: warm-up launches are stored and counted as such, never in a statistic.
+TEST(LaunchSummariesTest, WarmupsAreLeftOutOfEveryStatistic) {
+  std::vector<store::Launch> launches(5);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    launches[i].iteration = static_cast<int64_t>(i) + 1;
+    launches[i].displayed_ms = 500 + static_cast<int64_t>(i);
+  }
+  launches[0].warmup = true;
+  launches[0].displayed_ms = 5'000;  // the first, slow launch a warm-up exists to absorb
+  launches[1].warmup = true;
+  launches[1].displayed_ms = 4'000;
+  const LaunchSummaries s = SummarizeLaunches(launches);
+  EXPECT_EQ(s.recorded, 5);
+  EXPECT_EQ(s.valid, 3);
+  EXPECT_EQ(s.warmup, 2);
+  ASSERT_TRUE(s.displayed_ms);
+  EXPECT_EQ(s.displayed_ms->count, 3u);
+  EXPECT_DOUBLE_EQ(*s.displayed_ms->max, 504);
+  EXPECT_EQ(ValidDisplayedMs(launches), (std::vector<double>{502, 503, 504}));
+}
+
 TEST_F(RunReportsTest, ReportOfAMissingRunIsNotFound) {
   RunReports reports(*store_);
   auto report = Await(reports.Report(42));

@@ -1,5 +1,5 @@
-// ParseRunSpec / ValidateRunSpec / RunSpecToJson (orchestrator/spec/run_spec.h): the request body of
-// POST /api/v1/runs (API.md). Names follow adb/names.h; the activity is a Java class name
+// ParseRunSpec / ValidateRunSpec / RunSpecToJson (orchestrator/spec/run_spec.h): the request body
+// of POST /api/v1/runs (API.md). Names follow adb/names.h; the activity is a Java class name
 // (".Main" or "a.b.Main"), nothing a shell would read specially.
 #include "orchestrator/spec/run_spec.h"
 
@@ -129,7 +129,20 @@ INSTANTIATE_TEST_SUITE_P(
                 "got 0"},
         BadCase{"OnLaunchFailureUnknown", Body(R"(,"on_launch_failure":"retry")"),
                 "on_launch_failure", "must be"},
-        BadCase{"PreflightUnknown", Body(R"(,"preflight":"strict")"), "preflight", "must be"}),
+        BadCase{"PreflightUnknown", Body(R"(,"preflight":"strict")"), "preflight", "must be"},
+        // Issue 14 §3: warm-up and heat.
+        BadCase{"WarmupNegative", Body(R"(,"warmup":-1)"), "warmup", "must be between 0 and 100"},
+        BadCase{"WarmupTooMany", Body(R"(,"warmup":101)"), "warmup", "got 101"},
+        BadCase{"MaxThermalUnknown", Body(R"(,"max_thermal":"warm")"), "max_thermal",
+                "must be one of none, light"},
+        BadCase{"MaxThermalNumber", Body(R"(,"max_thermal":1)"), "max_thermal", "must be a string"},
+        BadCase{"BatteryLimitTooLow", Body(R"(,"max_battery_temp_c":15)"), "max_battery_temp_c",
+                "must be between 20 and 60"},
+        BadCase{"BatteryLimitString", Body(R"(,"max_battery_temp_c":"38")"), "max_battery_temp_c",
+                "must be a number of degrees Celsius"},
+        BadCase{"CooldownTimeoutTooLong", Body(R"(,"cooldown_timeout_s":3601)"),
+                "cooldown_timeout_s", "got 3601"},
+        BadCase{"CooldownUnknown", Body(R"(,"cooldown":"skip")"), "cooldown", "must be"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
 TEST(RunSpecTest, ParsesTheApiExample) {
@@ -147,6 +160,28 @@ TEST(RunSpecTest, ParsesTheApiExample) {
   EXPECT_EQ(parsed->launch_timeout_ms, 30'000);
   EXPECT_EQ(parsed->on_launch_failure, OnLaunchFailure::kContinue);
   EXPECT_FALSE(parsed->preflight_enforce);
+}
+
+// Defaults a lab would pick (README.md, "Warm-up and heat"), and each given value.
+TEST(RunSpecTest, WarmupAndCooldownDefaultsAndValues) {
+  auto defaults = ParseRunSpec(Body(""));
+  ASSERT_TRUE(defaults.ok()) << defaults.error().message;
+  EXPECT_EQ(defaults->warmup, 0);
+  EXPECT_EQ(defaults->max_thermal_status, 1);  // light
+  EXPECT_EQ(defaults->max_battery_temp_tenths_c, 380);
+  EXPECT_EQ(defaults->cooldown_timeout_s, 300);
+  EXPECT_FALSE(defaults->cooldown_fail);
+  auto given = ParseRunSpec(
+      Body(R"(,"warmup":3,"max_thermal":"none","max_battery_temp_c":36.5,"cooldown_timeout_s":0,)"
+           R"("cooldown":"fail")"));
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(given->warmup, 3);
+  EXPECT_EQ(given->max_thermal_status, 0);
+  EXPECT_EQ(given->max_battery_temp_tenths_c, 365);
+  EXPECT_EQ(given->cooldown_timeout_s, 0);
+  EXPECT_TRUE(given->cooldown_fail);
+  EXPECT_EQ(ThermalStatusLowerName(2), "moderate");
+  EXPECT_EQ(ThermalStatusLowerName(7), "unknown");
 }
 
 TEST(RunSpecTest, FullClassNameActivityAndBounds) {
@@ -174,6 +209,11 @@ TEST(RunSpecTest, RoundTripsThroughCanonicalJson) {
   spec.fully_drawn_timeout_ms = 99;
   spec.on_launch_failure = OnLaunchFailure::kFail;
   spec.preflight_enforce = true;
+  spec.warmup = 2;
+  spec.max_thermal_status = 3;
+  spec.max_battery_temp_tenths_c = 415;
+  spec.cooldown_timeout_s = 60;
+  spec.cooldown_fail = true;
   auto back = ParseRunSpec(RunSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.error().field << ": " << back.error().message;
   EXPECT_TRUE(*back == spec);

@@ -167,6 +167,30 @@ TEST_F(StoreTest, LaunchesRoundTripWithPhases) {
   EXPECT_FALSE((*got)[1].fully_drawn_ms.has_value());
 }
 
+// schema/0004_launch_conditions.sql: a warm-up and the conditions a launch was measured in.
+TEST_F(StoreTest, LaunchConditionsRoundTrip) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::vector<Launch> launches = {MakeLaunch(id, 1, 900), MakeLaunch(id, 2, 700)};
+  launches[0].warmup = true;
+  launches[0].thermal_status = "light";
+  launches[0].battery_temp_tenths_c = 371;
+  launches[0].cooldown_wait_ms = 12'500;
+  ASSERT_TRUE(store_->AddLaunches(launches).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListLaunches(id); });
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_TRUE((*got)[0].warmup);
+  EXPECT_FALSE((*got)[0].counted());
+  EXPECT_EQ((*got)[0].thermal_status, std::optional<std::string>("light"));
+  EXPECT_EQ((*got)[0].battery_temp_tenths_c, std::optional<int64_t>(371));
+  EXPECT_EQ((*got)[0].cooldown_wait_ms, std::optional<int64_t>(12'500));
+  EXPECT_FALSE((*got)[1].warmup);
+  EXPECT_TRUE((*got)[1].counted());
+  EXPECT_FALSE((*got)[1].thermal_status);
+  EXPECT_FALSE((*got)[1].battery_temp_tenths_c);
+}
+
 TEST_F(StoreTest, ADuplicateLaunchFailsAloneAndTheBatchIsKept) {
   const int64_t id = CreateRun("s1", "com.a", 1);
   std::promise<Status> first, duplicate, third;
@@ -424,8 +448,10 @@ TEST_F(StoreTest, LaunchHistoryOfAPackage) {
   const int64_t other = CreateRun("s1", "com.b", t0 - day);
   for (int64_t id : {old_run, r1, r2, other}) {
     Finish(id, RunStatus::kSucceeded);
-    std::vector<Launch> ls = {MakeLaunch(id, 0, 500), MakeLaunch(id, 1, 510)};
+    std::vector<Launch> ls = {MakeLaunch(id, 0, 500), MakeLaunch(id, 1, 510),
+                              MakeLaunch(id, 2, 4000)};
     ls[1].valid = id != r1;
+    ls[2].warmup = true;  // never in the history (0004_launch_conditions)
     ASSERT_TRUE(store_->AddLaunches(ls).ok());
   }
   ASSERT_TRUE(store_->Flush().ok());

@@ -78,6 +78,13 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
   if (app->pid == 0) {
     result.state = LaunchState::kCold;
     result.total_ms = device.SampleMillis(app->spec.cold);
+    // A hot phone launches slower; and each cold start warms it (HeatSpec).
+    const double over_c = device.battery.temperature / 10.0 - 38.0;
+    if (over_c > 0 && device.scenario.heat.slowdown_pct_per_c > 0) {
+      result.total_ms = std::lround(static_cast<double>(result.total_ms) *
+                                    (1 + device.scenario.heat.slowdown_pct_per_c / 100 * over_c));
+    }
+    device.AddHeat(device.scenario.heat.per_cold_launch_c);
     const auto fork_time = t0 + milliseconds(12 + static_cast<long>(device.rng() % 10));
     const long fork_ticks = std::lround(
         (device.UptimeSeconds() + std::chrono::duration<double>(fork_time - t0).count()) *

@@ -120,6 +120,8 @@ void AddNoise(DeviceState& device, std::chrono::system_clock::time_point from,
 
 void AdvanceDeviceTo(DeviceState& device, std::chrono::system_clock::time_point now) {
   device.FinishBootIfDue(now);
+  // BatteryService reports the heated temperature unless `dumpsys battery set/unplug` froze it.
+  if (!device.battery_updates_stopped) device.battery.temperature = device.HeatedBatteryTemperature();
   if (now <= device.last_advance) return;
   const auto from = device.last_advance;
   device.last_advance = now;

@@ -67,6 +67,8 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
     apps[spec.name] = std::move(app);
   }
 
+  heat_c = scenario.heat.start_c;
+  heat_at = created;
   LogBootLines(booted);
 }
 
@@ -77,6 +79,30 @@ void DeviceState::LogBootLines(std::chrono::system_clock::time_point boot) {
       "System now ready", LogBufferId::kSystem);
   Log(boot + milliseconds(15002), 640, 640, 'I', "init", "processing action (sys.boot_completed=1)",
       LogBufferId::kMain);
+}
+
+double DeviceState::HeatNow() {
+  const auto now = clock();
+  if (heat_c > 0 && now > heat_at) {
+    const double seconds = std::chrono::duration<double>(now - heat_at).count();
+    heat_c *= std::exp2(-seconds / scenario.heat.half_life_s);
+    if (heat_c < 0.01) heat_c = 0;
+  }
+  heat_at = now;
+  return heat_c;
+}
+
+void DeviceState::AddHeat(double c) { heat_c = HeatNow() + c; }
+
+int DeviceState::HeatedBatteryTemperature() {
+  return scenario.battery.temperature + static_cast<int>(std::lround(HeatNow() * 10));
+}
+
+int DeviceState::ThermalStatus() const {
+  if (battery.temperature >= 460) return 3;
+  if (battery.temperature >= 430) return 2;
+  if (battery.temperature >= 400) return 1;
+  return 0;
 }
 
 double DeviceState::UptimeSeconds() const {

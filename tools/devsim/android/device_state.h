@@ -68,6 +68,15 @@ struct DeviceState {
   void FinishBootIfDue(std::chrono::system_clock::time_point now);
   // Between a reboot and its services: system_server has not published them yet.
   bool ServicesStarting() const { return services_up_at.has_value(); }
+  // Heat (HeatSpec): the °C above the battery's own temperature now, after cooling since the
+  // last reading; a cold start adds to it.
+  double HeatNow();
+  void AddHeat(double c);
+  // The battery temperature with the heat in it, in tenths of °C (what BatteryService reports).
+  int HeatedBatteryTemperature();
+  // PowerManager.THERMAL_STATUS_* from the battery temperature: LIGHT from 40 °C, MODERATE
+  // from 43, SEVERE from 46 (a simple stand-in for a thermal HAL's thresholds).
+  int ThermalStatus() const;
   // LooperStatsService follows CachedDeviceState.isCharging, which follows the plug type.
   bool Charging() const { return battery.Plugged(); }
 
@@ -87,6 +96,8 @@ struct DeviceState {
   std::chrono::system_clock::time_point booted;  // /proc/uptime counts from here
   std::optional<std::chrono::system_clock::time_point> services_up_at;  // set while rebooting
   int boots = 0;  // reboots since created
+  double heat_c = 0;  // excess over the battery's temperature at heat_at
+  std::chrono::system_clock::time_point heat_at;
   std::mt19937_64 rng;  // the one source of randomness, so a scenario's seed replays a run
   std::map<std::string, std::string> properties;
   std::map<std::string, std::map<std::string, std::string>> settings;  // namespace -> key -> value

@@ -15,7 +15,7 @@ CommandOutput RunDumpsys(DeviceState& device, const Argv& argv) {
   if (service == "battery") return RunBattery(device, args, /*from_dumpsys=*/true);
   if (service == "thermalservice") {
     const double battery_c = device.battery.temperature / 10.0;
-    output.Out(FormatThermalDump(sdk, 0, false,
+    output.Out(FormatThermalDump(sdk, device.ThermalStatus(), false,
                                  {{battery_c, 2, "battery", 0},
                                   {battery_c + 4.7, 3, "VIRTUAL-SKIN", 0},
                                   {battery_c + 11.3, 0, "cpu-0-0-usr", 0}}));

@@ -165,6 +165,19 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
       Read(*it, "on", scenario.screen.on);
       Read(*it, "locked", scenario.screen.locked);
     }
+    if (const auto it = root.find("heat"); it != root.end()) {
+      HeatSpec& h = scenario.heat;
+      Read(*it, "per_cold_launch_c", h.per_cold_launch_c);
+      Read(*it, "start_c", h.start_c);
+      Read(*it, "half_life_s", h.half_life_s);
+      Read(*it, "slowdown_pct_per_c", h.slowdown_pct_per_c);
+      if (h.per_cold_launch_c < 0 || h.start_c < 0 || !(h.half_life_s > 0) ||
+          h.slowdown_pct_per_c < 0) {
+        return std::string(
+            "scenario: heat: per_cold_launch_c, start_c and slowdown_pct_per_c must be >= 0, "
+            "half_life_s > 0");
+      }
+    }
     Read(root, "noise_lines_per_s", scenario.noise_lines_per_s);
     Read(root, "looper_entries_cap", scenario.looper_entries_cap);
     Read(root, "looper_new_entries_per_s", scenario.looper_new_entries_per_s);

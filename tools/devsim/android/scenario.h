@@ -14,6 +14,7 @@
 //                   "version_code": 123, "version_name": "1.2.3", "min_sdk": 24,
 //                   "target_sdk": 33, "compiler_filter": "speed-profile"}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
+//     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
 //     "faults": [{"at_s": 30, "args": ["unplug", "5000"]}]
 //   }
@@ -91,6 +92,18 @@ struct DeviceSpec {
   double uptime_s = 3600;   // how long the device has been up when devsim starts
 };
 
+// Heat: each cold start warms the phone, which cools back towards the battery's own temperature
+// (BatterySpec::temperature), the excess halving every half_life_s. The battery temperature
+// `dumpsys battery` prints carries the excess (not while its updates are stopped), the thermal
+// status follows it (LIGHT from 40 °C, MODERATE from 43, SEVERE from 46), and launches slow down
+// above 38 °C. All zero, the default: the phone never warms and nothing changes.
+struct HeatSpec {
+  double per_cold_launch_c = 0;   // °C each cold start adds
+  double start_c = 0;             // °C above the battery's temperature when devsim starts
+  double half_life_s = 60;        // how fast the excess goes
+  double slowdown_pct_per_c = 0;  // launch time grows this % per °C above 38
+};
+
 struct Scenario {
   std::uint64_t seed = 42;
   DeviceSpec device;
@@ -106,6 +119,7 @@ struct Scenario {
   // ones; each is a new LooperStats entry, so this drives the table towards its cap.
   double looper_new_entries_per_s = 0.2;
   std::vector<ScheduledFault> faults;
+  HeatSpec heat;
 };
 
 // The scenario used without --scenario: a Pixel 7 on Android 13 with two apps.
