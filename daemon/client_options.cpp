@@ -1,5 +1,7 @@
 #include "daemon/client_options.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,7 +30,12 @@ const std::set<std::string> kRunFlags = {"--serial",
                                          "--proc-interval-ms",
                                          "--launch-timeout-ms",
                                          "--on-launch-failure",
-                                         "--preflight"};
+                                         "--preflight",
+                                         "--warmup",
+                                         "--max-thermal",
+                                         "--max-battery-temp-c",
+                                         "--cooldown",
+                                         "--cooldown-timeout-s"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -114,6 +121,41 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
     }
     o.preflight_given = true;
     o.spec.preflight_enforce = value == "enforce";
+  } else if (flag == "--warmup") {
+    o.warmup_given = true;
+    return integer(o.spec.warmup);
+  } else if (flag == "--max-thermal") {
+    bool known = false;
+    for (int status = 0; status <= 6 && !known; ++status) {
+      if (orchestrator::ThermalStatusLowerName(status) == value) {
+        o.spec.max_thermal_status = status;
+        known = true;
+      }
+    }
+    if (!known) {
+      return "--max-thermal: expected none, light, moderate, severe, critical, emergency or "
+             "shutdown, got '" +
+             value + "'";
+    }
+    o.max_thermal_given = true;
+  } else if (flag == "--max-battery-temp-c") {
+    // Degrees Celsius, tenths allowed ("37.5"), kept in tenths as the spec does.
+    char* end = nullptr;
+    const double c = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !(c >= 0 && c <= 1000)) {
+      return "--max-battery-temp-c: expected degrees Celsius, got '" + value + "'";
+    }
+    o.spec.max_battery_temp_tenths_c = std::llround(c * 10);
+    o.max_battery_temp_given = true;
+  } else if (flag == "--cooldown") {
+    if (value != "wait" && value != "fail") {
+      return "--cooldown: expected wait or fail, got '" + value + "'";
+    }
+    o.cooldown_given = true;
+    o.spec.cooldown_fail = value == "fail";
+  } else if (flag == "--cooldown-timeout-s") {
+    o.cooldown_timeout_given = true;
+    return integer(o.spec.cooldown_timeout_s);
   } else if (flag == "--baseline") {
     if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
       return "--baseline: expected a run id or 'previous', got '" + value + "'";
@@ -285,6 +327,14 @@ std::string RunBodyJson(const ClientOptions& o) {
         s.on_launch_failure == orchestrator::OnLaunchFailure::kFail ? "fail" : "continue";
   }
   if (o.preflight_given) body["preflight"] = s.preflight_enforce ? "enforce" : "warn";
+  if (o.warmup_given) body["warmup"] = s.warmup;
+  if (o.max_thermal_given)
+    body["max_thermal"] = orchestrator::ThermalStatusLowerName(s.max_thermal_status);
+  if (o.max_battery_temp_given) {
+    body["max_battery_temp_c"] = static_cast<double>(s.max_battery_temp_tenths_c) / 10;
+  }
+  if (o.cooldown_given) body["cooldown"] = s.cooldown_fail ? "fail" : "wait";
+  if (o.cooldown_timeout_given) body["cooldown_timeout_s"] = s.cooldown_timeout_s;
   return body.dump();
 }
 
@@ -391,6 +441,8 @@ const char* ClientCommandsUsage() {
          "               [--looper-sampling-interval N] [--proc-interval-ms N] "
          "[--launch-timeout-ms N]\n"
          "               [--on-launch-failure continue|fail] [--preflight warn|enforce]\n"
+         "               [--warmup N] [--max-thermal light] [--max-battery-temp-c 38]\n"
+         "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "      queue a run; with --wait follow it and print its summary\n"

@@ -58,6 +58,8 @@ struct ClientOptions {
   // Which extensions the user gave, so that the body carries only those (the daemon's defaults
   // stay the daemon's).
   bool launch_timeout_given = false, on_launch_failure_given = false, preflight_given = false;
+  bool warmup_given = false, max_thermal_given = false, max_battery_temp_given = false,
+       cooldown_given = false, cooldown_timeout_given = false;
   bool wait = false;                    // --wait (implied by the three below)
   std::optional<std::string> baseline;  // --baseline ID|previous
   bool fail_on_regression = false;

@@ -43,6 +43,26 @@ TEST(ClientOptionsTest, RunFlagsBecomeTheRunBody) {
                             "proc_sample_interval_ms":100,"on_launch_failure":"fail"})"));
 }
 
+// Issue 14 §3: warm-up and cool-down from the command line.
+TEST(ClientOptionsTest, WarmupAndCooldownFlagsBecomeTheRunBody) {
+  auto o = Parse("run", RunWith({"--warmup", "3", "--max-thermal", "none",
+                                 "--max-battery-temp-c", "37.5", "--cooldown", "fail",
+                                 "--cooldown-timeout-s", "120"}));
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Json::parse(RunBodyJson(*o)),
+            Json::parse(R"({"serial":"R58M123ABC","package":"com.example.app","mode":"warm",
+                            "iterations":20,"warmup":3,"max_thermal":"none",
+                            "max_battery_temp_c":37.5,"cooldown":"fail",
+                            "cooldown_timeout_s":120})"));
+  EXPECT_EQ(ErrorOf("run", RunWith({"--max-thermal", "hot"})),
+            "--max-thermal: expected none, light, moderate, severe, critical, emergency or "
+            "shutdown, got 'hot'");
+  EXPECT_EQ(ErrorOf("run", RunWith({"--cooldown", "skip"})),
+            "--cooldown: expected wait or fail, got 'skip'");
+  EXPECT_EQ(ErrorOf("run", RunWith({"--max-battery-temp-c", "warm"})),
+            "--max-battery-temp-c: expected degrees Celsius, got 'warm'");
+}
+
 TEST(ClientOptionsTest, TheBodyHoldsOnlyWhatWasGiven) {
   auto o = Parse("run", kRun);
   ASSERT_TRUE(o) << o.error();

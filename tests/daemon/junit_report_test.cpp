@@ -61,6 +61,24 @@ TEST(JunitReportTest, ASucceededRunHasOneCasePerLaunchAndNoFailure) {
   EXPECT_EQ(skipped->attributes.at("message"), "no Displayed line <30 s>");
 }
 
+// Issue 14 §3: a warm-up launch is in the report, named so, skipped as not counted.
+TEST(JunitReportTest, AWarmupLaunchIsSkippedAsNotCounted) {
+  const Json launches = Json::parse(
+      R"({"launches":[{"iteration":1,"displayed_ms":900,"valid":true,"warmup":true},
+                      {"iteration":2,"displayed_ms":190,"valid":true,"warmup":false}]})");
+  const std::string xml = JunitReport(RunJson("succeeded"), launches, std::nullopt, std::nullopt);
+  auto doc = ParseXml(xml);
+  ASSERT_TRUE(doc) << doc.error() << "\n" << xml;
+  auto cases = (*doc)->Find("testsuite")->Children("testcase");
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[1]->attributes.at("name"), "warm-up 1");
+  const XmlElement* skipped = cases[1]->Find("skipped");
+  ASSERT_NE(skipped, nullptr);
+  EXPECT_EQ(skipped->attributes.at("message"), "warm-up launch, left out of the statistics");
+  EXPECT_EQ(cases[2]->attributes.at("name"), "launch 2");
+  EXPECT_EQ(cases[2]->Find("skipped"), nullptr);
+}
+
 TEST(JunitReportTest, AFailedRunFailsWithItsError) {
   const std::string error = "preflight: package <com.a> & \"x\" is not installed\x01";
   const std::string xml = JunitReport(RunJson("failed", error), Json(), std::nullopt, std::nullopt);
