@@ -396,8 +396,9 @@ pages.run = (root, params, id) => {
       datasets: [
         {label: 'displayed_ms', data: launches.map((l) => l.displayed_ms), borderColor: COLORS[0],
          backgroundColor: COLORS[0],
-         pointStyle: launches.map((l) => (l.valid ? 'circle' : 'crossRot')),
-         pointRadius: launches.map((l) => (l.valid ? 3 : 7))},
+         // A warm-up is drawn hollow (triangle), an invalid launch as a cross: neither counts.
+         pointStyle: launches.map((l) => (l.warmup ? 'triangle' : l.valid ? 'circle' : 'crossRot')),
+         pointRadius: launches.map((l) => (l.warmup ? 5 : l.valid ? 3 : 7))},
         {label: 'fully_drawn_ms', data: launches.map((l) => l.fully_drawn_ms), borderColor: COLORS[1],
          backgroundColor: COLORS[1], hidden: launches.every((l) => l.fully_drawn_ms === null)},
         {label: 'total_time_ms (am start -W)', data: launches.map((l) => l.total_time_ms),
@@ -406,7 +407,8 @@ pages.run = (root, params, id) => {
     };
   };
   const distributionData = (launches) => {
-    const hist = histogram(launches.filter((l) => l.valid && l.displayed_ms !== null).map((l) => l.displayed_ms));
+    const hist = histogram(launches.filter((l) => l.valid && !l.warmup && l.displayed_ms !== null)
+                               .map((l) => l.displayed_ms));
     return {labels: hist.labels, datasets: [{label: 'valid launches', data: hist.counts, backgroundColor: COLORS[0]}]};
   };
   const phaseData = (launches) => ({
