@@ -6,8 +6,7 @@
 #include <sstream>
 
 #include "parsers/screen_state.h"
-#include "tools/devsim/android/simulated_android.h"
-#include "tools/devsim/shell_interpreter.h"
+#include "tests/devsim/pinned_clock_phone.h"
 
 namespace droidlab::devsim {
 namespace {
@@ -15,23 +14,15 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class AndroidServicesTest : public ::testing::Test {
+class AndroidServicesTest : public PinnedClockPhoneTest {
  protected:
   void Make(int sdk, Scenario scenario = DefaultScenario()) {
     scenario.device.sdk = sdk;
     scenario.device.release.clear();
     scenario.device.fingerprint.clear();
     scenario.noise_lines_per_s = 0;
-    ASSERT_EQ(FinishScenario(scenario), "");
-    SimulatedAndroid::Options options;
-    options.realtime_launches = false;
-    android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
+    MakePhone(scenario);
   }
-  CommandOutput Sh(std::string_view script) {
-    ShellEnvironment env;
-    return RunShellScript(script, env, *android_);
-  }
-  void Pass(std::chrono::milliseconds time) { *now_ += time; }
   // Rows of `dumpsys looper_stats` whose work_source_uid starts with `prefix`.
   std::vector<std::string> Rows(const std::string& prefix) {
     std::vector<std::string> rows;
@@ -51,11 +42,6 @@ class AndroidServicesTest : public ::testing::Test {
     Sh("am force-stop com.example.app");
     Sh("am start -W -n com.example.app/.MainActivity");
   }
-
-  std::shared_ptr<std::chrono::system_clock::time_point> now_ =
-      std::make_shared<std::chrono::system_clock::time_point>(
-          std::chrono::sys_days{std::chrono::year{2026} / 3 / 14});
-  std::unique_ptr<SimulatedAndroid> android_;
 };
 
 constexpr char kLooperHeader[] =
@@ -348,14 +334,10 @@ TEST_F(AndroidServicesTest, FullyDrawnAfterDisplayed) {
 }
 
 TEST_F(AndroidServicesTest, NoiseAtTheScenarioRate) {
-  Scenario scenario = DefaultScenario();
-  Make(33, scenario);
   // Make() zeroes the rate; a device at 10 lines/s:
+  Scenario scenario = DefaultScenario();
   scenario.noise_lines_per_s = 10;
-  scenario.device.sdk = 33;
-  SimulatedAndroid::Options options;
-  options.realtime_launches = false;
-  android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
+  MakePhone(scenario);
   Sh("logcat -c");
   Pass(seconds(10));
   android_->Tick();

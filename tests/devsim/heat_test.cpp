@@ -4,35 +4,25 @@
 // battery (`dumpsys battery unplug`) does not, and hot launches are slower.
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
 #include "parsers/am_start.h"
 #include "parsers/dumpsys_battery.h"
 #include "parsers/dumpsys_thermal.h"
-#include "tools/devsim/android/simulated_android.h"
-#include "tools/devsim/shell_interpreter.h"
+#include "tests/devsim/pinned_clock_phone.h"
 
 namespace droidlab::devsim {
 namespace {
 
-using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class HeatTest : public ::testing::Test {
+class HeatTest : public PinnedClockPhoneTest {
  protected:
   void Start(HeatSpec heat) {
-    Scenario scenario = DefaultScenario();
+    Scenario scenario = DefaultScenario();  // a Pixel 7 on Android 13, battery 28.5 °C
     scenario.heat = heat;
     scenario.packages[0].cold = {200, 0};  // every cold launch 200 ms when cool
-    ASSERT_EQ(FinishScenario(scenario), "");  // a Pixel 7 on Android 13, battery 28.5 °C
-    SimulatedAndroid::Options options;
-    options.realtime_launches = false;
-    android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
-  }
-  CommandOutput Sh(std::string_view script) {
-    ShellEnvironment env;
-    return RunShellScript(script, env, *android_);
+    MakePhone(scenario);
   }
   int BatteryTenths() {
     auto b = parsers::ParseDumpsysBattery(Sh("dumpsys battery").Stdout());
@@ -50,12 +40,6 @@ class HeatTest : public ::testing::Test {
     EXPECT_TRUE(r.ok() && r->total_time_ms);
     return r.ok() && r->total_time_ms ? *r->total_time_ms : -1;
   }
-  void Pass(std::chrono::milliseconds time) { *now_ += time; }
-
-  std::shared_ptr<std::chrono::system_clock::time_point> now_ =
-      std::make_shared<std::chrono::system_clock::time_point>(
-          std::chrono::sys_days{std::chrono::year{2026} / 3 / 14});
-  std::unique_ptr<SimulatedAndroid> android_;
 };
 
 TEST_F(HeatTest, NoHeatSpecNothingChanges) {
@@ -70,11 +54,11 @@ TEST_F(HeatTest, ColdStartsWarmThePhoneAndSlowTheNextLaunches) {
   Start(HeatSpec{3.0, 0, 600, 10});
   EXPECT_EQ(ColdLaunchMs(), 200);  // 28.5 °C
   EXPECT_EQ(BatteryTenths(), 315);
-  ColdLaunchMs();                  // 31.5
-  ColdLaunchMs();                  // 34.5
-  ColdLaunchMs();                  // 37.5
+  ColdLaunchMs();  // 31.5
+  ColdLaunchMs();  // 34.5
+  ColdLaunchMs();  // 37.5
   EXPECT_EQ(BatteryTenths(), 405);
-  EXPECT_EQ(Thermal(), 1);         // LIGHT from 40 °C
+  EXPECT_EQ(Thermal(), 1);  // LIGHT from 40 °C
   // 40.5 °C: 2.5 °C over 38 at 10 % per °C.
   EXPECT_EQ(ColdLaunchMs(), 250);
   ColdLaunchMs();

@@ -10,33 +10,16 @@
 
 #include <memory>
 
-#include "tools/devsim/android/simulated_android.h"
-#include "tools/devsim/shell_interpreter.h"
+#include "tests/devsim/pinned_clock_phone.h"
 
 namespace droidlab::devsim {
 namespace {
 
 using std::chrono::milliseconds;
 
-class RebootFaultTest : public ::testing::Test {
+class RebootFaultTest : public PinnedClockPhoneTest {
  protected:
-  void SetUp() override {
-    Scenario scenario = DefaultScenario();
-    ASSERT_EQ(FinishScenario(scenario), "");  // a Pixel 7 on Android 13
-    SimulatedAndroid::Options options;
-    options.realtime_launches = false;
-    android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
-  }
-  CommandOutput Sh(std::string_view script) {
-    ShellEnvironment env;
-    return RunShellScript(script, env, *android_);
-  }
-  void Pass(milliseconds time) { *now_ += time; }
-
-  std::shared_ptr<std::chrono::system_clock::time_point> now_ =
-      std::make_shared<std::chrono::system_clock::time_point>(
-          std::chrono::sys_days{std::chrono::year{2026} / 3 / 14});
-  std::unique_ptr<SimulatedAndroid> android_;
+  void SetUp() override { MakePhone(DefaultScenario()); }  // a Pixel 7 on Android 13
 };
 
 TEST_F(RebootFaultTest, ProcessesAndBatteryOverrideGoSettingsStay) {
