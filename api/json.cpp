@@ -208,6 +208,25 @@ nlohmann::json ComparisonJson(const orchestrator::RunComparison& run_comparison)
   j["run_id"] = run_comparison.candidate.id;
   j["baseline_id"] = run_comparison.baseline.id;
   j["metric"] = run_comparison.metric;
+  // Issue 14 §4: whether the two runs may be compared at all (orchestrator/lab/comparability.h).
+  const orchestrator::Comparability& cmp = run_comparison.comparability;
+  j["comparable"] = {
+      {"comparable", cmp.comparable},
+      {"differences", cmp.differences},
+      {"same_build", OrNull(cmp.same_build)},
+      {"compilation", {{"baseline", OrNull(cmp.baseline_compilation)},
+                       {"candidate", OrNull(cmp.candidate_compilation)}}},
+      {"launches_too_hot",
+       {{"baseline", cmp.baseline_launches_too_hot},
+        {"candidate", cmp.candidate_launches_too_hot}}},
+      {"different_conditions_allowed", run_comparison.different_conditions_allowed}};
+  if (run_comparison.not_comparable()) {
+    std::string why;
+    for (const std::string& d : cmp.differences) why += (why.empty() ? "" : "; ") + d;
+    j["verdict"] = "not_comparable";
+    j["reason"] = "the runs differ in what moves launch times (" + why +
+                  "); compare anyway with allow_different_conditions=true";
+  }
   return j;
 }
 

@@ -241,7 +241,13 @@ asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathPara
       co_return BadRequest("baseline: expected a run id or 'previous', got '" + baseline + "'");
     }
   }
-  auto compare_with_baseline = ctx.reports.CompareWithBaseline(*id, baseline_id);
+  const std::string allow = Query(request, "allow_different_conditions").value_or("false");
+  if (allow != "true" && allow != "false") {
+    co_return BadRequest("allow_different_conditions: expected true or false, got '" + allow +
+                         "'");
+  }
+  auto compare_with_baseline =
+      ctx.reports.CompareWithBaseline(*id, baseline_id, allow == "true");
   auto comparison = co_await std::move(compare_with_baseline);
   if (!comparison) co_return StoreFailure(comparison.error());
   co_return Ok(ComparisonJson(*comparison));

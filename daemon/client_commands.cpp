@@ -125,7 +125,8 @@ class Command {
     int exit_code = kExitOk;
     if (o_.baseline && status == "succeeded") {
       const std::string target =
-          "/api/v1/runs/" + std::to_string(id) + "/compare?baseline=" + PercentEncode(*o_.baseline);
+          "/api/v1/runs/" + std::to_string(id) + "/compare?baseline=" + PercentEncode(*o_.baseline) +
+          (o_.allow_different_conditions ? "&allow_different_conditions=true" : "");
       auto compared = CallApi(client_, "GET", target);
       if (compared) {
         comparison = std::move(*compared);
@@ -163,6 +164,12 @@ class Command {
     if (exit_code != kExitOk) return exit_code;
     std::optional<std::string> verdict;
     if (comparison) verdict = comparison->value("verdict", "");
+    if (o_.fail_on_regression && verdict == "not_comparable") {
+      // Not a failure of the app: the phone or its state changed (an OTA, another compilation
+      // state). The gate did not judge, and says why.
+      std::fprintf(err_, "droidlab run: not comparable: %s\n",
+                   FormatValue(comparison->value("reason", Json())).c_str());
+    }
     if (o_.fail_on_regression && verdict == "insufficient_data") {
       // Not a failure (a short run cannot prove a regression), but a gate that did not judge.
       std::fprintf(err_, "droidlab run: no verdict: %s\n",

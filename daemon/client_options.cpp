@@ -46,7 +46,7 @@ FlagSet FlagsOf(ClientCommand command) {
     case ClientCommand::kRun:
       flags.valued.insert(kRunFlags.begin(), kRunFlags.end());
       flags.valued.insert({"--baseline", "--junit"});
-      flags.switches.insert({"--wait", "--fail-on-regression"});
+      flags.switches.insert({"--wait", "--fail-on-regression", "--allow-different-conditions"});
       break;
     case ClientCommand::kSchedulesAdd:
       flags.valued.insert(kRunFlags.begin(), kRunFlags.end());
@@ -263,6 +263,7 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
       if (flag == "--json") o.json = true;
       if (flag == "--wait") o.wait = true;
       if (flag == "--fail-on-regression") o.fail_on_regression = true;
+      if (flag == "--allow-different-conditions") o.allow_different_conditions = true;
       continue;
     }
     if (!flags.valued.count(flag)) {
@@ -302,6 +303,9 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
       }
       if (o.fail_on_regression && !o.baseline) {
         return std::string("--fail-on-regression needs --baseline ID|previous");
+      }
+      if (o.allow_different_conditions && !o.baseline) {
+        return std::string("--allow-different-conditions needs --baseline ID|previous");
       }
       // Comparing or reporting needs the run's end.
       if (o.baseline || o.junit) o.wait = true;
@@ -445,6 +449,7 @@ const char* ClientCommandsUsage() {
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
+         "               [--allow-different-conditions]\n"
          "      queue a run; with --wait follow it and print its summary\n"
          "  droidlab watch RUN_ID [--json]\n"
          "      follow a run until it ends, printing its progress and summary\n"

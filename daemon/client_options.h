@@ -63,6 +63,7 @@ struct ClientOptions {
   bool wait = false;                    // --wait (implied by the three below)
   std::optional<std::string> baseline;  // --baseline ID|previous
   bool fail_on_regression = false;
+  bool allow_different_conditions = false;  // --allow-different-conditions: judge across them
   std::optional<std::string> junit;  // --junit FILE
   // watch, schedules delete
   int64_t id = 0;

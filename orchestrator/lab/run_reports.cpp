@@ -61,11 +61,14 @@ store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t 
   return rows;
 }
 
-RunComparison CompareRows(ComparisonRows rows) {
+RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions) {
   const std::vector<double> base = ValidDisplayedMs(rows.baseline_launches);
   const std::vector<double> cand = ValidDisplayedMs(rows.candidate_launches);
   RunComparison out;
   out.comparison = analysis::Compare(base, cand);
+  out.comparability = JudgeComparability(rows.candidate, rows.candidate_launches, rows.baseline,
+                                         rows.baseline_launches);
+  out.different_conditions_allowed = allow_different_conditions;
   out.candidate = std::move(rows.candidate);
   out.baseline = std::move(rows.baseline);
   return out;
@@ -118,14 +121,15 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
 }
 
 boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWithBaseline(
-    int64_t run_id, std::optional<int64_t> baseline_run_id) const {
+    int64_t run_id, std::optional<int64_t> baseline_run_id,
+    bool allow_different_conditions) const {
   auto read = [run_id, baseline_run_id](store::Reader& r) {
     return ReadComparisonRows(r, run_id, baseline_run_id);
   };
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
-  co_return CompareRows(std::move(*rows));
+  co_return CompareRows(std::move(*rows), allow_different_conditions);
 }
 
 }  // namespace droidlab::orchestrator

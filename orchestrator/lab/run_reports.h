@@ -17,6 +17,7 @@
 
 #include "analysis/comparison.h"
 #include "analysis/statistics.h"
+#include "orchestrator/lab/comparability.h"
 #include "orchestrator/lab/run_queue.h"
 #include "store/async_store.h"
 #include "store/records.h"
@@ -52,6 +53,13 @@ struct RunComparison {
   store::Run baseline;
   std::string metric = "displayed_ms";
   analysis::Comparison comparison;
+  Comparability comparability;
+  bool different_conditions_allowed = false;
+  // The runs differ in a way that moves launch times and nobody allowed it: no verdict
+  // ("not_comparable"), whatever the statistics say.
+  bool not_comparable() const {
+    return !comparability.comparable && !different_conditions_allowed;
+  }
 };
 
 class RunReports {
@@ -67,7 +75,8 @@ class RunReports {
   // kNotFound when either run is missing or there is no earlier run to compare with, with a
   // message that says which.
   boost::asio::awaitable<store::StoreResult<RunComparison>> CompareWithBaseline(
-      int64_t run_id, std::optional<int64_t> baseline_run_id) const;
+      int64_t run_id, std::optional<int64_t> baseline_run_id,
+      bool allow_different_conditions = false) const;
 
  private:
   store::AsyncStore store_;

@@ -298,6 +298,17 @@ TEST_F(ApiTest, RunsArePagedNewestFirstWithAnOpaqueCursorAndFiltered) {
   auto compare = Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(c) + "/compare").body);
   EXPECT_EQ(compare["baseline_id"], a);
   EXPECT_EQ(compare["verdict"], "insufficient_data");  // 2 and 3 launches: too few to judge
+  // Issue 14 §4: whether they may be compared, beside the verdict (nothing differs here).
+  EXPECT_EQ(compare["comparable"]["comparable"], true) << compare.dump();
+  EXPECT_TRUE(compare["comparable"]["differences"].empty());
+  EXPECT_EQ(compare["comparable"]["different_conditions_allowed"], false);
+  auto allowed = Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(c) +
+                                             "/compare?allow_different_conditions=true")
+                                 .body);
+  EXPECT_EQ(allowed["comparable"]["different_conditions_allowed"], true);
+  auto bad = Call("GET", "/api/v1/runs/" + std::to_string(c) + "/compare?allow_different_conditions=1");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("allow_different_conditions: expected true or false"), std::string::npos);
   EXPECT_EQ(Call("GET", "/api/v1/runs/" + std::to_string(a) + "/compare").status, 404);
 }
 

@@ -63,6 +63,15 @@ TEST(ClientOptionsTest, WarmupAndCooldownFlagsBecomeTheRunBody) {
             "--max-battery-temp-c: expected degrees Celsius, got 'warm'");
 }
 
+TEST(ClientOptionsTest, AllowingDifferentConditionsNeedsABaseline) {
+  EXPECT_EQ(ErrorOf("run", RunWith({"--allow-different-conditions"})),
+            "--allow-different-conditions needs --baseline ID|previous");
+  auto o = Parse("run", RunWith({"--baseline", "previous", "--allow-different-conditions"}));
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->allow_different_conditions);
+  EXPECT_TRUE(o->wait);
+}
+
 TEST(ClientOptionsTest, TheBodyHoldsOnlyWhatWasGiven) {
   auto o = Parse("run", kRun);
   ASSERT_TRUE(o) << o.error();

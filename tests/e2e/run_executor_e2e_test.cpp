@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "adb/client.h"
+#include "orchestrator/lab/run_reports.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "orchestrator/run/owed_restores.h"
 #include "orchestrator/run/run_executor.h"
@@ -171,14 +172,16 @@ class RunExecutorE2eTest : public AdbLabTest {
     return spec;
   }
 
-  int64_t CreateRun(const RunSpec& spec) {
+  int64_t CreateRun(const RunSpec& spec, int64_t created_at = 1,
+                    std::optional<std::string> model = std::nullopt) {
     store::NewRun run;
+    run.device_model = std::move(model);
     run.spec_json = orchestrator::RunSpecToJson(spec);
     run.serial = spec.serial;
     run.package = spec.package;
     run.mode = orchestrator::LaunchModeName(spec.mode);
     run.iterations = spec.iterations;
-    run.created_at = 1;
+    run.created_at = created_at;
     auto id = store_->CreateRun(run);
     EXPECT_TRUE(id.ok());
     return id.ok() ? *id : 0;
@@ -752,6 +755,53 @@ TEST_F(RunExecutorE2eTest, APhoneHeatedByItsLaunchesFailsARunThatWillNotWait) {
   EXPECT_EQ(launches[0].battery_temp_tenths_c, std::optional<int64_t>(285));
   EXPECT_EQ(launches[1].battery_temp_tenths_c, std::optional<int64_t>(325));
   EXPECT_EQ(launches[2].battery_temp_tenths_c, std::optional<int64_t>(365));
+}
+
+// Awaits a comparison on an io_context of its own (parameters by value: a coroutine's frame
+// keeps copies, never references to a caller's temporaries).
+asio::awaitable<void> CompareInto(orchestrator::RunReports* reports, int64_t run_id, bool allow,
+                                  std::optional<store::StoreResult<orchestrator::RunComparison>>* out) {
+  auto comparing = reports->CompareWithBaseline(run_id, std::nullopt, allow);
+  out->emplace(co_await std::move(comparing));
+}
+
+// Issue 14 §4: two phones of one model, the second on a newer Android build (an OTA: another
+// fingerprint). A run on each; the second against the previous is flagged as not comparable,
+// and judged only when different conditions are allowed.
+TEST_F(RunExecutorE2eTest, AComparisonAcrossAnOtaIsFlagged) {
+  std::vector<int64_t> ids;
+  // One devsim at a time (StartDevsim replaces the last): the phone before the OTA, then after.
+  for (const std::string& extra :
+       {std::string(), std::string(R"(, "device": {"sdk": 33, "serial": "EXEC33OTA",
+            "fingerprint": "google/panther/panther:14/AP2A.240805.005/12025142:user/release-keys"})")}) {
+    const DevsimDevice phone = StartPhone(33, extra);
+    RunSpec spec = Spec(phone, LaunchMode::kCold, 3);
+    // Like with like: the baseline is the previous run of the package on this model and mode.
+    const int64_t id = CreateRun(spec, 1'000 + static_cast<int64_t>(ids.size()), "Pixel 7");
+    const auto outcome = RunToEnd(id, spec);
+    ASSERT_TRUE(outcome);
+    ASSERT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+    ids.push_back(id);
+  }
+  ASSERT_TRUE(store_->Flush().ok());
+  orchestrator::RunReports reports(*store_);
+  for (const bool allow : {false, true}) {
+    asio::io_context io;
+    std::optional<store::StoreResult<orchestrator::RunComparison>> compared;
+    asio::co_spawn(io, CompareInto(&reports, ids[1], allow, &compared),
+                   [](std::exception_ptr e) { EXPECT_FALSE(e); });
+    io.run();
+    ASSERT_TRUE(compared && compared->ok()) << (compared ? compared->error().message : "");
+    const orchestrator::RunComparison& c = **compared;
+    EXPECT_EQ(c.baseline.id, ids[0]);
+    EXPECT_FALSE(c.comparability.comparable);
+    ASSERT_FALSE(c.comparability.differences.empty());
+    EXPECT_NE(c.comparability.differences[0].find("the device's Android build changed"),
+              std::string::npos)
+        << c.comparability.differences[0];
+    EXPECT_EQ(c.comparability.same_build, std::optional<bool>(true));
+    EXPECT_EQ(c.not_comparable(), !allow);
+  }
 }
 
 TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {

@@ -166,6 +166,32 @@ TEST_F(RunReportsTest, ThePreviousBaselineIsTheLatestEarlierSuccessOfTheSameMode
   EXPECT_EQ(named->baseline.id, older);
 }
 
+// Issue 14 §4: a regression measured across an OTA is no verdict unless asked for.
+TEST_F(RunReportsTest, AcrossAnOtaTheComparisonIsNotComparableUnlessAllowed) {
+  const int64_t baseline = AddRun("Pixel 7", "cold", 2'000, Around(800));
+  const int64_t candidate = AddRun("Pixel 7", "cold", 3'000, Around(1'000));
+  for (const auto& [id, fingerprint] :
+       {std::pair{baseline, "google/panther/panther:13/T/1:user/release-keys"},
+        std::pair{candidate, "google/panther/panther:14/U/2:user/release-keys"}}) {
+    store::RunStatusUpdate update;
+    update.run_id = id;
+    update.status = store::RunStatus::kSucceeded;
+    update.fingerprint = fingerprint;
+    ASSERT_TRUE(store_->UpdateRunStatus(update).ok());
+  }
+  ASSERT_TRUE(store_->Flush().ok());
+  RunReports reports(*store_);
+  auto blocked = Await(reports.CompareWithBaseline(candidate, std::nullopt));
+  ASSERT_TRUE(blocked.ok()) << blocked.error().message;
+  EXPECT_EQ(blocked->baseline.id, baseline);
+  EXPECT_FALSE(blocked->comparability.comparable);
+  EXPECT_TRUE(blocked->not_comparable());
+  EXPECT_EQ(blocked->comparison.verdict, analysis::Verdict::kRegression);  // the statistics' own
+  auto allowed = Await(reports.CompareWithBaseline(candidate, std::nullopt, true));
+  ASSERT_TRUE(allowed.ok());
+  EXPECT_FALSE(allowed->not_comparable());
+}
+
 TEST_F(RunReportsTest, NoEarlierRunToCompareWithSaysWhich) {
   const int64_t first = AddRun("Pixel 7", "cold", 1'000, Around(800));
   RunReports reports(*store_);

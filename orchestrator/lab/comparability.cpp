@@ -1,0 +1,114 @@
+#include "orchestrator/lab/comparability.h"
+
+#include <nlohmann/json.hpp>
+
+#include "orchestrator/run/cooldown.h"
+#include "orchestrator/spec/run_spec.h"
+
+namespace droidlab::orchestrator {
+
+namespace {
+
+using nlohmann::json;
+
+json ParsedOrNull(const std::optional<std::string>& text) {
+  if (!text) return json();
+  return json::parse(*text, nullptr, /*allow_exceptions=*/false);
+}
+
+// preflight.package.<key> as stored by the run's preflight (orchestrator/run/preflight.cpp).
+template <class T>
+std::optional<T> PreflightPackage(const store::Run& run, const char* key) {
+  const json preflight = ParsedOrNull(run.preflight_json);
+  if (!preflight.is_object() || !preflight.contains("package")) return std::nullopt;
+  const json& package = preflight["package"];
+  if (!package.is_object() || !package.contains(key)) return std::nullopt;
+  const json& value = package[key];
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (value.is_string()) return value.get<std::string>();
+  } else {
+    if (value.is_number_integer()) return value.get<T>();
+  }
+  return std::nullopt;
+}
+
+// The run's limits (its spec as stored; the defaults where it says nothing).
+CoolEnough LimitsOf(const store::Run& run) {
+  CoolEnough limits;
+  const json spec = ParsedOrNull(run.spec_json);
+  if (!spec.is_object()) return limits;
+  auto parsed = ParseRunSpecValue(spec);
+  if (parsed) {
+    limits.max_thermal_status = parsed->max_thermal_status;
+    limits.max_battery_temp_tenths_c = parsed->max_battery_temp_tenths_c;
+  }
+  return limits;
+}
+
+int64_t LaunchesTooHot(std::span<const store::Launch> launches, const CoolEnough& limits) {
+  int64_t hot = 0;
+  for (const store::Launch& l : launches) {
+    if (!l.counted()) continue;
+    bool too_hot =
+        l.battery_temp_tenths_c && *l.battery_temp_tenths_c > limits.max_battery_temp_tenths_c;
+    if (l.thermal_status) {
+      for (int status = limits.max_thermal_status + 1; status <= 6; ++status) {
+        too_hot = too_hot || *l.thermal_status == ThermalStatusLowerName(status);
+      }
+    }
+    hot += too_hot ? 1 : 0;
+  }
+  return hot;
+}
+
+std::string Either(const std::optional<std::string>& s) { return s ? *s : "unknown"; }
+
+}  // namespace
+
+Comparability JudgeComparability(const store::Run& candidate,
+                                 std::span<const store::Launch> candidate_launches,
+                                 const store::Run& baseline,
+                                 std::span<const store::Launch> baseline_launches) {
+  Comparability c;
+  auto blocking = [&c](std::string what) {
+    c.comparable = false;
+    c.differences.push_back(std::move(what));
+  };
+  if (candidate.package != baseline.package) {
+    blocking("another package: " + baseline.package + " → " + candidate.package);
+  }
+  if (candidate.device_model != baseline.device_model) {
+    blocking("another device model: " + Either(baseline.device_model) + " → " +
+             Either(candidate.device_model));
+  }
+  if (candidate.mode != baseline.mode) {
+    blocking("another launch mode: " + baseline.mode + " → " + candidate.mode);
+  }
+  if (candidate.fingerprint && baseline.fingerprint &&
+      *candidate.fingerprint != *baseline.fingerprint) {
+    blocking("the device's Android build changed (an OTA?): " + *baseline.fingerprint + " → " +
+             *candidate.fingerprint);
+  }
+  c.candidate_compilation = PreflightPackage<std::string>(candidate, "compiler_filter");
+  c.baseline_compilation = PreflightPackage<std::string>(baseline, "compiler_filter");
+  if (c.candidate_compilation && c.baseline_compilation &&
+      *c.candidate_compilation != *c.baseline_compilation) {
+    blocking("another compilation state: " + *c.baseline_compilation + " → " +
+             *c.candidate_compilation);
+  }
+  const auto candidate_version = PreflightPackage<int64_t>(candidate, "version_code");
+  const auto baseline_version = PreflightPackage<int64_t>(baseline, "version_code");
+  if (candidate_version && baseline_version) {
+    c.same_build = *candidate_version == *baseline_version;
+  }
+  c.candidate_launches_too_hot = LaunchesTooHot(candidate_launches, LimitsOf(candidate));
+  c.baseline_launches_too_hot = LaunchesTooHot(baseline_launches, LimitsOf(baseline));
+  if (c.candidate_launches_too_hot > 0 || c.baseline_launches_too_hot > 0) {
+    c.differences.push_back("launches measured hotter than their run allowed: " +
+                            std::to_string(c.baseline_launches_too_hot) + " in the baseline, " +
+                            std::to_string(c.candidate_launches_too_hot) + " in this run");
+  }
+  return c;
+}
+
+}  // namespace droidlab::orchestrator

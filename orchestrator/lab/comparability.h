@@ -1,0 +1,38 @@
+// Whether two runs may be compared at all (issue 14 §4): a launch time moves with more than the
+// build — the device's Android build (an OTA changes the fingerprint), the app's compilation
+// state (an app that is only verified launches far slower than one compiled with its profile),
+// the device model and launch mode — and a verdict across such a difference would blame the
+// app for the phone. Read from what each run stored: its package, model, mode and fingerprint,
+// the preflight's `dumpsys package` reading (versionCode, the primary dex's compiler filter),
+// and the conditions of each launch against the limits of its run's spec.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "store/records.h"
+
+namespace droidlab::orchestrator {
+
+struct Comparability {
+  // false: a difference that moves launch times (package, model, mode, fingerprint, compilation
+  // state); the comparison is then no verdict unless the caller allows different conditions.
+  bool comparable = true;
+  std::vector<std::string> differences;  // each, in words; also those that do not block
+  std::optional<bool> same_build;        // by the preflight's versionCode; unknown: absent
+  std::optional<std::string> candidate_compilation, baseline_compilation;  // compiler filters
+  // Counted launches measured hotter than their run allowed ("cooldown": "wait" ran out).
+  int64_t candidate_launches_too_hot = 0;
+  int64_t baseline_launches_too_hot = 0;
+};
+
+// Pure.
+Comparability JudgeComparability(const store::Run& candidate,
+                                 std::span<const store::Launch> candidate_launches,
+                                 const store::Run& baseline,
+                                 std::span<const store::Launch> baseline_launches);
+
+}  // namespace droidlab::orchestrator
