@@ -200,6 +200,10 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
   const DatabaseLock db_lock = std::move(locked).value();
 
+  // Declared before the store, so it outlives it: the store's threads are joined (its destructor)
+  // while the io_context they post their completions to still exists.
+  asio::io_context io(1);  // one thread: the adb client, the queue and the API share it
+
   store::StoreOptions store_options;
   store_options.path = config.db;
   auto opened = store::Store::Open(store_options);
@@ -209,7 +213,6 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
   std::unique_ptr<store::Store> st = std::move(opened).value();
 
-  asio::io_context io(1);  // one thread: the adb client, the queue and the API share it
   adb::ClientOptions client_options;
   client_options.server = *server;
   client_options.adb_path = config.adb_path;
@@ -347,7 +350,14 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   signals.reset();
   std::signal(SIGTERM, SIG_IGN);
   std::signal(SIGINT, SIG_IGN);
-  io.poll();
+  // What is still in flight holds tracked work on io — a store call whose completion a reader
+  // thread is posting right now, a connection finishing its answer: run io until none is left
+  // (bounded), so nothing posts to, or releases work on, an io_context already destroyed.
+  // poll() alone let a reader thread still inside asio::post touch the destroyed io_context
+  // (ASan, ServeSafetyTest.RepeatedSigtermsStillEndInACleanExit under load).
+  io.restart();
+  io.run_for(std::chrono::seconds(5));
+  if (!io.stopped()) spdlog::warn("work still in flight 5 s after stopping; exiting anyway");
   st->Flush();
   spdlog::info("stopped");
   return 0;
