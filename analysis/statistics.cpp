@@ -45,6 +45,15 @@ std::uint64_t UniformIndex(std::mt19937_64& rng, std::uint64_t n) {
   }
 }
 
+// The point a fraction f of the way from a to b (a <= b): a + f·(b − a), exact when a == b and
+// monotone in f. When b − a overflows (finite a and b near ∓DBL_MAX, found by fuzz_comparison)
+// (1 − f)·a + f·b, which cannot; always within [a, b].
+double Interpolate(double a, double b, double f) {
+  const double span = b - a;
+  const double v = std::isfinite(span) ? a + f * span : (1.0 - f) * a + f * b;
+  return std::clamp(v, a, b);
+}
+
 BootstrapMedianSampler::BootstrapMedianSampler(std::span<const double> sorted)
     : sorted_(sorted), counts_(sorted.size(), 0) {}
 
@@ -60,7 +69,7 @@ double BootstrapMedianSampler::Draw(std::mt19937_64& rng) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t next = seen + counts_[i];
     if (seen <= lo_rank && lo_rank < next) lo_value = sorted_[i];
-    if (seen <= hi_rank && hi_rank < next) return lo_value + (sorted_[i] - lo_value) / 2;
+    if (seen <= hi_rank && hi_rank < next) return Interpolate(lo_value, sorted_[i], 0.5);
     seen = next;
   }
   return lo_value;  // unreachable: the counts add up to n > hi_rank
@@ -75,9 +84,7 @@ double QuantileOfSorted(std::span<const double> sorted, double p) {
   const double lo_index = std::floor(h);
   const auto lo = static_cast<std::size_t>(lo_index);
   if (lo + 1 >= n) return sorted[n - 1];
-  const double fraction = h - lo_index;
-  // a + f·(b − a) rather than (1 − f)·a + f·b: exact when a == b, monotone in f.
-  return sorted[lo] + fraction * (sorted[lo + 1] - sorted[lo]);
+  return internal::Interpolate(sorted[lo], sorted[lo + 1], h - lo_index);
 }
 
 std::string ValidateSummaryOptions(const SummaryOptions& options) {

@@ -67,6 +67,26 @@ TEST(StatisticsTest, OneSampleHasNoSpreadAndNoInterval) {
   EXPECT_FALSE(s.median_ci);
 }
 
+// Found by fuzz_comparison (CI, 2026-11-25): two finite samples near ±DBL_MAX. b − a overflows
+// to infinity, so a + (b − a)/2 made the median, the quantiles and the bootstrap interval
+// infinite, outside [min, max]. Every figure must stay within the samples' range.
+TEST(StatisticsTest, HugeSamplesOfOppositeSignsDoNotOverflow) {
+  const double big = std::numeric_limits<double>::max();
+  SummaryOptions options;
+  options.bootstrap_resamples = 200;
+  const Summary s = Summarize(std::vector<double>{-big, big, -big / 3, big / 2}, options);
+  ASSERT_TRUE(s.median && s.p90 && s.min && s.max);
+  EXPECT_TRUE(std::isfinite(*s.median)) << *s.median;
+  EXPECT_TRUE(std::isfinite(*s.p90)) << *s.p90;
+  EXPECT_LE(*s.min, *s.median);
+  EXPECT_LE(*s.median, *s.p90);
+  EXPECT_LE(*s.p90, *s.max);
+  ASSERT_TRUE(s.median_ci);
+  EXPECT_GE(s.median_ci->lower, *s.min);
+  EXPECT_LE(s.median_ci->upper, *s.max);
+  EXPECT_LE(s.median_ci->lower, s.median_ci->upper);
+}
+
 TEST(StatisticsTest, TwoSamples) {
   const std::vector<double> samples{20, 10};
   const Summary s = Summarize(samples);
