@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "tests/devsim/pinned_clock_phone.h"
 #include "tools/devsim/shell_interpreter.h"
 
 namespace droidlab::devsim {
@@ -13,21 +14,14 @@ namespace {
 
 using std::chrono::milliseconds;
 
-class SimulatedAndroidTest : public ::testing::Test {
+class SimulatedAndroidTest : public PinnedClockPhoneTest {
  protected:
   void Make(int sdk) {
     Scenario scenario = DefaultScenario();
     scenario.device.sdk = sdk;
     scenario.device.release.clear();
     scenario.device.fingerprint.clear();
-    ASSERT_EQ(FinishScenario(scenario), "");
-    SimulatedAndroid::Options options;
-    options.realtime_launches = false;
-    android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
-  }
-  CommandOutput Sh(std::string_view script) {
-    ShellEnvironment env;
-    return RunShellScript(script, env, *android_);
+    MakePhone(scenario);
   }
   static std::string Field(const std::string& text, const std::string& key) {
     std::istringstream lines(text);
@@ -36,11 +30,6 @@ class SimulatedAndroidTest : public ::testing::Test {
     }
     return "";
   }
-
-  std::shared_ptr<std::chrono::system_clock::time_point> now_ =
-      std::make_shared<std::chrono::system_clock::time_point>(
-          std::chrono::sys_days{std::chrono::year{2026} / 3 / 14});
-  std::unique_ptr<SimulatedAndroid> android_;
 };
 
 TEST_F(SimulatedAndroidTest, GetpropFormats) {
