@@ -1,6 +1,6 @@
 // A simulated phone on a clock the test moves: SimulatedAndroid driven through devsim's shell as
 // adbd would drive it (Sh), time passing only when the test says (Pass), launches not in real
-// time. The base of the devsim unit tests that need time to pass (services, reboot, heat).
+// time. The base of the devsim unit tests that need a phone and passing time.
 #pragma once
 
 #include <gtest/gtest.h>
