@@ -608,8 +608,11 @@ asio::awaitable<RunOutcome> Execution::Run() {
     } else if (loop->error) {
       error = loop->error;
     } else if (loop->valid_launches == 0) {
-      error = "no valid launch in " + std::to_string(spec_.iterations) + " iterations" +
-              (spec_.warmup > 0 ? " (after " + std::to_string(spec_.warmup) + " warm-ups)" : "");
+      // No conditional between std::string arms here: g++ 12 miscompiles it in a coroutine
+      // (device_shell.h, IfAny).
+      std::string why = "no valid launch in " + std::to_string(spec_.iterations) + " iterations";
+      if (spec_.warmup > 0) why += " (after " + std::to_string(spec_.warmup) + " warm-ups)";
+      error = std::move(why);
     }
   }
   {
