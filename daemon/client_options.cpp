@@ -35,7 +35,8 @@ const std::set<std::string> kRunFlags = {"--serial",
                                          "--max-thermal",
                                          "--max-battery-temp-c",
                                          "--cooldown",
-                                         "--cooldown-timeout-s"};
+                                         "--cooldown-timeout-s",
+                                         "--compilation"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -156,6 +157,14 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
   } else if (flag == "--cooldown-timeout-s") {
     o.cooldown_timeout_given = true;
     return integer(o.spec.cooldown_timeout_s);
+  } else if (flag == "--compilation") {
+    auto c = orchestrator::CompilationFromName(value);
+    if (!c) {
+      return "--compilation: expected as-is, speed-profile, speed, verify or none, got '" + value +
+             "'";
+    }
+    o.spec.compilation = *c;
+    o.compilation_given = true;
   } else if (flag == "--baseline") {
     if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
       return "--baseline: expected a run id or 'previous', got '" + value + "'";
@@ -339,6 +348,7 @@ std::string RunBodyJson(const ClientOptions& o) {
   }
   if (o.cooldown_given) body["cooldown"] = s.cooldown_fail ? "fail" : "wait";
   if (o.cooldown_timeout_given) body["cooldown_timeout_s"] = s.cooldown_timeout_s;
+  if (o.compilation_given) body["compilation"] = orchestrator::CompilationName(s.compilation);
   return body.dump();
 }
 
@@ -447,6 +457,7 @@ const char* ClientCommandsUsage() {
          "               [--on-launch-failure continue|fail] [--preflight warn|enforce]\n"
          "               [--warmup N] [--max-thermal light] [--max-battery-temp-c 38]\n"
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
+         "               [--compilation as-is|speed-profile|speed|verify|none]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"

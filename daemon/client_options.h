@@ -59,7 +59,7 @@ struct ClientOptions {
   // stay the daemon's).
   bool launch_timeout_given = false, on_launch_failure_given = false, preflight_given = false;
   bool warmup_given = false, max_thermal_given = false, max_battery_temp_given = false,
-       cooldown_given = false, cooldown_timeout_given = false;
+       cooldown_given = false, cooldown_timeout_given = false, compilation_given = false;
   bool wait = false;                    // --wait (implied by the three below)
   std::optional<std::string> baseline;  // --baseline ID|previous
   bool fail_on_regression = false;

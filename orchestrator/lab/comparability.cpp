@@ -32,6 +32,28 @@ std::optional<T> PreflightPackage(const store::Run& run, const char* key) {
   return std::nullopt;
 }
 
+// The compiler filter the run measured under: the state it forced and read back
+// (preflight.compilation.reached, orchestrator/run/compilation.h), else the preflight's reading.
+std::optional<std::string> MeasuredCompilation(const store::Run& run) {
+  const json preflight = ParsedOrNull(run.preflight_json);
+  if (preflight.is_object() && preflight.contains("compilation")) {
+    const json& c = preflight["compilation"];
+    if (c.is_object() && c.contains("reached") && c["reached"].is_string()) {
+      return c["reached"].get<std::string>();
+    }
+  }
+  return PreflightPackage<std::string>(run, "compiler_filter");
+}
+
+// preflight.compilation.changed_during_run: background dexopt changed the state mid-run.
+bool CompilationChanged(const store::Run& run) {
+  const json preflight = ParsedOrNull(run.preflight_json);
+  if (!preflight.is_object() || !preflight.contains("compilation")) return false;
+  const json& c = preflight["compilation"];
+  return c.is_object() && c.contains("changed_during_run") && c["changed_during_run"].is_boolean() &&
+         c["changed_during_run"].get<bool>();
+}
+
 // The run's limits (its spec as stored; the defaults where it says nothing).
 CoolEnough LimitsOf(const store::Run& run) {
   CoolEnough limits;
@@ -89,12 +111,18 @@ Comparability JudgeComparability(const store::Run& candidate,
     blocking("the device's Android build changed (an OTA?): " + *baseline.fingerprint + " → " +
              *candidate.fingerprint);
   }
-  c.candidate_compilation = PreflightPackage<std::string>(candidate, "compiler_filter");
-  c.baseline_compilation = PreflightPackage<std::string>(baseline, "compiler_filter");
+  c.candidate_compilation = MeasuredCompilation(candidate);
+  c.baseline_compilation = MeasuredCompilation(baseline);
   if (c.candidate_compilation && c.baseline_compilation &&
       *c.candidate_compilation != *c.baseline_compilation) {
     blocking("another compilation state: " + *c.baseline_compilation + " → " +
              *c.candidate_compilation);
+  }
+  if (CompilationChanged(baseline)) {
+    blocking("the compilation state changed during the baseline run (background dexopt?)");
+  }
+  if (CompilationChanged(candidate)) {
+    blocking("the compilation state changed during this run (background dexopt?)");
   }
   const auto candidate_version = PreflightPackage<int64_t>(candidate, "version_code");
   const auto baseline_version = PreflightPackage<int64_t>(baseline, "version_code");

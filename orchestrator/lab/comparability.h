@@ -3,7 +3,8 @@
 // state (an app that is only verified launches far slower than one compiled with its profile),
 // the device model and launch mode — and a verdict across such a difference would blame the
 // app for the phone. Read from what each run stored: its package, model, mode and fingerprint,
-// the preflight's `dumpsys package` reading (versionCode, the primary dex's compiler filter),
+// the preflight's `dumpsys package` reading (versionCode), the compilation state the run forced
+// and read back (else the preflight's compiler filter) and whether it held to the run's end,
 // and the conditions of each launch against the limits of its run's spec.
 #pragma once
 
@@ -19,7 +20,7 @@ namespace droidlab::orchestrator {
 
 struct Comparability {
   // false: a difference that moves launch times (package, model, mode, fingerprint, compilation
-  // state); the comparison is then no verdict unless the caller allows different conditions.
+  // state, or a compilation state that changed during either run); the comparison is then no verdict unless the caller allows different conditions.
   bool comparable = true;
   std::vector<std::string> differences;  // each, in words; also those that do not block
   std::optional<bool> same_build;        // by the preflight's versionCode; unknown: absent

@@ -42,6 +42,13 @@ std::vector<std::string> DumpsysActivityActivities() {
   return Args({"dumpsys", "activity", "activities"});
 }
 
+std::vector<std::string> PackageCompile(std::string_view package, std::string_view filter) {
+  return Args({"cmd", "package", "compile", "-m", filter, "-f", package});
+}
+std::vector<std::string> PackageDeleteDexopt(std::string_view package) {
+  return Args({"cmd", "package", "delete-dexopt", package});
+}
+
 std::vector<std::string> GetconfClkTck() { return Args({"getconf", "CLK_TCK"}); }
 std::vector<std::string> GetconfPageSize() { return Args({"getconf", "PAGESIZE"}); }
 

@@ -38,6 +38,11 @@ std::vector<std::string> DumpsysPackage(std::string_view package);
 std::vector<std::string> DumpsysPower();
 std::vector<std::string> DumpsysActivityActivities();
 
+// The compilation state (compilation.cpp): `cmd package compile -m FILTER -f PACKAGE` (Android
+// 7+; ART Service answers it from 14) and `cmd package delete-dexopt PACKAGE` (14+).
+std::vector<std::string> PackageCompile(std::string_view package, std::string_view filter);
+std::vector<std::string> PackageDeleteDexopt(std::string_view package);
+
 // The device clock (device_clock.cpp).
 std::vector<std::string> GetconfClkTck();
 std::vector<std::string> GetconfPageSize();

@@ -137,7 +137,7 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
 }
 
 std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
-                          const LooperSession* looper) {
+                          const LooperSession* looper, const CompilationRecord* compilation) {
   nlohmann::json j;
   j["component"] = r.component;
   j["fingerprint"] = Opt(r.fingerprint);
@@ -156,6 +156,16 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                   {"clk_tck_read", clock->clk_tck_read},
                   {"page_size", clock->page_size},
                   {"realtime_at_boot_ms", clock->realtime_at_boot_ms}};
+  }
+  if (compilation) {
+    const CompilationRecord& c = *compilation;
+    j["compilation"] = {{"requested", CompilationName(c.requested)},
+                        {"before", Opt(c.before)},
+                        {"reached", Opt(c.reached)},
+                        {"after", Opt(c.after)},
+                        {"changed_during_run", c.ChangedDuringRun()},
+                        {"command", c.command.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.command)},
+                        {"warnings", c.warnings}};
   }
   if (looper) {
     nlohmann::json l;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "adb/names.h"
+#include "orchestrator/run/compilation.h"
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/looper_session.h"
@@ -53,9 +54,10 @@ boost::asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell&
                                                                     const RunSpec& spec,
                                                                     adb::Deadline deadline);
 
-// What is stored with the run (runs.preflight_json): the report, and once known the clock and
-// the looper-stats session (which charging gate worked).
+// What is stored with the run (runs.preflight_json): the report, and once known the clock, the
+// compilation state asked and reached, and the looper-stats session (which charging gate worked).
 std::string PreflightJson(const PreflightReport& report, const DeviceClock* clock,
-                          const LooperSession* looper);
+                          const LooperSession* looper,
+                          const CompilationRecord* compilation = nullptr);
 
 }  // namespace droidlab::orchestrator

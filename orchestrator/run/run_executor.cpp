@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "base/wall_clock.h"
+#include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_commands.h"
@@ -158,6 +159,12 @@ class Execution {
   asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
   asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
   asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
+  // Forces and checks the compilation state; false: the run ended (End was called).
+  asio::awaitable<bool> SetCompilation(DeviceShell& shell);
+  // Reads the state again after the last iteration; a change is a warning of the run.
+  asio::awaitable<void> RereadCompilation(DeviceShell& shell);
+  // The run row's preflight_json as known now (status running).
+  asio::awaitable<store::Status> StoreRunningPreflight();
   // Commits what undoes a change of the device before the change (looper_session.h).
   asio::awaitable<CommandResult<bool>> RecordUndo(store::DeviceRestore restore);
   // The daemon's OwedRestores, or the run's own over the same store.
@@ -191,6 +198,7 @@ class Execution {
   int64_t started_ms_ = 0;
   std::optional<PreflightReport> preflight_;
   std::optional<DeviceClock> clock_;
+  std::optional<CompilationRecord> compilation_;
   LooperSession looper_;
   bool looper_started_ = false;
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
@@ -239,8 +247,9 @@ asio::awaitable<RunOutcome> Execution::Finish() {
   update.error = error;
   update.finished_at = options_.now_ms();
   if (preflight_) {
-    update.preflight_json = PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
-                                          looper_started_ ? &looper_ : nullptr);
+    update.preflight_json =
+        PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
+                      looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr);
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
@@ -509,6 +518,90 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
   }
 }
 
+namespace {
+
+// Built outside the coroutine (no conditional between strings there: device_shell.h, IfAny).
+std::string CompilationLogLine(const CompilationRecord& c) {
+  std::string line = std::string("compilation ") + CompilationName(c.requested) + ": reached " +
+                     c.reached.value_or("unknown");
+  if (!c.command.empty()) line += " by `" + c.command + "`";
+  return line;
+}
+
+}  // namespace
+
+asio::awaitable<store::Status> Execution::StoreRunningPreflight() {
+  store::RunStatusUpdate running;
+  running.status = store::RunStatus::kRunning;
+  running.preflight_json =
+      PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr, nullptr,
+                    compilation_ ? &*compilation_ : nullptr);
+  auto updating = UpdateStatus(std::move(running));
+  store::Status s = co_await std::move(updating);
+  co_return s;
+}
+
+asio::awaitable<bool> Execution::SetCompilation(DeviceShell& shell) {
+  Phase("compiling");
+  CompilationRecord record;
+  record.requested = spec_.compilation;
+  record.before = preflight_->compiler_filter;
+  compilation_ = record;
+  if (!CompileCommand(spec_.package, spec_.compilation, preflight_->sdk).empty()) {
+    // The change is the user's to make and is not undone, but it is recorded before it is made.
+    auto storing = StoreRunningPreflight();
+    store::Status s = co_await std::move(storing);
+    if (!s) {
+      End(store::RunStatus::kFailed,
+          "the compilation asked for not stored (the phone is not changed): " + s.error().message);
+      co_return false;
+    }
+  }
+  auto forcing = ForceCompilation(shell, spec_.package, std::move(record), preflight_->sdk,
+                                  options_.compile_timeout, options_.command_timeout);
+  auto forced = co_await std::move(forcing);
+  if (!forced) {
+    const bool run_cancelled = co_await Cancelled();
+    EndAfterError(forced.error(), "setting the compilation state", run_cancelled);
+    co_return false;
+  }
+  compilation_ = std::move(forced).value();
+  for (const auto& w : compilation_->warnings) {
+    Log("compilation: " + w);
+    preflight_->warnings.push_back(w);
+  }
+  if (auto mismatch = CompilationMismatch(*compilation_, preflight_->sdk)) {
+    End(store::RunStatus::kFailed, std::move(mismatch));
+    co_return false;
+  }
+  Log(CompilationLogLine(*compilation_));
+  auto storing = StoreRunningPreflight();
+  store::Status s = co_await std::move(storing);
+  if (!s) {
+    End(store::RunStatus::kFailed, "the compilation reached not stored: " + s.error().message);
+    co_return false;
+  }
+  co_return true;
+}
+
+asio::awaitable<void> Execution::RereadCompilation(DeviceShell& shell) {
+  if (!compilation_) co_return;
+  auto reading = ReadCompilerFilter(shell, spec_.package, options_.command_timeout);
+  auto after = co_await std::move(reading);
+  if (!after) {
+    Log("compilation state not read after the run: " + after.error().message);
+    co_return;
+  }
+  compilation_->after = *after;
+  if (compilation_->ChangedDuringRun()) {
+    const std::string why = "the compilation state changed during the run: " +
+                            compilation_->reached.value_or("?") + " → " +
+                            compilation_->after.value_or("?") + " (background dexopt?)";
+    Log(why);
+    preflight_->warnings.push_back(why);
+  }
+}
+
 asio::awaitable<RunOutcome> Execution::Run() {
   co_await asio::this_coro::throw_if_cancelled(false);
   executor_ = co_await asio::this_coro::executor;
@@ -584,6 +677,14 @@ asio::awaitable<RunOutcome> Execution::Run() {
   }
   for (const auto& w : preflight_->warnings) Log("preflight warning: " + w);
 
+  // 3b. The compilation state asked for: what is about to change is on disk first, then it is
+  // forced and read back (compilation.h).
+  {
+    auto compiling = SetCompilation(shell);
+    const bool compiled = co_await std::move(compiling);
+    if (!compiled) co_return co_await Finish();
+  }
+
   std::optional<std::string> error;
   bool cancelled = false;
 
@@ -620,6 +721,12 @@ asio::awaitable<RunOutcome> Execution::Run() {
     std::optional<std::string> samples_error = co_await std::move(storing_samples);
     if (samples_error && !error) error = samples_error;
     outcome_.proc_samples = samples_stored_;
+  }
+
+  // 6b. Did the compilation state hold (background dexopt)?
+  if (!cancelled) {
+    auto rereading = RereadCompilation(shell);
+    co_await std::move(rereading);
   }
 
   // 7. The looper dump, only for a run that got through its launches.

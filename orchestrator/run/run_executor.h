@@ -91,6 +91,9 @@ struct RunExecutorOptions {
   std::chrono::milliseconds command_timeout{10'000};
   // The deadline the device's restore gets after a cancel or failure.
   std::chrono::milliseconds restore_timeout{5'000};
+  // Deadline of forcing the compilation state (`cmd package compile -m speed` of a large app
+  // takes a minute on a slow phone).
+  std::chrono::milliseconds compile_timeout{300'000};
   // How often a phone too hot to measure is read again (spec.cooldown_timeout_s bounds the wait).
   std::chrono::milliseconds cooldown_poll{5'000};
   // The daemon's restores ledger (shared with the device registry, so one payer per device at a

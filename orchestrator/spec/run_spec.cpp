@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 16> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 17> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -32,7 +32,18 @@ constexpr std::array<std::string_view, 16> kKnownFields = {"serial",
                                                            "max_thermal",
                                                            "max_battery_temp_c",
                                                            "cooldown_timeout_s",
-                                                           "cooldown"};
+                                                           "cooldown",
+                                                           "compilation"};
+
+struct CompilationNameOf {
+  Compilation value;
+  const char* name;
+};
+constexpr CompilationNameOf kCompilationNames[] = {{Compilation::kAsIs, "as-is"},
+                                                   {Compilation::kSpeedProfile, "speed-profile"},
+                                                   {Compilation::kSpeed, "speed"},
+                                                   {Compilation::kVerify, "verify"},
+                                                   {Compilation::kNone, "none"}};
 
 // PowerManager.THERMAL_STATUS_* by value, as a run spec names them.
 constexpr std::array<std::string_view, 7> kThermalStatusNames = {
@@ -350,6 +361,17 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
       return Error("cooldown", "must be \"wait\" or \"fail\", got " + v->dump());
     }
   }
+  if ((v = field("compilation"))) {
+    std::string s;
+    if (auto e = ReadString(*v, "compilation", s)) return *e;
+    auto c = CompilationFromName(s);
+    if (!c) {
+      return Error("compilation",
+                   "must be \"as-is\", \"speed-profile\", \"speed\", \"verify\" or \"none\", got " +
+                       v->dump());
+    }
+    spec.compilation = *c;
+  }
   if (auto e = ValidateRunSpec(spec)) return *e;
   return spec;
 }
@@ -375,6 +397,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["max_battery_temp_c"] = static_cast<double>(spec.max_battery_temp_tenths_c) / 10;
   j["cooldown_timeout_s"] = spec.cooldown_timeout_s;
   j["cooldown"] = spec.cooldown_fail ? "fail" : "wait";
+  j["compilation"] = CompilationName(spec.compilation);
   return j.dump();
 }
 
@@ -393,7 +416,22 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce &&
          a.warmup == b.warmup && a.max_thermal_status == b.max_thermal_status &&
          a.max_battery_temp_tenths_c == b.max_battery_temp_tenths_c &&
-         a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail;
+         a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail &&
+         a.compilation == b.compilation;
+}
+
+const char* CompilationName(Compilation c) {
+  for (const auto& n : kCompilationNames) {
+    if (n.value == c) return n.name;
+  }
+  return "as-is";
+}
+
+std::optional<Compilation> CompilationFromName(std::string_view name) {
+  for (const auto& n : kCompilationNames) {
+    if (name == n.name) return n.value;
+  }
+  return std::nullopt;
 }
 
 }  // namespace droidlab::orchestrator

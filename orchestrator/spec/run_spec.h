@@ -25,6 +25,13 @@ enum class LaunchMode { kCold, kWarm, kHot };
 const char* LaunchModeName(LaunchMode mode);  // "cold", "warm", "hot"
 std::optional<LaunchMode> LaunchModeFromName(std::string_view name);
 
+// The compilation state a run asks for (issue 14 §2): "as-is" leaves the app as the phone has it;
+// the others are forced before the first iteration and checked (orchestrator/run/compilation.h).
+// "none" is no compiled code at all ("extract" before Android 14, deleted artifacts from 14).
+enum class Compilation { kAsIs, kSpeedProfile, kSpeed, kVerify, kNone };
+const char* CompilationName(Compilation c);  // "as-is", "speed-profile", "speed", "verify", "none"
+std::optional<Compilation> CompilationFromName(std::string_view name);
+
 // What becomes of a run when an iteration's Displayed line never comes (or am start fails).
 enum class OnLaunchFailure { kContinue, kFail };
 
@@ -68,6 +75,8 @@ struct RunSpec {
   int64_t max_battery_temp_tenths_c = 380;  // kMinBatteryTempLimit..kMaxBatteryTempLimit
   int64_t cooldown_timeout_s = 300;         // 0..kMaxCooldownTimeoutS
   bool cooldown_fail = false;               // "cooldown": "fail"; default "wait"
+  // "compilation": default "speed-profile", what a user's phone reaches after background dexopt.
+  Compilation compilation = Compilation::kSpeedProfile;
 };
 
 struct FieldError {

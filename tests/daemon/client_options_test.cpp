@@ -63,6 +63,20 @@ TEST(ClientOptionsTest, WarmupAndCooldownFlagsBecomeTheRunBody) {
             "--max-battery-temp-c: expected degrees Celsius, got 'warm'");
 }
 
+// Issue 14 §2: the compilation state from the command line; absent, the daemon's default.
+TEST(ClientOptionsTest, CompilationFlagBecomesTheRunBody) {
+  auto o = Parse("run", RunWith({"--compilation", "verify"}));
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(Json::parse(RunBodyJson(*o)),
+            Json::parse(R"({"serial":"R58M123ABC","package":"com.example.app","mode":"warm",
+                            "iterations":20,"compilation":"verify"})"));
+  auto plain = Parse("run", RunWith({}));
+  ASSERT_TRUE(plain) << plain.error();
+  EXPECT_FALSE(Json::parse(RunBodyJson(*plain)).contains("compilation"));
+  EXPECT_EQ(ErrorOf("run", RunWith({"--compilation", "quicken"})),
+            "--compilation: expected as-is, speed-profile, speed, verify or none, got 'quicken'");
+}
+
 TEST(ClientOptionsTest, AllowingDifferentConditionsNeedsABaseline) {
   EXPECT_EQ(ErrorOf("run", RunWith({"--allow-different-conditions"})),
             "--allow-different-conditions needs --baseline ID|previous");

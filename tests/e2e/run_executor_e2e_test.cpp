@@ -24,6 +24,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
@@ -46,6 +47,7 @@ namespace droidlab::testutil {
 namespace {
 
 namespace asio = boost::asio;
+using orchestrator::Compilation;
 using orchestrator::LaunchMode;
 using orchestrator::RunOutcome;
 using orchestrator::RunSpec;
@@ -136,9 +138,10 @@ class RunExecutorE2eTest : public AdbLabTest {
     ASSERT_TRUE(store_);
   }
 
-  // A devsim phone of `sdk` with quick launches (so a run takes ~a second) and `extra` JSON
-  // members of the scenario.
-  DevsimDevice StartPhone(int sdk, const std::string& extra = "") {
+  // A devsim phone of `sdk` with quick launches (so a run takes ~a second), `extra` JSON
+  // members of the scenario and `package_extra` members of its app.
+  DevsimDevice StartPhone(int sdk, const std::string& extra = "",
+                          const std::string& package_extra = "") {
     const std::string path = dir_.File("scenario" + std::to_string(sdk) + ".json");
     std::ofstream(path) << R"({"seed": )" << sdk << R"(, "device": {"sdk": )" << sdk
                         << R"(, "serial": "EXEC)" << sdk << R"("},
@@ -146,8 +149,8 @@ class RunExecutorE2eTest : public AdbLabTest {
         "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
           "cold": {"mean": 180, "stddev": 20}, "warm": {"mean": 90, "stddev": 10},
           "hot": {"mean": 50, "stddev": 5}, "reports_fully_drawn": true,
-          "fully_drawn": {"mean": 260, "stddev": 20}}])"
-                        << extra << "}";
+          "fully_drawn": {"mean": 260, "stddev": 20})"
+                        << package_extra << "}]" << extra << "}";
     auto devices = StartDevsim({"--port", "0", "--scenario", path, "--fast"});
     EXPECT_EQ(devices.size(), 1u);
     if (devices.empty()) return {};
@@ -802,6 +805,101 @@ TEST_F(RunExecutorE2eTest, AComparisonAcrossAnOtaIsFlagged) {
     EXPECT_EQ(c.comparability.same_build, std::optional<bool>(true));
     EXPECT_EQ(c.not_comparable(), !allow);
   }
+}
+
+double MeanDisplayed(const std::vector<store::Launch>& launches) {
+  double sum = 0;
+  for (const auto& l : launches) sum += static_cast<double>(l.displayed_ms.value_or(0));
+  return launches.empty() ? 0 : sum / static_cast<double>(launches.size());
+}
+
+nlohmann::json CompilationOf(const std::optional<store::Run>& run) {
+  if (!run || !run->preflight_json) return nullptr;
+  const auto preflight = nlohmann::json::parse(*run->preflight_json);
+  return preflight.value("compilation", nlohmann::json());
+}
+
+// Issue 14 §2: a phone whose app background dexopt left only verified (Android 13). A run that
+// takes it as it is measures it verified; a run asking speed-profile compiles it first
+// (`cmd package compile -m speed-profile -f`), reads back that it got there, records both states
+// — and launches faster (devsim: verified code starts 35 % slower).
+TEST_F(RunExecutorE2eTest, ARunAskingSpeedProfileOnAPhoneLeftInVerifyGetsIt) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "compiler_filter": "verify")");
+  RunSpec as_is = Spec(device, LaunchMode::kCold, 4);
+  as_is.compilation = Compilation::kAsIs;
+  const int64_t first = CreateRun(as_is);
+  const auto measured_as_is = RunToEnd(first, as_is);
+  ASSERT_TRUE(measured_as_is);
+  ASSERT_EQ(measured_as_is->status, store::RunStatus::kSucceeded)
+      << measured_as_is->error.value_or("");
+  const nlohmann::json left = CompilationOf(StoredRun(first));
+  EXPECT_EQ(left["requested"], "as-is");
+  EXPECT_EQ(left["reached"], "verify");
+  EXPECT_TRUE(left["command"].is_null());
+
+  RunSpec compiled = Spec(device, LaunchMode::kCold, 4);  // the default: speed-profile
+  const int64_t second = CreateRun(compiled);
+  const auto measured = RunToEnd(second, compiled);
+  ASSERT_TRUE(measured);
+  ASSERT_EQ(measured->status, store::RunStatus::kSucceeded) << measured->error.value_or("");
+  const nlohmann::json c = CompilationOf(StoredRun(second));
+  EXPECT_EQ(c["requested"], "speed-profile");
+  EXPECT_EQ(c["before"], "verify");
+  EXPECT_EQ(c["reached"], "speed-profile");
+  EXPECT_EQ(c["after"], "speed-profile");
+  EXPECT_EQ(c["changed_during_run"], false);
+  EXPECT_EQ(c["command"], "cmd package compile -m speed-profile -f " + std::string(kPackage));
+  // The phone keeps what it was asked to become: the user's change, recorded, not undone.
+  EXPECT_NE(Shell(device, "dumpsys package " + std::string(kPackage))
+                .out.find("[status=speed-profile] [reason=cmdline]"),
+            std::string::npos);
+  const double verified = MeanDisplayed(Launches(first));
+  const double profiled = MeanDisplayed(Launches(second));
+  EXPECT_LT(profiled, verified * 0.85) << "verify " << verified << " ms, speed-profile "
+                                       << profiled << " ms";
+}
+
+// Android 14's ART Service compiles speed-profile without a profile as verify: the run asked
+// for a state it did not get and fails before its first launch, saying why and what to do.
+TEST_F(RunExecutorE2eTest, ACompilationStateNotReachedFailsTheRun) {
+  const DevsimDevice device =
+      StartPhone(34, "", R"(, "compiler_filter": "verify", "has_profile": false)");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  const std::string error = outcome->error.value_or("");
+  EXPECT_NE(error.find("asked for compilation \"speed-profile\", the phone reached \"verify\""),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("has none yet"), std::string::npos) << error;
+  EXPECT_TRUE(Launches(id).empty());
+  const nlohmann::json c = CompilationOf(StoredRun(id));
+  EXPECT_EQ(c["reached"], "verify");
+}
+
+// Background dexopt that runs during a run (devsim: 0.5 s after each compile) moves the app
+// from verify to speed-profile between launches: the run ends, marked, with both states, and
+// a comparison with it is no verdict.
+TEST_F(RunExecutorE2eTest, BackgroundDexoptDuringARunMarksIt) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "bg_dexopt_after_s": 0.5)");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 6);
+  spec.compilation = Compilation::kVerify;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  ASSERT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const auto run = StoredRun(id);
+  const nlohmann::json c = CompilationOf(run);
+  EXPECT_EQ(c["reached"], "verify");
+  EXPECT_EQ(c["after"], "speed-profile");
+  EXPECT_EQ(c["changed_during_run"], true);
+  ASSERT_TRUE(run && run->preflight_json);
+  EXPECT_NE(run->preflight_json->find("the compilation state changed during the run: verify → "
+                                      "speed-profile"),
+            std::string::npos)
+      << *run->preflight_json;
 }
 
 TEST_F(RunExecutorE2eTest, ALockedOrDarkScreenIsRefusedAtPreflight) {

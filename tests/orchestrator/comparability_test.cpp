@@ -56,6 +56,34 @@ TEST(ComparabilityTest, AnotherCompilationStateIsNotComparable) {
   EXPECT_EQ(c.candidate_compilation, std::optional<std::string>("verify"));
 }
 
+// A run that forced its compilation state is judged by the state it reached (preflight
+// "compilation", orchestrator/run/compilation.h), not by the state the phone was left in before.
+TEST(ComparabilityTest, TheCompilationReachedIsWhatIsCompared) {
+  store::Run forced = MakeRun(kFp13, "verify", 42);
+  forced.preflight_json =
+      R"({"package":{"version_code":42,"compiler_filter":"verify"},
+          "compilation":{"requested":"speed-profile","before":"verify",
+                         "reached":"speed-profile","after":"speed-profile",
+                         "changed_during_run":false}})";
+  const auto c = JudgeComparability(forced, {}, MakeRun(kFp13, "speed-profile", 41), {});
+  EXPECT_TRUE(c.comparable) << (c.differences.empty() ? "" : c.differences[0]);
+  EXPECT_EQ(c.candidate_compilation, std::optional<std::string>("speed-profile"));
+}
+
+// Background dexopt changed the state mid-run: its launches are of two states, no verdict.
+TEST(ComparabilityTest, ARunWhoseCompilationChangedIsNotComparable) {
+  store::Run changed = MakeRun(kFp13, "verify", 42);
+  changed.preflight_json =
+      R"({"package":{"version_code":42,"compiler_filter":"verify"},
+          "compilation":{"requested":"verify","before":"speed-profile","reached":"verify",
+                         "after":"speed-profile","changed_during_run":true}})";
+  const auto c = JudgeComparability(MakeRun(kFp13, "verify", 42), {}, changed, {});
+  EXPECT_FALSE(c.comparable);
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0],
+            "the compilation state changed during the baseline run (background dexopt?)");
+}
+
 TEST(ComparabilityTest, ModelModeAndPackageMustMatch) {
   store::Run other = MakeRun(kFp13, "speed-profile", 42);
   other.device_model = "Pixel 8";

@@ -142,7 +142,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "must be a number of degrees Celsius"},
         BadCase{"CooldownTimeoutTooLong", Body(R"(,"cooldown_timeout_s":3601)"),
                 "cooldown_timeout_s", "got 3601"},
-        BadCase{"CooldownUnknown", Body(R"(,"cooldown":"skip")"), "cooldown", "must be"}),
+        BadCase{"CooldownUnknown", Body(R"(,"cooldown":"skip")"), "cooldown", "must be"},
+        BadCase{"CompilationUnknown", Body(R"(,"compilation":"quicken")"), "compilation",
+                "must be \"as-is\", \"speed-profile\", \"speed\", \"verify\" or \"none\", got "
+                "\"quicken\""},
+        BadCase{"CompilationNotAString", Body(R"(,"compilation":1)"), "compilation", "must be"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
 TEST(RunSpecTest, ParsesTheApiExample) {
@@ -184,6 +188,18 @@ TEST(RunSpecTest, WarmupAndCooldownDefaultsAndValues) {
   EXPECT_EQ(ThermalStatusLowerName(7), "unknown");
 }
 
+// Issue 14 §2: speed-profile unless asked, each name as API.md spells it.
+TEST(RunSpecTest, CompilationDefaultAndNames) {
+  auto defaults = ParseRunSpec(Body(""));
+  ASSERT_TRUE(defaults.ok()) << defaults.error().message;
+  EXPECT_EQ(defaults->compilation, Compilation::kSpeedProfile);
+  for (const char* name : {"as-is", "speed-profile", "speed", "verify", "none"}) {
+    auto given = ParseRunSpec(Body(std::string(R"(,"compilation":")") + name + "\""));
+    ASSERT_TRUE(given.ok()) << name << ": " << given.error().message;
+    EXPECT_STREQ(CompilationName(given->compilation), name);
+  }
+}
+
 TEST(RunSpecTest, FullClassNameActivityAndBounds) {
   auto parsed =
       ParseRunSpec(R"({"serial":"emulator-5554","package":"com.example.app","mode":"cold",)"
@@ -214,6 +230,7 @@ TEST(RunSpecTest, RoundTripsThroughCanonicalJson) {
   spec.max_battery_temp_tenths_c = 415;
   spec.cooldown_timeout_s = 60;
   spec.cooldown_fail = true;
+  spec.compilation = Compilation::kNone;
   auto back = ParseRunSpec(RunSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.error().field << ": " << back.error().message;
   EXPECT_TRUE(*back == spec);

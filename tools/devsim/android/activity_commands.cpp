@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/devsim/android/command_handlers.h"
+#include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
 
 namespace droidlab::devsim {
@@ -78,6 +79,10 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
   if (app->pid == 0) {
     result.state = LaunchState::kCold;
     result.total_ms = device.SampleMillis(app->spec.cold);
+    // Compiled code starts fastest (compilation.h); background dexopt may have run by now.
+    RunBackgroundDexoptIfDue(device, *app);
+    result.total_ms = std::lround(static_cast<double>(result.total_ms) *
+                                  ColdLaunchFactor(app->spec.compiler_filter));
     // A hot phone launches slower; and each cold start warms it (HeatSpec).
     const double over_c = device.battery.temperature / 10.0 - 38.0;
     if (over_c > 0 && device.scenario.heat.slowdown_pct_per_c > 0) {

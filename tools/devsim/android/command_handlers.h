@@ -57,6 +57,9 @@ CommandOutput RunWm(DeviceState& device, const Argv& argv);
 // package_commands.cpp: `pm` (also `cmd package`) and `dumpsys package PKG`.
 CommandOutput RunPm(DeviceState& device, const Argv& argv);
 CommandOutput DumpPackage(DeviceState& device, const std::string& package);
+// compile_commands.cpp: `cmd package compile` and `delete-dexopt` (args after the verb).
+CommandOutput RunPackageCompile(DeviceState& device, const Argv& args);
+CommandOutput RunPackageDeleteDexopt(DeviceState& device, const Argv& args);
 
 // logcat_command.cpp
 CommandOutput RunLogcat(DeviceState& device, const Argv& argv);

@@ -64,6 +64,10 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
     } else {
       app.apk_path = "/data/app/" + spec.name + "-" + RandomApkToken() + "/base.apk";
     }
+    if (spec.bg_dexopt_after_s > 0) {
+      app.bg_dexopt_at = created + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                       std::chrono::duration<double>(spec.bg_dexopt_after_s));
+    }
     apps[spec.name] = std::move(app);
   }
 

@@ -49,6 +49,8 @@ struct App {
   std::string apk_path;
   int pid = 0;  // 0: not running
   ActivityState activity = ActivityState::kNone;
+  // When background dexopt comes for it (compilation.h); none scheduled: nullopt.
+  std::optional<std::chrono::system_clock::time_point> bg_dexopt_at;
 };
 
 struct DeviceState {

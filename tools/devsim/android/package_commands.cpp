@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "tools/devsim/android/command_handlers.h"
+#include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
 
 namespace droidlab::devsim {
@@ -55,6 +56,12 @@ CommandOutput RunPm(DeviceState& device, const Argv& argv) {
     output.Out("package:" + app->apk_path + "\n");
     return output;
   }
+  if (argv.size() >= 2 && argv[1] == "compile" && device.scenario.device.sdk >= 24) {
+    return RunPackageCompile(device, Argv(argv.begin() + 2, argv.end()));
+  }
+  if (argv.size() >= 2 && argv[1] == "delete-dexopt") {
+    return RunPackageDeleteDexopt(device, Argv(argv.begin() + 2, argv.end()));
+  }
   if (argv.size() >= 2 && argv[1] == "resolve-activity") {
     return RunResolveActivity(device, Argv(argv.begin() + 2, argv.end()));
   }
@@ -68,7 +75,8 @@ CommandOutput RunPm(DeviceState& device, const Argv& argv) {
 
 CommandOutput DumpPackage(DeviceState& device, const std::string& package) {
   CommandOutput output;
-  const App* app = device.FindApp(package);
+  App* app = device.FindApp(package);
+  if (app != nullptr) RunBackgroundDexoptIfDue(device, *app);
   if (app == nullptr) {
     // dumpPackagesLPr prints nothing for a package it does not know; dumpsys exits 0.
     return output;

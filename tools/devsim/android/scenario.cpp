@@ -145,6 +145,8 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         Read(entry, "target_sdk", package.target_sdk);
         Read(entry, "compiler_filter", package.compiler_filter);
         Read(entry, "compilation_reason", package.compilation_reason);
+        Read(entry, "has_profile", package.has_profile);
+        Read(entry, "bg_dexopt_after_s", package.bg_dexopt_after_s);
         scenario.packages.push_back(std::move(package));
       }
     } else {

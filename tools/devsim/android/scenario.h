@@ -12,7 +12,8 @@
 //                   "hot": {"mean": 120, "stddev": 15},
 //                   "fully_drawn": {"mean": 1400, "stddev": 120}, "reports_fully_drawn": true,
 //                   "version_code": 123, "version_name": "1.2.3", "min_sdk": 24,
-//                   "target_sdk": 33, "compiler_filter": "speed-profile"}],
+//                   "target_sdk": 33, "compiler_filter": "speed-profile",
+//                   "has_profile": true, "bg_dexopt_after_s": 0}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -51,6 +52,12 @@ struct PackageSpec {
   int target_sdk = 33;
   std::string compiler_filter = "speed-profile";  // dumpsys package's dexopt status
   std::string compilation_reason = "bg-dexopt";
+  // The app has a profile (cloud, baseline or from use): without one, Android 14+ compiles
+  // speed-profile as verify (compile_commands.cpp).
+  bool has_profile = true;
+  // Background dexopt comes this long after start and after each compile (0: never), and
+  // compiles an app below speed-profile to speed-profile (compilation.h).
+  double bg_dexopt_after_s = 0;
 };
 
 // The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.
