@@ -347,6 +347,23 @@ pages.runs = (root, params) => {
 };
 
 // Histogram bins over values: [{label, count}].
+// The conditions a run measured under (its preflight, orchestrator/run/compilation.h): the
+// compilation state reached, what was asked and what the phone had before, and the warnings.
+function conditions(preflight) {
+  if (!preflight || typeof preflight !== 'object') return [];
+  const out = [];
+  const c = preflight.compilation;
+  if (c) {
+    const notes = [`asked ${c.requested}`];
+    if (c.before && c.before !== c.reached) notes.push(`was ${c.before}`);
+    if (c.changed_during_run) notes.push(`became ${c.after} during the run`);
+    out.push(h('p', {class: 'conditions', id: 'compilation'},
+      `compilation ${c.reached ?? 'unknown'} (${notes.join(', ')})`));
+  }
+  for (const w of preflight.warnings || []) out.push(h('p', {class: 'warning'}, w));
+  return out;
+}
+
 function histogram(values) {
   if (values.length === 0) return {labels: [], counts: []};
   const min = Math.min(...values);
@@ -456,6 +473,7 @@ pages.run = (root, params, id) => {
         active ? h('button', {class: 'cancel', onclick: () => api(`/api/v1/runs/${id}`, {method: 'DELETE'}).catch(report)}, 'Cancel') : null),
       h('p', {class: 'times'}, `created ${fmtTime(run.created_at)} · started ${fmtTime(run.started_at)} · finished ${fmtTime(run.finished_at)}`),
       run.error ? h('p', {class: 'error'}, run.error) : null,
+      ...conditions(run.preflight),
       s ? h('table', {class: 'summary', id: 'summary'},
         h('tr', {}, ['valid launches', 'min', 'median', 'mean', 'p90', 'max', 'stddev', 'median 95% CI'].map((t) => h('th', {}, t))),
         h('tr', {}, h('td', {}, `${s.count} / ${run.launches.recorded}`), h('td', {}, fmtNum(s.min)),

@@ -215,8 +215,11 @@ async function main() {
     await devicesPage.close();
     log(`the devices page shows run ${second.body.id} running on ${devices[0].address}`);
 
-    // 3. The run page's charts.
+    // 3. The run page: the compilation state the run measured under (issue 14 §2), and charts.
     await row.locator('a').first().click();
+    const compilation = await page.locator('#compilation').textContent({timeout: 10000});
+    check(compilation === 'compilation speed-profile (asked speed-profile)',
+      `the run page names the compilation state: ${compilation}`);
     await page.waitForFunction((n) => {
       const c = window.droidlab.charts.launches;
       return c && c.data.datasets[0].data.filter((v) => v !== null).length === n;
