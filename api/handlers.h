@@ -55,6 +55,16 @@ boost::asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request,
 boost::asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& params,
                                              const RouteContext& ctx);
 
+// build_routes.cpp
+boost::asio::awaitable<HttpResponse> CreateBuild(const HttpRequest& request,
+                                                 const PathParams& params, const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> ListBuilds(const HttpRequest& request, const PathParams& params,
+                                                const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> GetBuild(const HttpRequest& request, const PathParams& params,
+                                              const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> DeleteBuild(const HttpRequest& request,
+                                                 const PathParams& params, const RouteContext& ctx);
+
 // schedule_routes.cpp
 boost::asio::awaitable<HttpResponse> ListSchedules(const HttpRequest& request,
                                                    const PathParams& params,

@@ -2,6 +2,7 @@
 // handlers are functions of values (and Beast stays in server.cpp, compiled once).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -11,6 +12,13 @@
 #include <vector>
 
 namespace droidlab::api {
+
+// A request body the server streamed to a file instead of memory (POST /api/v1/builds).
+struct SpooledBody {
+  std::string path;
+  int64_t size = 0;
+  std::string sha256;  // lower-case hex
+};
 
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...
@@ -23,6 +31,9 @@ struct HttpRequest {
   std::string origin;
   std::string content_type;  // the header's value, "" when absent
   std::string host;          // the Host header's value, "" when absent
+  // Set instead of `body` for a route whose body is spooled to disk (server.h).
+  std::optional<SpooledBody> spooled;
+  std::string file_name;  // X-File-Name: the uploaded file's name, for people; "" when absent
 };
 
 struct HttpResponse {

@@ -15,6 +15,7 @@
 #include "api/metrics.h"
 #include "api/router.h"
 #include "base/embedded_file.h"
+#include "orchestrator/builds/build_library.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
 #include "orchestrator/lab/scheduler.h"
@@ -32,7 +33,13 @@ struct Services {
   std::string version;  // droidlab's
   // Launch and adb histograms the daemon feeds (io thread); null: /metrics has none.
   const LabMetrics* lab_metrics = nullptr;
+  // The builds under test (uploads are spooled into it); null: the builds routes answer 503.
+  orchestrator::BuildLibrary* builds = nullptr;
 };
+
+// The one route whose body the server streams to a file (the builds library's), not memory.
+inline constexpr char kSpooledRouteMethod[] = "POST";
+inline constexpr char kSpooledRoutePath[] = "/api/v1/builds";
 
 // Adds the routes. `metrics` is read by GET /metrics. GET /api/v1/events is routed to a
 // placeholder: the server streams it itself.

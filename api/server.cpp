@@ -183,10 +183,21 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   // body reads JSON, and a form or text/plain POST is what a cross-site page can send without a
   // preflight. A POST always has a body here (an empty one is still not JSON); a DELETE need
   // not have one, but one it has is JSON too.
+  static bool IsSpooledRoute(const HttpRequest& request) {
+    return request.method == kSpooledRouteMethod && request.path == kSpooledRoutePath;
+  }
+
   static std::optional<HttpResponse> MediaTypeError(const HttpRequest& request, bool has_body) {
     const bool changes_state =
         request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS";
     if (!changes_state || (!has_body && request.method != "POST")) return std::nullopt;
+    if (IsSpooledRoute(request)) {
+      // The APK itself is the body: whatever the client calls it, but not a form of parts.
+      if (!request.content_type.starts_with("multipart/")) return std::nullopt;
+      return JsonError(415, "unsupported_media_type",
+                       "send the APK itself as the body, not multipart (curl --data-binary "
+                       "@app.apk -H 'Content-Type: application/vnd.android.package-archive')");
+    }
     if (IsJsonMediaType(request.content_type)) return std::nullopt;
     const std::string given =
         request.content_type.empty() ? "none" : "'" + request.content_type + "'";
@@ -258,6 +269,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     r.origin = std::string(req[http::field::origin]);
     r.content_type = std::string(req[http::field::content_type]);
     r.host = std::string(req[http::field::host]);
+    r.file_name = std::string(req["X-File-Name"]);
     return r;
   }
 
@@ -336,6 +348,68 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     return MediaTypeError(request, has_body);
   }
 
+  // Streams the body of the spooled route to the builds library: the bytes the header read left
+  // in `buffer`, then the socket's, `upload_chunk` at a time, each read bounded by body_timeout
+  // (a slow client that keeps sending is served; a silent one is dropped). False: the client
+  // went away or stalled (nothing kept), or `refused` says what to answer (411, 413, 500).
+  asio::awaitable<bool> SpoolBody(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                  boost::optional<uint64_t> length, HttpRequest& request,
+                                  std::optional<HttpResponse>& refused) {
+    if (!length) {
+      refused = JsonError(411, "length_required",
+                          "send the APK with a Content-Length (curl --data-binary @app.apk does)");
+      co_return false;
+    }
+    auto beginning = services.builds->BeginUpload();
+    auto begun = co_await std::move(beginning);
+    if (!begun) {
+      refused = JsonError(500, "internal", begun.error());
+      co_return false;
+    }
+    std::unique_ptr<orchestrator::BuildLibrary::Upload> upload = std::move(begun).value();
+    uint64_t left = *length;
+    std::vector<char> chunk;
+    chunk.reserve(std::min<uint64_t>(left, options.upload_chunk));
+    while (left > 0) {
+      if (buffer.size() > 0) {
+        const size_t take = static_cast<size_t>(std::min<uint64_t>(buffer.size(), left));
+        const char* data = static_cast<const char*>(buffer.data().data());
+        chunk.insert(chunk.end(), data, data + take);
+        buffer.consume(take);
+        left -= take;
+      } else {
+        // The chunk is written once it reaches upload_chunk, so there is room here.
+        const size_t room =
+            static_cast<size_t>(std::min<uint64_t>(left, options.upload_chunk - chunk.size()));
+        const size_t at = chunk.size();
+        chunk.resize(at + room);
+        stream.expires_after(options.body_timeout);
+        auto [read_error, n] = co_await stream.async_read_some(asio::buffer(chunk.data() + at, room), kTuple);
+        chunk.resize(at + n);
+        if (read_error) co_return false;  // gone or silent: the upload's file is removed
+        left -= n;
+      }
+      if (chunk.size() >= options.upload_chunk || left == 0) {
+        auto writing = upload->Write(std::move(chunk));
+        std::optional<std::string> write_error = co_await std::move(writing);
+        if (write_error) {
+          refused = JsonError(500, "internal", *write_error);
+          co_return false;
+        }
+        chunk = std::vector<char>();
+        chunk.reserve(std::min<uint64_t>(left, options.upload_chunk));
+      }
+    }
+    auto finishing = upload->Finish();
+    auto finished = co_await std::move(finishing);
+    if (!finished) {
+      refused = JsonError(500, "internal", finished.error());
+      co_return false;
+    }
+    request.spooled = SpooledBody{finished->path, finished->size, finished->sha256};
+    co_return true;
+  }
+
   // ---- A connection.
   static asio::awaitable<void> Session(std::shared_ptr<Impl> self, tcp::socket socket,
                                        asio::ip::address from) {
@@ -360,7 +434,9 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       connection.busy = false;
       http::request_parser<http::string_body> parser;
       parser.header_limit(static_cast<std::uint32_t>(options.max_header));
-      parser.body_limit(options.max_body);
+      // The upload route's bound until the route is known; every other body is held to max_body
+      // right after the header (below).
+      parser.body_limit(std::max<uint64_t>(options.max_body, options.max_upload));
       stream.expires_after(options.header_timeout);
       auto [header_error, header_bytes] =
           co_await http::async_read_header(stream, buffer, parser, kTuple);
@@ -393,6 +469,20 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         co_await Refuse(stream, 431, "header_too_large", message);
         co_return;
       }
+      bool spool = false;
+      {
+        bool ignored_bad_query = false;
+        spool = services.builds != nullptr &&
+                IsSpooledRoute(ToRequest(parser.get(), ignored_bad_query));
+        const auto length = parser.content_length();
+        if (!spool && length && *length > options.max_body) {
+          const std::string message =
+              "request body larger than " + std::to_string(options.max_body) + " bytes";
+          co_await Refuse(stream, 413, "payload_too_large", message);
+          co_return;
+        }
+        if (!spool) parser.body_limit(options.max_body);
+      }
       connection.busy = true;
       {
         bool ignored_bad_query = false;
@@ -405,6 +495,31 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
           co_await std::move(answering);
           co_return;
         }
+      }
+      if (spool) {
+        // The APK goes to disk as it comes (SpoolBody); the request carries where it is.
+        bool bad_query = false;
+        HttpRequest request = ToRequest(parser.get(), bad_query);
+        const bool keep_alive = parser.get().keep_alive() && !stopping;
+        const unsigned version = parser.get().version();
+        std::optional<HttpResponse> refused;
+        auto spooling = SpoolBody(stream, buffer, parser.content_length(), request, refused);
+        const bool read_all = co_await std::move(spooling);
+        if (refused) {
+          auto answering = AnswerAndClose(stream, *refused, kSpooledRoutePath);
+          co_await std::move(answering);
+          co_return;
+        }
+        if (!read_all) co_return;
+        std::string route_name = "unmatched";
+        HttpResponse response = co_await Answer(request, route_name);
+        Finish(request, response);
+        metrics.CountRequest(route_name, response.status);
+        stream.expires_after(options.write_timeout);
+        auto res = ToBeast(response, version, keep_alive);
+        auto [e, written] = co_await http::async_write(stream, res, kTuple);
+        if (e || !keep_alive) co_return;
+        continue;
       }
       if (!parser.is_done()) {
         stream.expires_after(options.body_timeout);

@@ -16,6 +16,9 @@
 // in constant time), 401 otherwise — either refusal closes the connection, the body unread; the
 // event stream takes the token in that header only. CORS headers only for
 // the configured origins. Every GET answers with an ETag; If-None-Match gets 304 without a body.
+// POST /api/v1/builds (with a builds library) is the one route whose body is not read into
+// memory: it is streamed to a file as it arrives (api/routes.h, kSpooledRoutePath), any
+// Content-Type but multipart, with a Content-Length, each read bounded by body_timeout.
 // GET /api/v1/events streams run and device changes as Server-Sent Events: max_event_streams at
 // once (503 with Retry-After beyond), each with a bounded backlog (api/event_hub.h) and a small
 // send buffer, dropped when a write to it waits write_timeout.
@@ -55,6 +58,10 @@ struct ServerOptions {
   std::chrono::milliseconds body_timeout{10'000};
   std::chrono::milliseconds write_timeout{30'000};
   size_t max_body = 1024 * 1024;
+  // POST /api/v1/builds: its body (an APK) is streamed to the builds library's disk, never held
+  // in memory, up to this many bytes (Content-Length required: 411 without, 413 beyond).
+  uint64_t max_upload = uint64_t{4} << 30;
+  size_t upload_chunk = 256 * 1024;  // bytes read from the socket per write to the file
   size_t max_header = 16 * 1024;
   std::chrono::milliseconds sse_keepalive{15'000};
   std::chrono::milliseconds drain_timeout{5'000};  // shutdown: in-flight requests get this long

@@ -52,6 +52,10 @@ class Command {
         return AddSchedule();
       case ClientCommand::kSchedulesDelete:
         return DeleteSchedule();
+      case ClientCommand::kBuildAdd:
+        return AddBuilds();
+      case ClientCommand::kBuildList:
+        return List("/api/v1/builds", BuildsTable);
     }
     return kExitUsage;
   }
@@ -225,6 +229,33 @@ class Command {
     return kExitOk;
   }
 
+  // Each file uploaded in turn (streamed from disk); the first failure stops, naming the file.
+  int AddBuilds() {
+    for (const std::string& file : o_.files) {
+      auto reply = client_.Upload("/api/v1/builds", file);
+      if (!reply) {
+        const bool local = reply.error().message.rfind("cannot read ", 0) == 0;
+        return Fail(ClientFailure{local ? kExitUsage : kExitUnreachable, reply.error().message});
+      }
+      if (reply->status != 201 && reply->status != 200) {
+        return Fail(ClientFailure{kExitApiError,
+                                  file + ": the daemon answered " + std::to_string(reply->status) +
+                                      ": " + ApiErrorMessage(*reply),
+                                  reply->status});
+      }
+      const Json build = Json::parse(reply->body, nullptr, false);
+      if (!build.is_object() || !build.contains("id")) {
+        return Fail(ClientFailure{kExitApiError, file + ": the daemon's answer is not a build"});
+      }
+      if (o_.json) {
+        PrintJson(build);
+      } else {
+        std::fputs(BuildLine(build, reply->status == 201).c_str(), out_);
+      }
+    }
+    return kExitOk;
+  }
+
   std::string name_;
   const ClientOptions& o_;
   ApiClient client_;
@@ -250,7 +281,7 @@ ClientEnvironment ClientEnvironmentFromProcess() {
 
 bool IsClientCommand(std::string_view command) {
   return command == "devices" || command == "runs" || command == "run" || command == "watch" ||
-         command == "schedules";
+         command == "schedules" || command == "build";
 }
 
 int RunClientCommand(std::string_view command, const std::vector<std::string>& args,

@@ -149,6 +149,32 @@ std::string SchedulesTable(const Json& body) {
                      rows);
 }
 
+std::string BuildsTable(const Json& body) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Json& b : ArrayOf(body, "builds")) {
+    std::string sha = Text(b, "sha256");
+    if (sha.size() > 12) sha.resize(12);
+    rows.push_back({Text(b, "id"), Text(b, "package"), Text(b, "version_code"),
+                    Text(b, "version_name"), Text(b, "size"), sha,
+                    FormatTime(Field(b, "created_at"))});
+  }
+  return FormatTable({{"ID", true},
+                      {"PACKAGE"},
+                      {"VERSION CODE", true},
+                      {"VERSION"},
+                      {"BYTES", true},
+                      {"SHA-256"},
+                      {"ADDED"}},
+                     rows);
+}
+
+std::string BuildLine(const Json& build, bool created) {
+  return "build " + Text(build, "id") + ": " + Text(build, "package") + " " +
+         Text(build, "version_name") + " (versionCode " + Text(build, "version_code") + "), " +
+         Text(build, "size") + " bytes, sha256 " + Text(build, "sha256") +
+         (created ? "\n" : " (already kept)\n");
+}
+
 std::string RunSummaryText(const Json& run) {
   std::string out = "run " + Text(run, "id") + " " + Text(run, "status") + ": " +
                     Text(run, "package") + " " + Text(run, "mode") + " x" +

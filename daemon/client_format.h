@@ -37,6 +37,10 @@ std::string RunsTable(const nlohmann::json& body);
 // GET /api/v1/schedules → a table (ID CRON TIMEZONE ENABLED SERIAL PACKAGE MODE ITERATIONS
 // LAST FIRED).
 std::string SchedulesTable(const nlohmann::json& body);
+// GET /api/v1/builds as a table; one uploaded build as a line ("build 3: com.x 1.2 (versionCode
+// 12), 5242880 bytes, sha256 …", " (already kept)" when the daemon had those bytes).
+std::string BuildsTable(const nlohmann::json& body);
+std::string BuildLine(const nlohmann::json& build, bool created);
 
 // GET /api/v1/runs/{id} → "run 12 succeeded: com.example.app cold ×20 on SERIAL (MODEL)", the
 // error when there is one, and a table of the summary's metrics (count, min, median, mean, p90,

@@ -8,7 +8,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+#include <algorithm>
 #include <exception>
+#include <filesystem>
 
 #ifndef DROIDLAB_VERSION
 #define DROIDLAB_VERSION "0.0.0"
@@ -135,6 +137,51 @@ asio::awaitable<void> DoRequest(Exchange& x, http::verb verb, const std::string&
   *out = HttpReply{static_cast<int>(parser.get().result_int()), std::move(parser.get().body())};
 }
 
+// The same exchange with the file at `path` as the body, read from disk as it is sent.
+asio::awaitable<void> DoUpload(Exchange& x, const std::string& target, const std::string& path,
+                               RequestOutcome* out) {
+  http::request<http::file_body> req{http::verb::post, "", 11};
+  {
+    beast::error_code open_error;
+    req.body().open(path.c_str(), beast::file_mode::scan, open_error);
+    if (open_error) {
+      *out = TransportError{"cannot read " + path + ": " + open_error.message()};
+      co_return;
+    }
+  }
+  if (auto error = co_await x.Connect()) {
+    *out = TransportError{*error};
+    co_return;
+  }
+  const http::request<http::string_body> head = x.MakeRequest(http::verb::post, target, "", "application/json");
+  req.target(head.target());
+  for (const auto& field : head) req.set(field.name_string(), field.value());
+  req.set(http::field::content_type, "application/vnd.android.package-archive");
+  req.set("X-File-Name", std::filesystem::path(path).filename().string());
+  req.keep_alive(false);
+  req.prepare_payload();
+  // Sending takes as long as the file does: the deadline covers the step, not the whole file.
+  x.stream().expires_after(std::max(x.timeout(), std::chrono::milliseconds(std::chrono::minutes(30))));
+  auto [write_error, written] = co_await http::async_write(x.stream(), req, kTuple);
+  (void)written;
+  if (write_error) {
+    *out = TransportError{x.Describe(write_error)};
+    co_return;
+  }
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(kMaxBody);
+  // The daemon reads the manifest and syncs the file before it answers.
+  x.stream().expires_after(std::max(x.timeout(), std::chrono::milliseconds(std::chrono::minutes(5))));
+  auto [error, bytes] = co_await http::async_read(x.stream(), buffer, parser, kTuple);
+  (void)bytes;
+  if (error) {
+    *out = TransportError{x.Describe(error)};
+    co_return;
+  }
+  *out = HttpReply{static_cast<int>(parser.get().result_int()), std::move(parser.get().body())};
+}
+
 using StreamOutcome = std::optional<BasicResult<StreamEnd, TransportError>>;
 
 asio::awaitable<void> DoFollow(Exchange& x, const std::string& target,
@@ -220,6 +267,15 @@ BasicResult<HttpReply, TransportError> ApiClient::Request(std::string_view metho
   Exchange exchange(server_, token_, timeout_, io);
   RequestOutcome outcome;
   RunToCompletion(io, DoRequest(exchange, verb, target, body, &outcome));
+  return std::move(*outcome);
+}
+
+BasicResult<HttpReply, TransportError> ApiClient::Upload(const std::string& target,
+                                                         const std::string& path) const {
+  asio::io_context io;
+  Exchange exchange(server_, token_, timeout_, io);
+  RequestOutcome outcome;
+  RunToCompletion(io, DoUpload(exchange, target, path, &outcome));
   return std::move(*outcome);
 }
 

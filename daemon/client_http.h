@@ -55,6 +55,12 @@ class ApiClient {
   BasicResult<HttpReply, TransportError> Request(std::string_view method, const std::string& target,
                                                  const std::string& body = "") const;
 
+  // POSTs the file at `path` as the body (streamed from disk, as
+  // application/vnd.android.package-archive, its name in X-File-Name): `droidlab build add`.
+  // A file that cannot be opened is a TransportError naming it.
+  BasicResult<HttpReply, TransportError> Upload(const std::string& target,
+                                                const std::string& path) const;
+
   // Reads the event stream at `target`. `on_open` runs once the daemon has answered 200 (it has
   // subscribed this client: what happens after this is in the stream), then `on_event` for each
   // event. Returns when a callback says kStop, or the daemon refuses (non-200), or it closes the

@@ -57,6 +57,8 @@ FlagSet FlagsOf(ClientCommand command) {
     case ClientCommand::kWatch:
     case ClientCommand::kSchedulesList:
     case ClientCommand::kSchedulesDelete:
+    case ClientCommand::kBuildAdd:
+    case ClientCommand::kBuildList:
       break;
   }
   return flags;
@@ -249,6 +251,19 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
     } else {
       return "schedules: expected list, add or delete, got '" + verb + "'";
     }
+  } else if (command == "build") {
+    std::string verb = "list";
+    if (!rest.empty() && rest[0].rfind("--", 0) != 0) {
+      verb = rest[0];
+      rest.erase(rest.begin());
+    }
+    if (verb == "list") {
+      o.command = ClientCommand::kBuildList;
+    } else if (verb == "add") {
+      o.command = ClientCommand::kBuildAdd;
+    } else {
+      return "build: expected add or list, got '" + verb + "'";
+    }
   } else {
     return "unknown command '" + std::string(command) + "'";
   }
@@ -289,7 +304,12 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
     case ClientCommand::kDevices:
     case ClientCommand::kRuns:
     case ClientCommand::kSchedulesList:
+    case ClientCommand::kBuildList:
       if (!positional.empty()) return "unexpected argument '" + positional[0] + "'";
+      break;
+    case ClientCommand::kBuildAdd:
+      if (positional.empty()) return std::string("build add: expected one or more APK files");
+      o.files = positional;
       break;
     case ClientCommand::kWatch: {
       auto id = IdArgument(positional, "RUN_ID");
@@ -462,6 +482,10 @@ const char* ClientCommandsUsage() {
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"
          "      queue a run; with --wait follow it and print its summary\n"
+         "  droidlab build add FILE... [--json]\n"
+         "      upload APKs to the daemon's builds (read, hashed, kept once); prints each id\n"
+         "  droidlab build [list] [--json]\n"
+         "      the builds the daemon keeps, newest first\n"
          "  droidlab watch RUN_ID [--json]\n"
          "      follow a run until it ends, printing its progress and summary\n"
          "  droidlab schedules [list] [--json]\n"

@@ -41,7 +41,9 @@ enum class ClientCommand {
   kWatch,
   kSchedulesList,
   kSchedulesAdd,
-  kSchedulesDelete
+  kSchedulesDelete,
+  kBuildAdd,
+  kBuildList
 };
 
 struct ClientOptions {
@@ -67,12 +69,15 @@ struct ClientOptions {
   std::optional<std::string> junit;  // --junit FILE
   // watch, schedules delete
   int64_t id = 0;
+  // build add FILE…
+  std::vector<std::string> files;
   // schedules add
   std::string cron;
   std::optional<std::string> timezone;
 };
 
-// `command` is argv[1] ("devices", "runs", "run", "watch", "schedules"); `args` what follows.
+// `command` is argv[1] ("devices", "runs", "run", "watch", "schedules", "build"); `args` what
+// follows.
 // Flags take their value as the next argument or after '=' (--limit=5).
 BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command,
                                                         const std::vector<std::string>& args);

@@ -20,6 +20,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
@@ -28,6 +29,7 @@
 #include "base/wall_clock.h"
 #include "daemon/db_lock.h"
 #include "daemon/serve_config.h"
+#include "orchestrator/builds/build_library.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
 #include "orchestrator/lab/scheduler.h"
@@ -120,7 +122,8 @@ auto LogEnd(const char* what, std::function<void()> done = nullptr) {
 }
 
 // Retention every hour when configured, in the store's own small steps.
-asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config) {
+asio::awaitable<void> PruneEveryHour(store::Store& st, orchestrator::BuildLibrary* builds,
+                                     const ServeConfig& config) {
   store::AsyncStore door(st);
   auto executor = co_await asio::this_coro::executor;
   co_await asio::this_coro::throw_if_cancelled(false);
@@ -139,6 +142,16 @@ asio::awaitable<void> PruneEveryHour(store::Store& st, const ServeConfig& config
     } else if (pruned->runs_deleted > 0 || pruned->history_rows_deleted > 0) {
       spdlog::info("retention: {} run(s) deleted, {} device history row(s)",
                    pruned->runs_deleted, pruned->history_rows_deleted);
+    }
+    // Builds by age, like runs (a build is kept for runs to come; no count bound).
+    if (builds != nullptr && config.retention_max_age_days) {
+      auto pruning_builds = builds->Prune(policy.now_ms - policy.max_age->count());
+      auto old_builds = co_await std::move(pruning_builds);
+      if (!old_builds) {
+        spdlog::warn("retention of builds: {}", old_builds.error().message);
+      } else if (*old_builds > 0) {
+        spdlog::info("retention: {} build(s) deleted", *old_builds);
+      }
     }
     // A stop that came while pruning would not reach a timer started after it.
     if ((co_await asio::this_coro::cancellation_state).cancelled() !=
@@ -213,6 +226,16 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
   std::unique_ptr<store::Store> st = std::move(opened).value();
 
+  // The builds under test, beside the database unless configured; declared after the store
+  // (it writes through it) and so gone before it.
+  const std::string builds_dir =
+      config.builds_dir.value_or((std::filesystem::path(config.db).parent_path() / "builds").string());
+  orchestrator::BuildLibrary builds(*st, builds_dir);
+  if (auto e = builds.Open()) {
+    std::fprintf(err, "droidlab serve: %s\n", e->c_str());
+    return 1;
+  }
+
   adb::ClientOptions client_options;
   client_options.server = *server;
   client_options.adb_path = config.adb_path;
@@ -269,6 +292,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   services.scheduler = &scheduler;
   services.version = DROIDLAB_VERSION;
   services.lab_metrics = &lab_metrics;
+  services.builds = &builds;
   services.adb_version = [&client]() -> asio::awaitable<std::optional<int>> {
     auto version = co_await client.Version(adb::DeadlineAfter(std::chrono::seconds(2)));
     if (!version) co_return std::nullopt;
@@ -315,7 +339,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   asio::co_spawn(io, scheduler.Run(),
                  asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
   if (config.retention_max_age_days || config.retention_max_runs) {
-    asio::co_spawn(io, PruneEveryHour(*st, config),
+    asio::co_spawn(io, PruneEveryHour(*st, &builds, config),
                    asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
   }
   asio::cancellation_signal stop_http;

@@ -50,7 +50,7 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
     const std::string& key = it.key();
     const nlohmann::json& v = it.value();
     if (key == "listen" || key == "db" || key == "adb_server" || key == "adb_path" ||
-        key == "token_file" || key == "log_level") {
+        key == "token_file" || key == "log_level" || key == "builds_dir") {
       if (!v.is_string()) return where(key) + " must be a string";
       const std::string s = v.get<std::string>();
       if (key == "listen") {
@@ -60,6 +60,8 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
         config.listen_port = addr->second;
       } else if (key == "db") {
         config.db = s;
+      } else if (key == "builds_dir") {
+        config.builds_dir = s;
       } else if (key == "adb_server") {
         config.adb_server = s;
       } else if (key == "adb_path") {

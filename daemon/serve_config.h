@@ -14,7 +14,8 @@
 //    "adb_path":"adb","token_file":"/etc/droidlab/token","log_level":"info",
 //    "cors_origins":["https://dash.example"],"max_connections":1024,
 //    "max_connections_per_client":128,"max_event_streams":1024,"insecure":false,
-//    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60}
+//    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60,
+//    "builds_dir":"/var/lib/droidlab/builds"}
 // Unknown keys are refused (a typo would silently keep a default).
 #pragma once
 
@@ -32,6 +33,8 @@ struct ServeConfig {
   std::string listen_host = "127.0.0.1";
   uint16_t listen_port = 8765;
   std::string db = "droidlab.db";
+  // Where uploaded builds are kept (config "builds_dir"); absent: "builds" beside the database.
+  std::optional<std::string> builds_dir;
   std::optional<std::string> adb_server;  // as given; resolved with adb's own rules
   std::string adb_path = "adb";
   std::optional<std::string> token;       // the API token itself (from the file or environment)

@@ -137,6 +137,47 @@ AsyncStore::Awaitable<Status> AsyncStore::MarkDeviceRestorePaid(int64_t restore_
   co_return co_await std::move(marking);
 }
 
+// ---- Builds
+
+AsyncStore::Awaitable<StoreResult<AddedBuild>> AsyncStore::AddBuild(NewBuild build) const {
+  auto start = [this, &build](auto done) {
+    store_->AddBuildAsync(std::move(build), std::move(done));
+  };
+  auto adding = AwaitCompletion<StoreResult<AddedBuild>>(std::move(start));
+  co_return co_await std::move(adding);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::DeleteBuild(int64_t build_id) const {
+  auto start = [this, build_id](auto done) { store_->DeleteBuildAsync(build_id, std::move(done)); };
+  auto deleting = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(deleting);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Build>>> AsyncStore::ListBuilds() const {
+  auto query = [](Reader& r) { return r.ListBuilds(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<Build>> AsyncStore::GetBuild(int64_t build_id) const {
+  auto query = [build_id](Reader& r) { return r.GetBuild(build_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<Build>> AsyncStore::GetBuildBySha256(std::string sha256) const {
+  auto query = [sha256](Reader& r) { return r.GetBuildBySha256(sha256); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Build>>> AsyncStore::ListBuildsCreatedBefore(
+    int64_t created_at) const {
+  auto query = [created_at](Reader& r) { return r.ListBuildsCreatedBefore(created_at); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
 // ---- Schedules
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {

@@ -61,6 +61,14 @@ class AsyncStore {
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 
+  // ---- Builds: resume once committed durably.
+  Awaitable<StoreResult<AddedBuild>> AddBuild(NewBuild build) const;
+  Awaitable<Status> DeleteBuild(int64_t build_id) const;
+  Awaitable<StoreResult<std::vector<Build>>> ListBuilds() const;
+  Awaitable<StoreResult<Build>> GetBuild(int64_t build_id) const;
+  Awaitable<StoreResult<Build>> GetBuildBySha256(std::string sha256) const;
+  Awaitable<StoreResult<std::vector<Build>>> ListBuildsCreatedBefore(int64_t created_at) const;
+
   // ---- Schedules: resume once committed durably.
   Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule) const;
   Awaitable<Status> DeleteSchedule(int64_t schedule_id) const;

@@ -13,6 +13,7 @@
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
 #include "store/sql/runs.h"
+#include "store/sql/builds.h"
 #include "store/sql/schedules.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -109,6 +110,21 @@ Schedule ReadSchedule(const Statement& st) {
   schedule.last_fired_at = st.ColumnOptionalInt64(5);
   schedule.created_at = st.ColumnInt64(6);
   return schedule;
+}
+
+Build ReadBuild(const Statement& st) {
+  Build build;
+  build.id = st.ColumnInt64(0);
+  build.sha256 = st.ColumnString(1);
+  build.package = st.ColumnString(2);
+  build.version_code = st.ColumnInt64(3);
+  build.version_name = st.ColumnOptionalString(4);
+  build.min_sdk = st.ColumnOptionalInt64(5);
+  build.target_sdk = st.ColumnOptionalInt64(6);
+  build.size = st.ColumnInt64(7);
+  build.file_name = st.ColumnOptionalString(8);
+  build.created_at = st.ColumnInt64(9);
+  return build;
 }
 
 DeviceRestore ReadDeviceRestore(const Statement& st) {
@@ -439,6 +455,41 @@ StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
   }
   close_point();
   return points;
+}
+
+StoreResult<std::vector<Build>> Reader::ListBuilds() {
+  auto st = db_->Cached(sql::kBuilds);
+  if (!st) return st.error();
+  return CollectRows<Build>(*st, ReadBuild, "listing builds");
+}
+
+StoreResult<Build> Reader::GetBuild(int64_t build_id) {
+  auto st = db_->Cached(sql::kBuildById);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, build_id);
+  auto build = OneRow<Build>(*st, ReadBuild, "reading a build");
+  if (!build) return build.error();
+  if (!*build) return MakeStoreError(StoreErrorCode::kNotFound, "no build " + std::to_string(build_id));
+  return std::move(**build);
+}
+
+StoreResult<Build> Reader::GetBuildBySha256(std::string_view sha256) {
+  auto st = db_->Cached(sql::kBuildBySha256);
+  if (!st) return st.error();
+  (*st)->BindText(1, sha256);
+  auto build = OneRow<Build>(*st, ReadBuild, "reading a build");
+  if (!build) return build.error();
+  if (!*build) {
+    return MakeStoreError(StoreErrorCode::kNotFound, "no build with sha256 " + std::string(sha256));
+  }
+  return std::move(**build);
+}
+
+StoreResult<std::vector<Build>> Reader::ListBuildsCreatedBefore(int64_t created_at) {
+  auto st = db_->Cached(sql::kBuildsCreatedBefore);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, created_at);
+  return CollectRows<Build>(*st, ReadBuild, "listing old builds");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

@@ -77,6 +77,12 @@ class Reader {
   // caller's side when no model is given.
   StoreResult<std::vector<LaunchHistoryPoint>> LaunchHistory(const LaunchHistoryQuery& query);
 
+  // Builds, newest first; one by id or by its sha256 (kNotFound); those created before a time.
+  StoreResult<std::vector<Build>> ListBuilds();
+  StoreResult<Build> GetBuild(int64_t build_id);
+  StoreResult<Build> GetBuildBySha256(std::string_view sha256);
+  StoreResult<std::vector<Build>> ListBuildsCreatedBefore(int64_t created_at);
+
   StoreResult<std::vector<Schedule>> ListSchedules();
   // How many runs there are of each status present ("queued", ...), by status name.
   StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus();

@@ -158,6 +158,28 @@ struct NewSchedule {
   int64_t created_at = 0;
 };
 
+// A build under test (schema/0005_builds.sql): an APK kept by the daemon, content-addressed.
+struct NewBuild {
+  std::string sha256;  // lower-case hex of the APK's bytes
+  std::string package;
+  int64_t version_code = 0;
+  std::optional<std::string> version_name;
+  std::optional<int64_t> min_sdk;
+  std::optional<int64_t> target_sdk;
+  int64_t size = 0;
+  std::optional<std::string> file_name;  // as uploaded, for people
+  int64_t created_at = 0;
+};
+
+struct Build : NewBuild {
+  int64_t id = 0;
+};
+
+struct AddedBuild {
+  int64_t id = 0;
+  bool created = false;  // false: the same bytes were kept already, under this id
+};
+
 struct Schedule {
   int64_t id = 0;
   std::string cron;

@@ -10,6 +10,7 @@
 #include "store/reader_pool.h"
 #include "store/retention.h"
 #include "store/run_writes.h"
+#include "store/build_writes.h"
 #include "store/schedule_writes.h"
 #include "store/sqlite.h"
 #include "store/task_thread.h"
@@ -261,6 +262,31 @@ void Store::RecordDeviceStateAsync(DeviceStateChange change, Completion accepted
       1, false,
       [change = std::move(change)](Database& db) { return writes::RecordDeviceState(db, change); },
       std::move(accepted), std::move(committed));
+}
+
+// ---- Builds
+
+void Store::AddBuildAsync(NewBuild build, UniqueFunction<void(StoreResult<AddedBuild>)> done) {
+  PushDurableAsync<AddedBuild>(
+      [build = std::move(build)](Database& db) { return writes::InsertBuild(db, build); },
+      std::move(done));
+}
+
+void Store::DeleteBuildAsync(int64_t build_id, Completion done) {
+  PushDurableAsync([build_id](Database& db) { return writes::DeleteBuild(db, build_id); },
+                   std::move(done));
+}
+
+StoreResult<AddedBuild> Store::AddBuild(const NewBuild& build) {
+  Waiter<StoreResult<AddedBuild>> waiter;
+  AddBuildAsync(build, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::DeleteBuild(int64_t build_id) {
+  Waiter<Status> waiter;
+  DeleteBuildAsync(build_id, waiter.Callback());
+  return waiter.Wait();
 }
 
 // ---- Schedules

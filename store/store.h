@@ -147,6 +147,12 @@ class Store {
   void UpsertDeviceAsync(Device device, Completion accepted, Completion committed);
   void RecordDeviceStateAsync(DeviceStateChange change, Completion accepted, Completion committed);
 
+  // ---- Builds: durable. AddBuild gives the id of the build already kept with that sha256.
+  StoreResult<AddedBuild> AddBuild(const NewBuild& build);
+  Status DeleteBuild(int64_t build_id);  // kNotFound
+  void AddBuildAsync(NewBuild build, UniqueFunction<void(StoreResult<AddedBuild>)> done);
+  void DeleteBuildAsync(int64_t build_id, Completion done);
+
   // ---- Schedules: durable, like run state.
   StoreResult<int64_t> CreateSchedule(const NewSchedule& schedule);
   Status DeleteSchedule(int64_t schedule_id);  // kNotFound

@@ -102,8 +102,11 @@ class ApiTest : public ::testing::Test {
           return WaitForCancel(st, id, std::move(run_options));
         },
         std::move(queue_options));
+    builds_ = std::make_unique<orchestrator::BuildLibrary>(*store_, dir_.File("builds"));
+    ASSERT_EQ(builds_->Open(), std::nullopt);
     Services services;
     services.store = store_.get();
+    services.builds = builds_.get();
     services.queue = queue_.get();
     services.version = "test";
     services.adb_version = []() -> asio::awaitable<std::optional<int>> { co_return 41; };
@@ -195,6 +198,7 @@ class ApiTest : public ::testing::Test {
 
   testutil::TempDir dir_;
   std::unique_ptr<store::Store> store_;
+  std::unique_ptr<orchestrator::BuildLibrary> builds_;  // <dir_>/builds
   asio::io_context io_;
   std::unique_ptr<orchestrator::RunQueue> queue_;
   std::unique_ptr<Server> server_;

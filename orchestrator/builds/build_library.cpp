@@ -1,0 +1,345 @@
+#include "orchestrator/builds/build_library.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "orchestrator/builds/apk_reader.h"
+#include "store/async_store.h"
+#include "store/store.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+
+// The file thread: every blocking file operation of the library, one at a time, in order.
+class FileThread {
+ public:
+  FileThread() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+  ~FileThread() {
+    work_.reset();
+    thread_.join();
+  }
+
+  // Runs `fn` on the file thread; resumes the caller on its own executor with the result.
+  template <class T>
+  asio::awaitable<T> Run(std::function<T()> fn) {
+    // Tracked: the caller's io_context must not run out of work while the file thread works.
+    auto executor =
+        asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
+    auto initiation = [this, executor, fn = std::move(fn)](auto handler) mutable {
+      asio::post(io_, [executor, fn = std::move(fn), handler = std::move(handler)]() mutable {
+        T value = fn();
+        asio::post(executor, [handler = std::move(handler), value = std::move(value)]() mutable {
+          std::move(handler)(std::move(value));
+        });
+      });
+    };
+    auto completion = asio::async_initiate<decltype(asio::use_awaitable), void(T)>(
+        std::move(initiation), asio::use_awaitable);
+    co_return co_await std::move(completion);
+  }
+
+  // Runs `fn` on the file thread; nothing waits for it.
+  void Post(std::function<void()> fn) { asio::post(io_, std::move(fn)); }
+
+  std::atomic<uint64_t> next_upload{1};
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::thread thread_;
+};
+
+namespace {
+
+std::string ErrnoText(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+std::string Hex(const unsigned char* bytes, unsigned n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (unsigned i = 0; i < n; ++i) {
+    out += kDigits[bytes[i] >> 4];
+    out += kDigits[bytes[i] & 0xf];
+  }
+  return out;
+}
+
+// The bytes of one upload: a file in incoming/ and the SHA-256 of what went in (OpenSSL's EVP).
+// Touched only on the file thread, one call at a time (each awaited before the next).
+struct SpoolState {
+  std::string path;
+  int fd = -1;
+  EVP_MD_CTX* sha = nullptr;
+  int64_t size = 0;
+  bool finished = false;
+
+  ~SpoolState() {
+    if (fd >= 0) ::close(fd);
+    if (sha != nullptr) EVP_MD_CTX_free(sha);
+    if (!finished && !path.empty()) ::unlink(path.c_str());
+  }
+};
+
+class SpoolUpload : public BuildLibrary::Upload {
+ public:
+  SpoolUpload(FileThread& files, std::shared_ptr<SpoolState> state)
+      : files_(files), state_(std::move(state)) {}
+  // The file is closed and removed on the file thread, after any write still queued there.
+  ~SpoolUpload() override {
+    // The last reference dropped there: an unfinished file is closed and unlinked off this thread.
+    if (state_) files_.Post([state = std::move(state_)]() mutable { state.reset(); });
+  }
+
+  asio::awaitable<std::optional<std::string>> Write(std::vector<char> bytes) override {
+    std::shared_ptr<SpoolState> state = state_;
+    std::function<std::optional<std::string>()> write = [state, bytes = std::move(bytes)]() {
+      const char* p = bytes.data();
+      size_t left = bytes.size();
+      while (left > 0) {
+        const ssize_t n = ::write(state->fd, p, left);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          return std::optional<std::string>(ErrnoText("writing " + state->path));
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+      }
+      EVP_DigestUpdate(state->sha, bytes.data(), bytes.size());
+      state->size += static_cast<int64_t>(bytes.size());
+      return std::optional<std::string>();
+    };
+    auto writing = files_.Run(std::move(write));
+    co_return co_await std::move(writing);
+  }
+
+  asio::awaitable<BasicResult<SpooledFile, std::string>> Finish() override {
+    std::shared_ptr<SpoolState> state = state_;
+    std::function<BasicResult<SpooledFile, std::string>()> finish =
+        [state]() -> BasicResult<SpooledFile, std::string> {
+      // On disk before the store says the build exists.
+      if (::fsync(state->fd) != 0) return ErrnoText("syncing " + state->path);
+      ::close(state->fd);
+      state->fd = -1;
+      unsigned char digest[EVP_MAX_MD_SIZE];
+      unsigned n = 0;
+      EVP_DigestFinal_ex(state->sha, digest, &n);
+      state->finished = true;
+      return SpooledFile{state->path, state->size, Hex(digest, n)};
+    };
+    auto finishing = files_.Run(std::move(finish));
+    co_return co_await std::move(finishing);
+  }
+
+ private:
+  FileThread& files_;
+  std::shared_ptr<SpoolState> state_;
+};
+
+std::optional<std::string> BareName(std::optional<std::string> name) {
+  if (!name || name->empty() || name->find('/') != std::string::npos || name->size() > 255) {
+    return std::nullopt;
+  }
+  return name;
+}
+
+std::string NameForPeople(const std::optional<std::string>& file_name) {
+  auto bare = BareName(file_name);
+  return bare ? *bare : std::string("the upload");
+}
+
+BuildError Failed(std::string message) { return BuildError{BuildError::Kind::kFailed, std::move(message)}; }
+
+}  // namespace
+
+BuildLibrary::BuildLibrary(store::Store& store, std::string dir)
+    : impl_(std::make_unique<FileThread>()), store_(store), dir_(std::move(dir)) {}
+
+BuildLibrary::~BuildLibrary() = default;
+
+std::optional<std::string> BuildLibrary::Open() {
+  std::error_code ec;
+  const fs::path incoming = fs::path(dir_) / "incoming";
+  fs::create_directories(incoming, ec);
+  if (ec) return "cannot create the builds directory " + incoming.string() + ": " + ec.message();
+  for (const auto& entry : fs::directory_iterator(incoming, ec)) {
+    std::error_code ignored;
+    fs::remove(entry.path(), ignored);  // an upload a crash cut off
+  }
+  if (ec) return "cannot read " + incoming.string() + ": " + ec.message();
+  return std::nullopt;
+}
+
+std::string BuildLibrary::PathOf(const store::Build& build) const {
+  return (fs::path(dir_) / (build.sha256 + ".apk")).string();
+}
+
+asio::awaitable<BasicResult<std::unique_ptr<BuildLibrary::Upload>, std::string>>
+BuildLibrary::BeginUpload() {
+  const uint64_t n = impl_->next_upload++;
+  const std::string path = (fs::path(dir_) / "incoming" /
+                            ("upload-" + std::to_string(::getpid()) + "-" + std::to_string(n) + ".part"))
+                               .string();
+  std::function<BasicResult<std::shared_ptr<SpoolState>, std::string>()> open =
+      [path]() -> BasicResult<std::shared_ptr<SpoolState>, std::string> {
+    auto state = std::make_shared<SpoolState>();
+    state->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (state->fd < 0) return ErrnoText("cannot create " + path);
+    state->path = path;
+    state->sha = EVP_MD_CTX_new();
+    if (state->sha == nullptr || EVP_DigestInit_ex(state->sha, EVP_sha256(), nullptr) != 1) {
+      return std::string("SHA-256 is not available (OpenSSL)");
+    }
+    return state;
+  };
+  auto opening = impl_->Run(std::move(open));
+  auto opened = co_await std::move(opening);
+  if (!opened) co_return opened.error();
+  std::unique_ptr<Upload> upload = std::make_unique<SpoolUpload>(*impl_, std::move(opened).value());
+  co_return upload;
+}
+
+asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
+                                                         std::optional<std::string> file_name,
+                                                         int64_t now_ms) {
+  const std::string spooled = file.path;
+  std::function<BasicResult<parsers::ApkManifest, std::string>()> read = [spooled]() {
+    auto manifest = ReadApkManifest(spooled);
+    if (!manifest) ::unlink(spooled.c_str());  // refused: nothing kept
+    return manifest;
+  };
+  auto reading = impl_->Run(std::move(read));
+  auto manifest = co_await std::move(reading);
+  if (!manifest) {
+    // The reader names the file it read: the spool's, which means nothing to the client.
+    std::string words = manifest.error();
+    if (words.starts_with(spooled)) words = NameForPeople(file_name) + words.substr(spooled.size());
+    co_return BuildError{BuildError::Kind::kInvalid, std::move(words)};
+  }
+  if (manifest->split) {
+    std::function<int()> drop_split = [spooled]() { return ::unlink(spooled.c_str()); };
+    auto dropping_split = impl_->Run(std::move(drop_split));
+    co_await std::move(dropping_split);
+    co_return BuildError{BuildError::Kind::kInvalid,
+                         "a split APK (split \"" + *manifest->split + "\" of " +
+                             manifest->package + ") is not a build by itself: upload the base APK"};
+  }
+
+  store::AsyncStore door(store_);
+  auto finding = door.GetBuildBySha256(file.sha256);
+  auto found = co_await std::move(finding);
+  if (found) {
+    std::function<int()> drop = [spooled]() { return ::unlink(spooled.c_str()); };
+    auto dropping = impl_->Run(std::move(drop));
+    co_await std::move(dropping);
+    co_return KeptBuild{std::move(found).value(), false};
+  }
+  if (found.error().code != store::StoreErrorCode::kNotFound) {
+    co_return Failed(found.error().message);
+  }
+
+  const std::string kept = (fs::path(dir_) / (file.sha256 + ".apk")).string();
+  const std::string dir = dir_;
+  std::function<std::optional<std::string>()> move = [spooled, kept, dir]() {
+    if (::rename(spooled.c_str(), kept.c_str()) != 0) {
+      std::optional<std::string> error = ErrnoText("cannot move the upload to " + kept);
+      ::unlink(spooled.c_str());
+      return error;
+    }
+    // The rename itself on disk, before the store names the file.
+    const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d >= 0) {
+      ::fsync(d);
+      ::close(d);
+    }
+    return std::optional<std::string>();
+  };
+  auto moving = impl_->Run(std::move(move));
+  std::optional<std::string> moved = co_await std::move(moving);
+  if (moved) co_return Failed(*moved);
+
+  store::NewBuild row;
+  row.sha256 = file.sha256;
+  row.package = manifest->package;
+  row.version_code = manifest->version_code;
+  row.version_name = manifest->version_name;
+  row.min_sdk = manifest->min_sdk;
+  if (manifest->target_sdk) row.target_sdk = *manifest->target_sdk;
+  row.size = file.size;
+  row.file_name = BareName(std::move(file_name));
+  row.created_at = now_ms;
+  auto adding = door.AddBuild(row);
+  auto added = co_await std::move(adding);
+  if (!added) co_return Failed("the build is not stored: " + added.error().message);
+  store::Build build;
+  static_cast<store::NewBuild&>(build) = std::move(row);
+  build.id = added->id;
+  if (!added->created) {
+    // Kept meanwhile by another upload of the same bytes: that row is the build.
+    auto again = door.GetBuild(added->id);
+    auto existing = co_await std::move(again);
+    if (existing) build = std::move(existing).value();
+  }
+  co_return KeptBuild{std::move(build), added->created};
+}
+
+asio::awaitable<BuildResult<bool>> BuildLibrary::Delete(int64_t build_id) {
+  store::AsyncStore door(store_);
+  auto getting = door.GetBuild(build_id);
+  auto build = co_await std::move(getting);
+  if (!build) {
+    if (build.error().code == store::StoreErrorCode::kNotFound) {
+      co_return BuildError{BuildError::Kind::kNotFound, build.error().message};
+    }
+    co_return Failed(build.error().message);
+  }
+  auto deleting = door.DeleteBuild(build_id);
+  store::Status deleted = co_await std::move(deleting);
+  if (!deleted) {
+    if (deleted.error().code == store::StoreErrorCode::kNotFound) {
+      co_return BuildError{BuildError::Kind::kNotFound, deleted.error().message};
+    }
+    co_return Failed(deleted.error().message);
+  }
+  const std::string path = PathOf(*build);
+  std::function<int()> unlink = [path]() { return ::unlink(path.c_str()); };
+  auto unlinking = impl_->Run(std::move(unlink));
+  co_await std::move(unlinking);
+  co_return true;
+}
+
+asio::awaitable<BuildResult<int64_t>> BuildLibrary::Prune(int64_t created_before) {
+  store::AsyncStore door(store_);
+  auto listing = door.ListBuildsCreatedBefore(created_before);
+  auto old = co_await std::move(listing);
+  if (!old) co_return Failed(old.error().message);
+  int64_t deleted = 0;
+  for (const store::Build& build : *old) {
+    auto deleting = Delete(build.id);
+    auto d = co_await std::move(deleting);
+    if (d) ++deleted;
+  }
+  co_return deleted;
+}
+
+}  // namespace droidlab::orchestrator

@@ -1,0 +1,99 @@
+// The builds under test the daemon keeps (issue 14 §1): APKs uploaded to POST /api/v1/builds,
+// each kept once under its SHA-256 (<dir>/<sha256>.apk) and described in the store by what its
+// manifest says, read before any phone sees it (apk_reader.h).
+//
+// An upload is spooled: its bytes go to <dir>/incoming/ as they arrive, hashed on the way, never
+// held whole in memory; Add then reads the manifest, refuses what is not an APK (the file is
+// removed: nothing kept), and moves it into place. The same bytes uploaded again are the same
+// build. Every file operation (open, write, zip reading, rename, unlink) runs on the library's
+// own file thread, never on the caller's io_context thread; the store through its door.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "store/records.h"
+
+namespace droidlab::store {
+class Store;
+}
+
+namespace droidlab::orchestrator {
+
+class FileThread;  // build_library.cpp: where the library's blocking file calls run
+
+struct BuildError {
+  enum class Kind {
+    kInvalid,   // not an APK, a manifest that cannot be read: the client's to fix (400)
+    kNotFound,  // no such build (404)
+    kFailed,    // the disk or the store failed (500)
+  };
+  Kind kind = Kind::kFailed;
+  std::string message;
+};
+
+template <class T>
+using BuildResult = BasicResult<T, BuildError>;
+
+// A request body on disk: where, how long, its SHA-256 (lower-case hex).
+struct SpooledFile {
+  std::string path;
+  int64_t size = 0;
+  std::string sha256;
+};
+
+struct KeptBuild {
+  store::Build build;
+  bool created = false;  // false: these bytes were kept already
+};
+
+class BuildLibrary {
+ public:
+  // One body on its way to disk. Destroyed before Finish, its file is removed.
+  class Upload {
+   public:
+    virtual ~Upload() = default;
+    // Appends `bytes`; an error (the disk is full) ends the upload.
+    virtual boost::asio::awaitable<std::optional<std::string>> Write(std::vector<char> bytes) = 0;
+    // Closes the file: what was written, hashed.
+    virtual boost::asio::awaitable<BasicResult<SpooledFile, std::string>> Finish() = 0;
+  };
+
+  // `dir` is created when missing; stale files in <dir>/incoming/ (an upload cut off by a
+  // crash) are removed by Open.
+  BuildLibrary(store::Store& store, std::string dir);
+  ~BuildLibrary();  // joins the file thread
+  BuildLibrary(const BuildLibrary&) = delete;
+  BuildLibrary& operator=(const BuildLibrary&) = delete;
+
+  // Creates the directories and clears <dir>/incoming/. Blocking: call once at start-up, before
+  // the io_context runs. Error: the directory cannot be made or written.
+  std::optional<std::string> Open();
+
+  boost::asio::awaitable<BasicResult<std::unique_ptr<Upload>, std::string>> BeginUpload();
+  // Reads the spooled APK's manifest and keeps it (or finds it kept). `file_name`: as the client
+  // named it (a bare name; anything with a '/' is dropped).
+  boost::asio::awaitable<BuildResult<KeptBuild>> Add(SpooledFile file,
+                                                     std::optional<std::string> file_name,
+                                                     int64_t now_ms);
+  // The row, then the file.
+  boost::asio::awaitable<BuildResult<bool>> Delete(int64_t build_id);
+  // Deletes the builds created before `created_before` (retention, like runs'); how many.
+  boost::asio::awaitable<BuildResult<int64_t>> Prune(int64_t created_before);
+
+  // Where a kept build's APK is.
+  std::string PathOf(const store::Build& build) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::unique_ptr<FileThread> impl_;
+  store::Store& store_;
+  std::string dir_;
+};
+
+}  // namespace droidlab::orchestrator

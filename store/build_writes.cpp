@@ -1,0 +1,52 @@
+#include "store/build_writes.h"
+
+#include <string>
+
+#include "store/sql/builds.h"
+#include "store/sqlite.h"
+#include "store/statements.h"
+
+namespace droidlab::store::writes {
+
+StoreResult<AddedBuild> InsertBuild(Database& db, const NewBuild& build) {
+  const std::string what = "storing build " + build.sha256;
+  auto s = RunCached(
+      db, sql::kInsertBuild,
+      [&](Statement& st) {
+        st.BindText(1, build.sha256);
+        st.BindText(2, build.package);
+        st.BindInt64(3, build.version_code);
+        st.BindOptional(4, build.version_name);
+        st.BindOptional(5, build.min_sdk);
+        st.BindOptional(6, build.target_sdk);
+        st.BindInt64(7, build.size);
+        st.BindOptional(8, build.file_name);
+        st.BindInt64(9, build.created_at);
+      },
+      what);
+  if (!s) return s.error();
+  AddedBuild added;
+  added.created = db.Changes() > 0;
+  if (added.created) {
+    added.id = db.LastInsertRowId();
+    return added;
+  }
+  auto st = db.Cached(sql::kBuildIdBySha256);
+  if (!st) return st.error();
+  (*st)->BindText(1, build.sha256);
+  if ((*st)->StepOnce() != Statement::Step::kRow) return (*st)->Error(what);
+  added.id = (*st)->ColumnInt64(0);
+  return added;
+}
+
+Status DeleteBuild(Database& db, int64_t build_id) {
+  const std::string what = "deleting build " + std::to_string(build_id);
+  if (auto s = RunCached(db, sql::kDeleteBuild, [&](Statement& st) { st.BindInt64(1, build_id); },
+                         what);
+      !s) {
+    return s;
+  }
+  return NotFoundUnlessChanged(db, what + ": no such build");
+}
+
+}  // namespace droidlab::store::writes

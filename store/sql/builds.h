@@ -1,0 +1,27 @@
+// The SQL of the `builds` table (schema/0005_builds.sql). Internal to store/.
+#pragma once
+
+namespace droidlab::store::sql {
+
+// A build already kept (the same sha256) is not inserted again: its id is read back.
+inline constexpr char kInsertBuild[] =
+    "INSERT INTO builds (sha256, package, version_code, version_name, min_sdk, target_sdk, size,"
+    " file_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+    " ON CONFLICT (sha256) DO NOTHING";
+inline constexpr char kBuildIdBySha256[] = "SELECT id FROM builds WHERE sha256 = ?1";
+inline constexpr char kDeleteBuild[] = "DELETE FROM builds WHERE id = ?1";
+
+// ReadBuild in reader.cpp reads DROIDLAB_BUILD_COLUMNS in this order.
+#define DROIDLAB_BUILD_COLUMNS                                                              \
+  "id, sha256, package, version_code, version_name, min_sdk, target_sdk, size, file_name," \
+  " created_at"
+inline constexpr char kBuilds[] =
+    "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds ORDER BY created_at DESC, id DESC";
+inline constexpr char kBuildById[] = "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds WHERE id = ?1";
+inline constexpr char kBuildBySha256[] =
+    "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds WHERE sha256 = ?1";
+inline constexpr char kBuildsCreatedBefore[] =
+    "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds WHERE created_at < ?1 ORDER BY id";
+#undef DROIDLAB_BUILD_COLUMNS
+
+}  // namespace droidlab::store::sql
