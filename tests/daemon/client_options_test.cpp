@@ -77,6 +77,20 @@ TEST(ClientOptionsTest, CompilationFlagBecomesTheRunBody) {
             "--compilation: expected as-is, speed-profile, speed, verify or none, got 'quicken'");
 }
 
+// Issue 14 §1: `build add FILE...` takes the files in order; `build` alone lists.
+TEST(ClientOptionsTest, BuildAddTakesFiles) {
+  auto o = Parse("build", {"add", "a.apk", "b.apk", "--json"});
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->command, ClientCommand::kBuildAdd);
+  EXPECT_EQ(o->files, (std::vector<std::string>{"a.apk", "b.apk"}));
+  EXPECT_TRUE(o->json);
+  auto list = Parse("build", {});
+  ASSERT_TRUE(list) << list.error();
+  EXPECT_EQ(list->command, ClientCommand::kBuildList);
+  EXPECT_EQ(ErrorOf("build", {"add"}), "build add: expected one or more APK files");
+  EXPECT_EQ(ErrorOf("build", {"remove", "1"}), "build: expected add or list, got 'remove'");
+}
+
 TEST(ClientOptionsTest, AllowingDifferentConditionsNeedsABaseline) {
   EXPECT_EQ(ErrorOf("run", RunWith({"--allow-different-conditions"})),
             "--allow-different-conditions needs --baseline ID|previous");

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -18,6 +20,7 @@
 #include "tests/common/child_process.h"
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_data.h"
 #include "tests/common/wait_until.h"
 #include "tests/common/xml_document.h"
 #include "tests/e2e/daemon_lab.h"
@@ -92,6 +95,36 @@ TEST_F(ClientE2eTest, DevicesListsTheSimulatedDevices) {
   std::vector<std::string> expected = {devices[0].address, devices[1].address};
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(serials, expected);
+}
+
+// Issue 14 §1 from the command line: `droidlab build add` streams each APK to the daemon, which
+// keeps it beside its database (builds/<sha256>.apk) and answers what its manifest says; the same
+// file again is the same build; a file that is not an APK stops with the daemon's reason.
+TEST_F(ClientE2eTest, BuildAddUploadsApksAndPrintsTheirIds) {
+  StartDaemonWith({});
+  const std::string apk = dir_.File("nightly.apk");
+  std::ofstream(apk, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");
+  auto added = Client({"build", "add", apk});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_EQ(added.out.rfind("build 1: com.example.app 1.2.3-nightly (versionCode 42), ", 0), 0u)
+      << added.out;
+  auto again = Client({"build", "add", apk, "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const Json build = Json::parse(again.out, nullptr, false);
+  ASSERT_TRUE(build.is_object()) << again.out;
+  EXPECT_EQ(build["id"], 1);
+  const std::string kept = dir_.File("builds/" + build["sha256"].get<std::string>() + ".apk");
+  EXPECT_EQ(std::filesystem::file_size(kept), std::filesystem::file_size(apk));
+
+  const std::string notes = dir_.File("notes.txt");
+  std::ofstream(notes) << "not an APK\n";
+  auto refused = Client({"build", "add", notes});
+  EXPECT_EQ(refused.exit_code, 5);
+  EXPECT_NE(refused.err.find("notes.txt: not an APK"), std::string::npos) << refused.err;
+  auto listed = Client({"build", "list"});
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("com.example.app"), std::string::npos) << listed.out;
+  EXPECT_EQ(std::count(listed.out.begin(), listed.out.end(), '\n'), 2) << listed.out;
 }
 
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {

@@ -42,9 +42,9 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(Pragma(*db, "PRAGMA user_version"), schema::CurrentVersion());
   EXPECT_EQ(Pragma(*db, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(CountTables(*db), 9);  // devices, device_state_changes, schedules, runs, launches,
-                                   // looper_stats, proc_samples (0001); device_restores (0002);
-                                   // id_high_water (0003)
+  EXPECT_EQ(CountTables(*db), 10);  // devices, device_state_changes, schedules, runs, launches,
+                                    // looper_stats, proc_samples (0001); device_restores (0002);
+                                    // id_high_water (0003); builds (0005)
 }
 
 // 0003 on a database with runs: the ids already given are kept as given.

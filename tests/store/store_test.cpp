@@ -363,6 +363,56 @@ TEST_F(StoreTest, SchedulesAreDurable) {
   EXPECT_TRUE(store_->Read([](Reader& r) { return r.ListSchedules(); })->empty());
 }
 
+// Builds (schema 0005): content-addressed, so the same sha256 is the same build; newest first.
+TEST_F(StoreTest, BuildsAreKeptOncePerHash) {
+  NewBuild b;
+  b.sha256 = std::string(64, 'a');
+  b.package = "com.example.app";
+  b.version_code = (int64_t{1} << 32) | 42;  // versionCodeMajor 1
+  b.version_name = "1.2.3";
+  b.min_sdk = 24;
+  b.size = 714;
+  b.created_at = 100;
+  auto first = store_->AddBuild(b);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_TRUE(first->created);
+  NewBuild again = b;
+  again.created_at = 200;
+  again.file_name = "other.apk";
+  auto second = store_->AddBuild(again);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(second->created);
+  EXPECT_EQ(second->id, first->id);
+  NewBuild other = b;
+  other.sha256 = std::string(64, 'b');
+  other.created_at = 300;
+  auto third = store_->AddBuild(other);
+  ASSERT_TRUE(third.ok());
+  EXPECT_NE(third->id, first->id);
+
+  auto got = store_->Read([&](Reader& r) { return r.GetBuild(first->id); });
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->version_code, (int64_t{1} << 32) | 42);
+  EXPECT_EQ(got->created_at, 100);  // the first upload's
+  EXPECT_EQ(got->file_name, std::nullopt);
+  EXPECT_EQ(got->target_sdk, std::nullopt);
+  auto by_hash = store_->Read([&](Reader& r) { return r.GetBuildBySha256(std::string(64, 'b')); });
+  ASSERT_TRUE(by_hash.ok());
+  EXPECT_EQ(by_hash->id, third->id);
+  auto all = store_->Read([](Reader& r) { return r.ListBuilds(); });
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].id, third->id);
+  auto old = store_->Read([](Reader& r) { return r.ListBuildsCreatedBefore(300); });
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->size(), 1u);
+  EXPECT_EQ((*old)[0].id, first->id);
+  ASSERT_TRUE(store_->DeleteBuild(first->id).ok());
+  EXPECT_EQ(store_->DeleteBuild(first->id).error().code, StoreErrorCode::kNotFound);
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.GetBuild(first->id); }).error().code,
+            StoreErrorCode::kNotFound);
+}
+
 TEST_F(StoreTest, RunsNewestFirstWithFiltersAndCursor) {
   // 30 runs over two devices and two packages; created_at ties on purpose.
   std::vector<int64_t> ids;
