@@ -1,5 +1,7 @@
 #include "tools/devsim/service_name.h"
 
+#include <charconv>
+
 namespace droidlab::devsim {
 
 std::optional<ShellRequest> ParseShellService(std::string_view service) {
@@ -37,6 +39,61 @@ std::optional<ShellRequest> ParseShellService(std::string_view service) {
   }
   request.pty = pty.value_or(request.command.empty());
   return request;
+}
+
+namespace {
+
+std::string_view WithoutTrailingNuls(std::string_view service) {
+  while (!service.empty() && service.back() == '\0') service.remove_suffix(1);
+  return service;
+}
+
+std::vector<std::string> Split(std::string_view text, char separator) {
+  std::vector<std::string> words;
+  while (!text.empty()) {
+    const std::size_t at = text.find(separator);
+    const std::string_view word = text.substr(0, at);
+    if (!word.empty() || separator == '\0') words.emplace_back(word);
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return words;
+}
+
+}  // namespace
+
+std::optional<InstallServiceRequest> ParseInstallService(std::string_view service) {
+  service = WithoutTrailingNuls(service);
+  InstallServiceRequest request;
+  if (service.starts_with("exec:")) {
+    request.argv = Split(service.substr(5), ' ');
+  } else if (service.starts_with("abb_exec:")) {
+    request.abb = true;
+    request.argv = Split(service.substr(9), '\0');
+    request.argv.insert(request.argv.begin(), "cmd");  // abb runs the service as cmd would
+  } else {
+    return std::nullopt;
+  }
+  const auto& argv = request.argv;
+  if (argv.size() < 5 || argv[0] != "cmd" || argv[1] != "package" || argv[2] != "install") {
+    return std::nullopt;
+  }
+  std::optional<std::uint64_t> size;
+  for (std::size_t i = 3; i + 1 < argv.size(); ++i) {
+    if (argv[i] != "-S") continue;
+    std::uint64_t value = 0;
+    const std::string& digits = argv[i + 1];
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    size = value;
+  }
+  if (!size) return std::nullopt;
+  request.size = *size;
+  return request;
+}
+
+bool IsSyncService(std::string_view service) {
+  return WithoutTrailingNuls(service) == "sync:";
 }
 
 }  // namespace droidlab::devsim

@@ -55,6 +55,9 @@ CommandOutput RunPm(DeviceState& device, const Argv& argv) {
     output.Out("package:" + app->apk_path + "\n");
     return output;
   }
+  if (argv.size() >= 3 && argv[1] == "install") {
+    return RunPmInstall(device, Argv(argv.begin() + 2, argv.end()));
+  }
   if (argv.size() >= 2 && argv[1] == "resolve-activity") {
     return RunResolveActivity(device, Argv(argv.begin() + 2, argv.end()));
   }
