@@ -48,12 +48,43 @@ std::string_view WithoutTrailingNuls(std::string_view service) {
   return service;
 }
 
-std::vector<std::string> Split(std::string_view text, char separator) {
+// exec: runs its command line through sh -c, and adb quotes each argument it adds with
+// escape_arg ('install', 'it'\''s'): words split on spaces, quotes and backslashes removed.
+std::vector<std::string> ShellWords(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else if (c == '\'') {
+      in_word = true;
+      const std::size_t close = text.find('\'', i + 1);
+      const std::size_t end = close == std::string_view::npos ? text.size() : close;
+      word.append(text.substr(i + 1, end - i - 1));
+      i = end;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      in_word = true;
+      word.push_back(text[++i]);
+    } else {
+      in_word = true;
+      word.push_back(c);
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+// abb's arguments: NUL-separated.
+std::vector<std::string> SplitAtNuls(std::string_view text) {
   std::vector<std::string> words;
   while (!text.empty()) {
-    const std::size_t at = text.find(separator);
+    const std::size_t at = text.find('\0');
     const std::string_view word = text.substr(0, at);
-    if (!word.empty() || separator == '\0') words.emplace_back(word);
+    words.emplace_back(word);
     if (at == std::string_view::npos) break;
     text.remove_prefix(at + 1);
   }
@@ -66,10 +97,10 @@ std::optional<InstallServiceRequest> ParseInstallService(std::string_view servic
   service = WithoutTrailingNuls(service);
   InstallServiceRequest request;
   if (service.starts_with("exec:")) {
-    request.argv = Split(service.substr(5), ' ');
+    request.argv = ShellWords(service.substr(5));
   } else if (service.starts_with("abb_exec:")) {
     request.abb = true;
-    request.argv = Split(service.substr(9), '\0');
+    request.argv = SplitAtNuls(service.substr(9));
     request.argv.insert(request.argv.begin(), "cmd");  // abb runs the service as cmd would
   } else {
     return std::nullopt;

@@ -41,6 +41,10 @@ std::variant<std::monostate, SyncRequest, std::string> SyncRequestDecoder::Take(
     request.kind = SyncRequest::Kind::kDone;
   } else if (request.id == "QUIT") {
     request.kind = SyncRequest::Kind::kQuit;
+  } else if (request.id == "STAT" || request.id == "STA2" || request.id == "LST2") {
+    request.kind = request.id == "STAT" ? SyncRequest::Kind::kStat : SyncRequest::Kind::kStat2;
+    if (request.value > kSyncMaxPath) return std::string("path too long");
+    body = request.value;
   } else {
     request.kind = SyncRequest::Kind::kOther;
   }
@@ -59,6 +63,40 @@ std::optional<SyncSendTarget> ParseSyncSendTarget(std::string_view payload) {
   const auto [end, ec] = std::from_chars(mode.data(), mode.data() + mode.size(), target.mode);
   if (ec != std::errc() || end != mode.data() + mode.size()) return std::nullopt;
   return target;
+}
+
+namespace {
+
+void PutLe(std::string& out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
+std::string EncodeSyncStatV1(const SyncStat& stat) {
+  std::string out = "STAT";
+  PutLe(out, stat.mode, 4);
+  PutLe(out, static_cast<std::uint32_t>(stat.size), 4);
+  PutLe(out, stat.mtime, 4);
+  return out;
+}
+
+std::string EncodeSyncStatV2(std::string_view id, const SyncStat& stat) {
+  constexpr std::uint32_t kEnoent = 2;
+  const bool found = stat.mode != 0;
+  std::string out(id.substr(0, 4));
+  PutLe(out, found ? 0 : kEnoent, 4);  // error
+  PutLe(out, found ? 0xfd00 : 0, 8);   // dev
+  PutLe(out, found ? 131074 : 0, 8);   // ino
+  PutLe(out, stat.mode, 4);
+  PutLe(out, found ? 1 : 0, 4);        // nlink
+  PutLe(out, found ? 2000 : 0, 4);     // uid: shell
+  PutLe(out, found ? 2000 : 0, 4);     // gid
+  PutLe(out, stat.size, 8);
+  PutLe(out, stat.mtime, 8);           // atime
+  PutLe(out, stat.mtime, 8);           // mtime
+  PutLe(out, stat.mtime, 8);           // ctime
+  return out;
 }
 
 std::string EncodeSyncStatus(std::string_view id, std::string_view message) {

@@ -13,11 +13,11 @@
 namespace droidlab::devsim {
 
 struct SyncRequest {
-  enum class Kind { kSend, kData, kDone, kQuit, kOther };
+  enum class Kind { kSend, kData, kDone, kQuit, kStat, kStat2, kOther };
   Kind kind = Kind::kOther;
   std::string id;       // the 4 bytes as sent
   std::uint32_t value = 0;  // the length field (DONE: the file's mtime)
-  std::string payload;  // SEND: "PATH,MODE"; DATA: the bytes
+  std::string payload;  // SEND: "PATH,MODE"; DATA: the bytes; STAT, STA2, LST2: the path
 };
 
 class SyncRequestDecoder {
@@ -41,5 +41,17 @@ std::optional<SyncSendTarget> ParseSyncSendTarget(std::string_view payload);
 
 // "OKAY" + 0, or "FAIL" + length + message.
 std::string EncodeSyncStatus(std::string_view id, std::string_view message);
+
+// What a stat of a path finds (all zero: nothing there).
+struct SyncStat {
+  std::uint32_t mode = 0;  // st_mode with the file type bits
+  std::uint64_t size = 0;
+  std::uint32_t mtime = 0;
+};
+// STAT (v1, sync_stat_v1): "STAT" + mode + size + mtime, 32 bits each.
+std::string EncodeSyncStatV1(const SyncStat& stat);
+// STA2 / LST2 (stat_v2, sync_stat_v2): id, error (ENOENT when nothing is there), dev, ino, mode,
+// nlink, uid, gid, size, atime, mtime, ctime.
+std::string EncodeSyncStatV2(std::string_view id, const SyncStat& stat);
 
 }  // namespace droidlab::devsim

@@ -463,8 +463,25 @@ class SyncStream : public Stream {
         ended_ = true;
         out_.Finish();
         return;
+      case SyncRequest::Kind::kStat:
+      case SyncRequest::Kind::kStat2: {
+        // adb's push stats the target first (is it a folder?).
+        SyncStat stat;
+        std::string path = request.payload;
+        while (path.size() > 1 && path.back() == '/') path.pop_back();
+        if (path == "/data/local/tmp" || path == "/sdcard") {
+          stat.mode = 040771;  // S_IFDIR | rwxrwx--x
+        } else if (const StoredFile* file = android_.FindFile(path)) {
+          stat.mode = 0100000 | (file->mode & 07777);  // S_IFREG
+          stat.size = file->size;
+          stat.mtime = file->mtime;
+        }
+        out_.Add(request.kind == SyncRequest::Kind::kStat ? EncodeSyncStatV1(stat)
+                                                          : EncodeSyncStatV2(request.id, stat));
+        return;
+      }
       case SyncRequest::Kind::kOther:
-        // STAT, LIST, RECV… are not simulated; adbd's answer to an id it does not know.
+        // LIST, RECV… are not simulated; adbd's answer to an id it does not know.
         Fail("unknown command");
         return;
     }

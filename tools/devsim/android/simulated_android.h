@@ -37,6 +37,11 @@ class SimulatedAndroid : public CommandRunner {
   bool StallsStream(const std::vector<std::string>& argv);
   // A pushed file lands (sync: DONE).
   void StoreFile(const std::string& path, StoredFile file) { device_.files[path] = std::move(file); }
+  // A pushed file, or nullptr.
+  const StoredFile* FindFile(const std::string& path) const {
+    const auto it = device_.files.find(path);
+    return it == device_.files.end() ? nullptr : &it->second;
+  }
 
   // Time passes on the device: background log lines, system_server's looper messages,
   // scheduled faults. The transport calls it a few times a second; Run calls it first.
