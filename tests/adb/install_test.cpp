@@ -43,6 +43,14 @@ constexpr char kMajorApk[] = "major_aapt2.apk";
 constexpr char kMajorVersionCode[] = "versionCode=12884901895 ";
 constexpr char kMajorVersionName[] = "versionName=2026.11 \xe2\x98\x85\n";
 
+// One install into `*out`, for a test that cancels it (a free function with value parameters:
+// g++ 12 and lambda coroutines with captures do not mix).
+asio::awaitable<void> InstallInto(adb::Client* client, adb::Serial serial, std::string path,
+                                  std::optional<adb::Result<adb::InstallResult>>* out) {
+  auto install = client->Install(serial, path, {}, {}, DeadlineAfter(seconds(30)));
+  out->emplace(co_await std::move(install));
+}
+
 class InstallTest : public AdbLabTest {
  protected:
   // A devsim phone of `sdk` (its default apps: com.example.app at versionCode 123), connected.
@@ -207,11 +215,7 @@ TEST_F(InstallTest, CancelMidTransferEndsTheInstall) {
   asio::cancellation_signal cancel;
   std::optional<adb::Result<adb::InstallResult>> result;
   asio::co_spawn(
-      io_,
-      [&]() -> asio::awaitable<void> {
-        auto install = client.Install(serial, big, {}, {}, DeadlineAfter(seconds(30)));
-        result.emplace(co_await std::move(install));
-      },
+      io_, InstallInto(&client, serial, big, &result),
       asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
   asio::steady_timer later(io_, milliseconds(500));
   later.async_wait(
