@@ -76,7 +76,8 @@ struct ClientOptions {
   // Tracking: the deadline for connecting and for the server's OKAY on each (re)connection.
   std::chrono::milliseconds track_connect_timeout{5000};
   // Told the round trip of every finished command but streams and tracking: `command` is
-  // "shell", "features", "devices", "version", "install" or "push"; `ok` false for an error (timeouts included).
+  // "shell", "features", "devices", "version", "install" or "push"; `ok` false for an error
+  // (timeouts included).
   // Called on the client's executor. May be empty.
   std::function<void(std::string_view command, Clock::duration elapsed, bool ok)> on_command;
 };

@@ -43,9 +43,8 @@ Result<std::string> EncodeSyncSend(std::string_view remote_path, uint32_t mode) 
   }
   const std::string path_and_mode = std::string(remote_path) + "," + std::to_string(mode);
   if (path_and_mode.size() > kSyncMaxPathLength) {
-    return MakeError(AdbErrc::kInvalidArgument,
-                     "sync: remote path is longer than " + std::to_string(kSyncMaxPathLength) +
-                         " bytes");
+    return MakeError(AdbErrc::kInvalidArgument, "sync: remote path is longer than " +
+                                                    std::to_string(kSyncMaxPathLength) + " bytes");
   }
   return Header("SEND", static_cast<uint32_t>(path_and_mode.size())) + path_and_mode;
 }

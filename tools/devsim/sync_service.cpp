@@ -89,13 +89,13 @@ std::string EncodeSyncStatV2(std::string_view id, const SyncStat& stat) {
   PutLe(out, found ? 0xfd00 : 0, 8);   // dev
   PutLe(out, found ? 131074 : 0, 8);   // ino
   PutLe(out, stat.mode, 4);
-  PutLe(out, found ? 1 : 0, 4);        // nlink
-  PutLe(out, found ? 2000 : 0, 4);     // uid: shell
-  PutLe(out, found ? 2000 : 0, 4);     // gid
+  PutLe(out, found ? 1 : 0, 4);     // nlink
+  PutLe(out, found ? 2000 : 0, 4);  // uid: shell
+  PutLe(out, found ? 2000 : 0, 4);  // gid
   PutLe(out, stat.size, 8);
-  PutLe(out, stat.mtime, 8);           // atime
-  PutLe(out, stat.mtime, 8);           // mtime
-  PutLe(out, stat.mtime, 8);           // ctime
+  PutLe(out, stat.mtime, 8);  // atime
+  PutLe(out, stat.mtime, 8);  // mtime
+  PutLe(out, stat.mtime, 8);  // ctime
   return out;
 }
 

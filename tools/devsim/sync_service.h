@@ -1,7 +1,8 @@
-// The device side of the file sync protocol (`sync:`), as adbd's daemon/file_sync_service.cpp
-// reads it: requests of a 4-byte id and a little-endian 32-bit length (or, for DONE, the mtime),
-// SEND's "PATH,MODE", DATA of at most SYNC_DATA_MAX (64 KiB) bytes, DONE, QUIT; answers OKAY or
-// FAIL + message (file_sync_protocol.h). Fed in whatever pieces the host's WRTEs bring.
+// The device side of the file sync protocol (`sync:`), as adbd reads it (packages/modules/adb
+// daemon/file_sync_service.cpp): requests of a 4-byte id and a little-endian 32-bit length
+// (or, for DONE, the mtime), SEND's "PATH,MODE", DATA of at most SYNC_DATA_MAX (64 KiB) bytes,
+// DONE, QUIT; answers OKAY or FAIL + message (file_sync_protocol.h). Fed in whatever pieces
+// the host's WRTEs bring.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,9 @@ namespace droidlab::devsim {
 struct SyncRequest {
   enum class Kind { kSend, kData, kDone, kQuit, kStat, kStat2, kOther };
   Kind kind = Kind::kOther;
-  std::string id;       // the 4 bytes as sent
+  std::string id;           // the 4 bytes as sent
   std::uint32_t value = 0;  // the length field (DONE: the file's mtime)
-  std::string payload;  // SEND: "PATH,MODE"; DATA: the bytes; STAT, STA2, LST2: the path
+  std::string payload;      // SEND: "PATH,MODE"; DATA: the bytes; STAT, STA2, LST2: the path
 };
 
 class SyncRequestDecoder {

@@ -367,7 +367,8 @@ class InstallStream : public Stream {
     if (stalled_) return false;  // `devsim-fault hang`: the package manager stops reading
     if (answered_) return true;  // bytes after the N announced: read by nobody
     const std::uint64_t left = request_.size - receiver_.size();
-    receiver_.Write(data.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(left, data.size()))));
+    const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(left, data.size()));
+    receiver_.Write(data.substr(0, take));
     if (receiver_.size() == request_.size) Answer();
     return true;
   }
@@ -392,9 +393,9 @@ class InstallStream : public Stream {
   bool answered_ = false;
 };
 
-// sync: (daemon/file_sync_service.cpp): SEND "PATH,MODE", DATA…, DONE MTIME answered OKAY (or
-// FAIL "MESSAGE" and the stream closes); QUIT closes. Files land in the device's simulated
-// filesystem (DeviceState::files: size, SHA-1, the APK's manifest).
+// sync: (packages/modules/adb daemon/file_sync_service.cpp): SEND "PATH,MODE", DATA…, DONE
+// MTIME answered OKAY (or FAIL "MESSAGE" and the stream closes); QUIT closes. Files land in
+// the device's simulated filesystem (DeviceState::files: size, SHA-1, the APK's manifest).
 class SyncStream : public Stream {
  public:
   SyncStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,

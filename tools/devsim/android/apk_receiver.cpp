@@ -39,8 +39,8 @@ struct ApkReceiver::Impl {
 
 ApkReceiver::ApkReceiver() : impl_(std::make_unique<Impl>()) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                        "/devsim-received-XXXXXX";
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/devsim-received-XXXXXX";
   impl_->fd = ::mkstemp(pattern.data());
   if (impl_->fd < 0) {
     impl_->write_error = "cannot create a temporary file: " + std::string(std::strerror(errno));

@@ -36,7 +36,9 @@ class SimulatedAndroid : public CommandRunner {
   // (used up), and the device then takes none of its bytes.
   bool StallsStream(const std::vector<std::string>& argv);
   // A pushed file lands (sync: DONE).
-  void StoreFile(const std::string& path, StoredFile file) { device_.files[path] = std::move(file); }
+  void StoreFile(const std::string& path, StoredFile file) {
+    device_.files[path] = std::move(file);
+  }
   // A pushed file, or nullptr.
   const StoredFile* FindFile(const std::string& path) const {
     const auto it = device_.files.find(path);
