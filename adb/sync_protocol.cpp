@@ -27,14 +27,6 @@ uint32_t ReadLe32(std::string_view bytes) {
   return value;
 }
 
-// Moves bytes from the front of `input` into `buffer` until it holds `size`; true when it does.
-bool Gather(std::string& buffer, size_t size, std::string_view& input) {
-  const size_t take = std::min(size - buffer.size(), input.size());
-  buffer.append(input.substr(0, take));
-  input.remove_prefix(take);
-  return buffer.size() == size;
-}
-
 }  // namespace
 
 Result<std::string> EncodeSyncSend(std::string_view remote_path, uint32_t mode) {
@@ -68,7 +60,7 @@ DecodeProgress SyncStatusDecoder::Feed(std::string_view& input) {
       case Stage::kFailed:
         return DecodeProgress::kFailed;
       case Stage::kHeader: {
-        if (!Gather(buffer_, kSyncHeaderSize, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(buffer_, kSyncHeaderSize, input)) return DecodeProgress::kNeedMore;
         const std::string_view id = std::string_view(buffer_).substr(0, 4);
         const uint32_t length = ReadLe32(std::string_view(buffer_).substr(4));
         if (id == "OKAY") {
@@ -87,7 +79,7 @@ DecodeProgress SyncStatusDecoder::Feed(std::string_view& input) {
         break;
       }
       case Stage::kFailMessage:
-        if (!Gather(buffer_, message_length_, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(buffer_, message_length_, input)) return DecodeProgress::kNeedMore;
         error_ = MakeError(AdbErrc::kRejected, buffer_);
         buffer_.clear();
         stage_ = Stage::kFailed;

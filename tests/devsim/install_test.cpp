@@ -122,10 +122,7 @@ TEST(ApkReceiverTest, Sha1AndManifestOfTheBytesReceived) {
 class PackageInstallTest : public PinnedClockPhoneTest {
  protected:
   void Make(int sdk) {
-    Scenario scenario = DefaultScenario();
-    scenario.device.sdk = sdk;
-    scenario.device.release.clear();
-    scenario.device.fingerprint.clear();
+    Scenario scenario = OnSdk(sdk);
     scenario.noise_lines_per_s = 0;
     MakePhone(scenario);
   }
