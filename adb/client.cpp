@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,17 +21,21 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <cerrno>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <variant>
 
 #include "adb/async_semaphore.h"
 #include "adb/protocol.h"
 #include "adb/services.h"
 #include "adb/shell_protocol.h"
+#include "adb/sync_protocol.h"
 #include "parsers/line_splitter.h"
+#include "parsers/pm_install.h"
 
 extern char** environ;  // NOLINT: posix_spawn's environment
 
@@ -260,6 +265,83 @@ int RunStartServer(const std::string& adb_path, uint16_t port) {
   }
   return status;
 }
+
+
+// A local file opened for sending: read in chunks with pread as the socket takes them.
+class LocalFile {
+ public:
+  static Result<LocalFile> Open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return MakeError(AdbErrc::kInvalidArgument,
+                       "cannot open '" + path + "': " + std::strerror(errno));
+    }
+    LocalFile file(fd);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      return MakeError(AdbErrc::kInvalidArgument, "'" + path + "' is not a regular file");
+    }
+    file.size_ = static_cast<uint64_t>(st.st_size);
+    file.mode_ = static_cast<uint32_t>(st.st_mode);
+    file.mtime_ = static_cast<uint32_t>(st.st_mtime);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    return file;
+  }
+  LocalFile(LocalFile&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)),
+        size_(other.size_),
+        mode_(other.mode_),
+        mtime_(other.mtime_) {}
+  LocalFile& operator=(LocalFile&&) = delete;
+  ~LocalFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  uint64_t size() const { return size_; }
+  uint32_t mode() const { return mode_; }
+  uint32_t mtime() const { return mtime_; }
+  // Reads up to `count` bytes at `offset`: the count read (0 at the end), or -1 with errno.
+  ssize_t ReadAt(char* out, size_t count, uint64_t offset) const {
+    for (;;) {
+      const ssize_t n = ::pread(fd_, out, count, static_cast<off_t>(offset));
+      if (n >= 0 || errno != EINTR) return n;
+    }
+  }
+
+ private:
+  explicit LocalFile(int fd) : fd_(fd) {}
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  uint32_t mode_ = 0;
+  uint32_t mtime_ = 0;
+};
+
+// Calls a ProgressCallback at most every kProgressInterval, and once at the end.
+class ProgressMeter {
+ public:
+  static constexpr auto kProgressInterval = std::chrono::milliseconds(250);
+  ProgressMeter(const ProgressCallback& callback, uint64_t total)
+      : callback_(callback), total_(total), last_(Clock::now()) {}
+  void Sent(uint64_t sent) {
+    if (!callback_ || sent >= total_) return;  // the last call is Finish's
+    const Clock::time_point now = Clock::now();
+    if (now - last_ < kProgressInterval) return;
+    last_ = now;
+    callback_(sent, total_);
+  }
+  void Finish() {
+    if (callback_) callback_(total_, total_);
+  }
+
+ private:
+  const ProgressCallback& callback_;
+  uint64_t total_;
+  Clock::time_point last_;
+};
+
+// The most file bytes per socket write on a streamed install (a sync DATA carries at most
+// kSyncDataMax); larger writes cost fewer wakeups per MB.
+constexpr size_t kStreamChunk = 256 * 1024;
 
 }  // namespace
 
@@ -578,6 +660,189 @@ struct Client::Impl {
     }
   }
 
+  // Sends the file's bytes on an opened socket: raw (a streamed install) or in sync DATA
+  // messages. Checks for cancellation between chunks: a fast device never leaves a write
+  // pending for the cancellation to abort.
+  awaitable<Result<uint64_t>> SendFileBytes(SmartSocket& socket, const LocalFile& file,
+                                            bool sync_framing, ProgressMeter& meter) {
+    const size_t chunk = sync_framing ? kSyncDataMax : kStreamChunk;
+    std::unique_ptr<char[]> buffer(new char[kSyncHeaderSize + chunk]);
+    char* const data = buffer.get() + kSyncHeaderSize;
+    uint64_t sent = 0;
+    while (sent < file.size()) {
+      const bool cancelled = co_await IsCancelled();
+      if (cancelled) co_return Cancelled();
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk, file.size() - sent));
+      const ssize_t n = file.ReadAt(data, want, sent);
+      if (n == 0) {
+        co_return MakeError(AdbErrc::kInvalidArgument, "the local file shrank while being sent");
+      }
+      if (n < 0) {
+        std::string why = "cannot read the local file: ";
+        why += std::strerror(errno);
+        co_return MakeError(AdbErrc::kInvalidArgument, std::move(why));
+      }
+      const size_t got = static_cast<size_t>(n);
+      std::string_view bytes(data, got);
+      if (sync_framing) {
+        WriteSyncDataHeader(buffer.get(), got);
+        bytes = std::string_view(buffer.get(), kSyncHeaderSize + got);
+      }
+      auto written = co_await socket.Write(bytes, "the file");
+      if (!written) co_return written.error();
+      sent += got;
+      meter.Sent(sent);
+    }
+    co_return sent;
+  }
+
+  // Reads what the device prints until it closes the stream (an install's answer).
+  awaitable<Result<std::string>> ReadToEof(SmartSocket& socket) {
+    std::string out;
+    for (;;) {
+      std::string_view& pending = socket.pending();
+      if (out.size() + pending.size() > options.max_shell_output) {
+        co_return MakeError(AdbErrc::kProtocol, "install answer is over " +
+                                                    std::to_string(options.max_shell_output) +
+                                                    " bytes");
+      }
+      out.append(pending);
+      pending = {};
+      const error_code ec = co_await socket.Fill();
+      if (ec == asio::error::eof) co_return out;
+      if (ec) {
+        AdbError lost = MakeError(AdbErrc::kConnectionLost, "install connection lost");
+        co_return co_await IoError(ec, std::move(lost));
+      }
+    }
+  }
+
+  // SEND, the DATA, DONE, the device's status, QUIT: one file over sync:.
+  awaitable<Result<uint64_t>> PushBody(const Serial& serial, const LocalFile& file,
+                                       const std::string& remote_path, ProgressMeter& meter,
+                                       Watchdog& watchdog) {
+    auto send = EncodeSyncSend(remote_path, file.mode());
+    if (!send) co_return send.error();
+    AsyncSemaphore::Permit permit = co_await SemaphoreFor(serial).Acquire(watchdog.deadline());
+    if (!permit) co_return Cancelled();
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    const Service sync = Sync();
+    if (auto opened = co_await Open(socket, &serial, sync); !opened) co_return opened.error();
+    if (auto sent = co_await socket.Write(*send, "sync SEND"); !sent) co_return sent.error();
+    auto bytes = co_await SendFileBytes(socket, file, true, meter);
+    if (bytes) {
+      const std::string done = EncodeSyncDone(file.mtime());
+      auto sent_done = co_await socket.Write(done, "sync DONE");
+      if (!sent_done) bytes = sent_done.error();
+    }
+    SyncStatusDecoder status;
+    if (!bytes) {
+      // adbd answers FAIL and closes as soon as it cannot write the file; our writes then fail.
+      // Its FAIL says why better than a reset does.
+      if (bytes.error().code != AdbErrc::kConnectionLost) co_return bytes.error();
+      auto early = co_await socket.Decode(status);
+      if (!early && early.error().code == AdbErrc::kRejected) co_return early.error();
+      co_return bytes.error();
+    }
+    if (auto ok = co_await socket.Decode(status); !ok) co_return ok.error();
+    const std::string quit = EncodeSyncQuit();
+    auto quit_sent = co_await socket.Write(quit, "sync QUIT");
+    (void)quit_sent;  // the file is there whatever QUIT meets
+    co_return *bytes;
+  }
+
+  // The device's answer to an install, read by parsers/pm_install.h.
+  static Result<InstallResult> ReadInstallAnswer(InstallMethod method, uint64_t bytes,
+                                                 std::string output) {
+    auto outcome = parsers::ParsePmInstallOutput(output);
+    if (!outcome) {
+      return MakeError(output.empty() ? AdbErrc::kConnectionLost : AdbErrc::kProtocol,
+                       output.empty() ? std::string("the device closed the install with no answer")
+                                      : "the device's install answer is none: '" + output + "'");
+    }
+    InstallResult result;
+    result.method = method;
+    result.success = outcome->success;
+    result.code = outcome->code;
+    result.reason = outcome->reason;
+    result.advice = std::string(parsers::InstallFailureAdvice(outcome->code));
+    result.output = std::move(output);
+    result.bytes = bytes;
+    return result;
+  }
+
+  awaitable<Result<InstallResult>> LegacyInstall(const Serial& serial, const LocalFile& file,
+                                                 const std::string& local_path,
+                                                 const InstallOptions& install_options,
+                                                 ProgressMeter& meter, Watchdog& watchdog) {
+    auto remote = LegacyInstallPath(local_path);
+    if (!remote) co_return remote.error();
+    std::vector<std::string> pm_argv = {"pm", "install"};
+    for (std::string& flag : InstallFlags(install_options)) pm_argv.push_back(std::move(flag));
+    pm_argv.push_back(*remote);
+    auto pm_install = BuildShellCommand(pm_argv);
+    if (!pm_install) co_return pm_install.error();
+    const std::vector<std::string> rm_argv = {"rm", "-f", *remote};
+    auto rm = BuildShellCommand(rm_argv);
+    if (!rm) co_return rm.error();
+    auto pushed = co_await PushBody(serial, file, *remote, meter, watchdog);
+    if (!pushed) co_return pushed.error();
+    meter.Finish();
+    auto answer = co_await ShellBody(serial, *pm_install, watchdog);
+    // The temporary copy goes whatever pm said (install_app_legacy's delete_device_file).
+    auto removed = co_await ShellBody(serial, *rm, watchdog);
+    if (!answer) co_return answer.error();
+    (void)removed;
+    co_return ReadInstallAnswer(InstallMethod::kPushThenPmInstall, *pushed,
+                                answer->out + answer->err);
+  }
+
+  awaitable<Result<InstallResult>> InstallBody(const Serial& serial, const std::string& local_path,
+                                               const InstallOptions& install_options,
+                                               const ProgressCallback& progress,
+                                               Watchdog& watchdog) {
+    auto file = LocalFile::Open(local_path);
+    if (!file) co_return file.error();
+    ProgressMeter meter(progress, file->size());
+    auto device_features = co_await DeviceFeatures(serial, watchdog);
+    if (!device_features) co_return device_features.error();
+    const InstallMethod method = install_options.method.value_or(
+        ChooseInstallMethod(*device_features, install_options.sdk));
+    if (method == InstallMethod::kPushThenPmInstall) {
+      co_return co_await LegacyInstall(serial, *file, local_path, install_options, meter,
+                                       watchdog);
+    }
+    const std::vector<std::string> flags = InstallFlags(install_options);
+    Result<Service> service = MakeError(AdbErrc::kInvalidArgument, "no install service");
+    if (method == InstallMethod::kAbbExec) {
+      service = AbbExecPackageInstall(flags, file->size());
+    } else {
+      service = ExecCmdPackageInstall(flags, file->size());
+    }
+    if (!service) co_return service.error();
+    AsyncSemaphore::Permit permit = co_await SemaphoreFor(serial).Acquire(watchdog.deadline());
+    if (!permit) co_return Cancelled();
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    if (auto opened = co_await Open(socket, &serial, *service); !opened) co_return opened.error();
+    auto bytes = co_await SendFileBytes(socket, *file, false, meter);
+    if (!bytes) co_return bytes.error();
+    meter.Finish();
+    auto output = co_await ReadToEof(socket);
+    if (!output) co_return output.error();
+    co_return ReadInstallAnswer(method, *bytes, std::move(*output));
+  }
+
+  awaitable<Result<uint64_t>> PushFile(const Serial& serial, const std::string& local_path,
+                                       const std::string& remote_path,
+                                       const ProgressCallback& progress, Watchdog& watchdog) {
+    auto file = LocalFile::Open(local_path);
+    if (!file) co_return file.error();
+    ProgressMeter meter(progress, file->size());
+    auto pushed = co_await PushBody(serial, *file, remote_path, meter, watchdog);
+    if (pushed) meter.Finish();
+    co_return pushed;
+  }
+
   awaitable<Result<void>> OpenTracking(SmartSocket& socket) {
     co_await asio::this_coro::throw_if_cancelled(false);
     const Service track_devices = HostTrackDevicesLong();
@@ -738,6 +1003,28 @@ awaitable<Result<StreamEnd>> Client::StreamLines(const Serial& serial, const She
   }
   end->overlong_lines = splitter.overlong_lines();
   co_return end;
+}
+
+awaitable<Result<InstallResult>> Client::Install(Serial serial, std::string local_path,
+                                                 InstallOptions options, ProgressCallback progress,
+                                                 Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto result = co_await Inline<InstallResult>(deadline, [&](Watchdog& watchdog) {
+    return impl_->InstallBody(serial, local_path, options, progress, watchdog);
+  });
+  Observe("install", start, result.ok());
+  co_return result;
+}
+
+awaitable<Result<uint64_t>> Client::Push(Serial serial, std::string local_path,
+                                         std::string remote_path, ProgressCallback progress,
+                                         Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto result = co_await Inline<uint64_t>(deadline, [&](Watchdog& watchdog) {
+    return impl_->PushFile(serial, local_path, remote_path, progress, watchdog);
+  });
+  Observe("push", start, result.ok());
+  co_return result;
 }
 
 awaitable<Result<void>> Client::TrackDevices(DeviceListSink sink) {

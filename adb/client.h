@@ -47,6 +47,7 @@
 #include "adb/device_list.h"
 #include "adb/error.h"
 #include "adb/features.h"
+#include "adb/install_plan.h"
 #include "adb/names.h"
 #include "adb/server_address.h"
 #include "adb/shell_quote.h"
@@ -75,7 +76,8 @@ struct ClientOptions {
   // Tracking: the deadline for connecting and for the server's OKAY on each (re)connection.
   std::chrono::milliseconds track_connect_timeout{5000};
   // Told the round trip of every finished command but streams and tracking: `command` is
-  // "shell", "features", "devices" or "version"; `ok` false for an error (timeouts included).
+  // "shell", "features", "devices", "version", "install" or "push"; `ok` false for an error
+  // (timeouts included).
   // Called on the client's executor. May be empty.
   std::function<void(std::string_view command, Clock::duration elapsed, bool ok)> on_command;
 };
@@ -114,6 +116,22 @@ struct DeviceListUpdate {
   std::vector<DeviceChange> changes;
 };
 using DeviceListSink = std::function<boost::asio::awaitable<bool>(const DeviceListUpdate&)>;
+
+// A transfer's progress: bytes of the file sent so far, of `total`. Called on the client's
+// executor while bytes flow, at most once per 250 ms, and once more with sent == total when the
+// last byte is out (so a file sent within 250 ms gets just that one call). Must not block.
+using ProgressCallback = std::function<void(uint64_t sent, uint64_t total)>;
+
+// The device's answer to an install (parsers/pm_install.h read it).
+struct InstallResult {
+  InstallMethod method = InstallMethod::kExecCmd;
+  bool success = false;
+  std::string code;    // a failure's INSTALL_… code: "INSTALL_FAILED_VERSION_DOWNGRADE"
+  std::string reason;  // what followed the code: "Update version code 42 is older than …"
+  std::string advice;  // words for an operator (InstallFailureAdvice), "" when none
+  std::string output;  // the answer as the device printed it
+  uint64_t bytes = 0;  // APK bytes sent
+};
 
 class Client {
  public:
@@ -154,6 +172,26 @@ class Client {
   boost::asio::awaitable<Result<StreamEnd>> StreamLines(const Serial& serial,
                                                         const ShellCommand& command,
                                                         LineSink sink, Deadline deadline);
+
+  // Installs the APK at `local_path` (a local file) the way `adb install` does (install_plan.h):
+  // streamed over abb_exec: or exec:cmd package install -S, or pushed over sync: to
+  // /data/local/tmp and installed with `pm install`, then removed. The file is read from disk
+  // in chunks as the socket takes them (never whole in memory; small local reads on the
+  // client's thread). A device that refuses the APK is a Result with success false and its
+  // code and reason; errors are the transfer's: kInvalidArgument (the file cannot be opened or
+  // read, a bad option), the device's (kDeviceNotFound, …), kRejected (the device refused the
+  // service, or the push with its sync FAIL text), kProtocol (an answer that is no install
+  // answer), kTimeout, kCancelled.
+  boost::asio::awaitable<Result<InstallResult>> Install(Serial serial, std::string local_path,
+                                                        InstallOptions options,
+                                                        ProgressCallback progress,
+                                                        Deadline deadline);
+  // Pushes `local_path` to `remote_path` on the device over sync: (SEND, DATA chunks of at most
+  // 64 KiB, DONE with the file's mtime; QUIT), with the file's mode. Returns the bytes sent.
+  // Errors as Install's; a device's FAIL ("couldn't create file: …") is kRejected.
+  boost::asio::awaitable<Result<uint64_t>> Push(Serial serial, std::string local_path,
+                                                std::string remote_path,
+                                                ProgressCallback progress, Deadline deadline);
 
   // host:track-devices-l: delivers the device list at once and on every change, until the sink
   // returns false (Result ok) or the caller cancels (kCancelled). When the server goes away it

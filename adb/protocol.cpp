@@ -50,16 +50,14 @@ std::string HexBytes(std::string_view bytes) {
   return out;
 }
 
-// Moves up to `want - into.size()` bytes from the front of `input` into `into`.
-// Returns true when `into` holds `want` bytes.
-bool Gather(std::string& into, size_t want, std::string_view& input) {
+}  // namespace
+
+bool GatherBytes(std::string& into, size_t want, std::string_view& input) {
   size_t take = std::min(want - into.size(), input.size());
   into.append(input.substr(0, take));
   input.remove_prefix(take);
   return into.size() == want;
 }
-
-}  // namespace
 
 Result<std::string> EncodeProtocolString(std::string_view payload) {
   if (payload.size() > kMaxProtocolStringLength) {
@@ -105,7 +103,7 @@ DecodeProgress StatusDecoder::Feed(std::string_view& input) {
       case Stage::kFailed:
         return DecodeProgress::kFailed;
       case Stage::kStatus:
-        if (!Gather(buffer_, 4, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(buffer_, 4, input)) return DecodeProgress::kNeedMore;
         if (buffer_ == kOkay) {
           stage_ = Stage::kDone;
         } else if (buffer_ == kFail) {
@@ -118,7 +116,7 @@ DecodeProgress StatusDecoder::Feed(std::string_view& input) {
         buffer_.clear();
         break;
       case Stage::kFailLength: {
-        if (!Gather(buffer_, kLengthDigits, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(buffer_, kLengthDigits, input)) return DecodeProgress::kNeedMore;
         auto length = ParseHex4(buffer_);
         if (!length) {
           error_ = MakeError(AdbErrc::kProtocol,
@@ -132,7 +130,7 @@ DecodeProgress StatusDecoder::Feed(std::string_view& input) {
         break;
       }
       case Stage::kFailMessage:
-        if (!Gather(buffer_, message_length_, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(buffer_, message_length_, input)) return DecodeProgress::kNeedMore;
         error_ = ClassifyFailText(buffer_);
         buffer_.clear();
         stage_ = Stage::kFailed;
@@ -179,7 +177,7 @@ DecodeProgress ProtocolStringDecoder::Feed(std::string_view& input) {
       case Stage::kFailed:
         return DecodeProgress::kFailed;
       case Stage::kLength: {
-        if (!Gather(length_digits_, kLengthDigits, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(length_digits_, kLengthDigits, input)) return DecodeProgress::kNeedMore;
         auto length = ParseHex4(length_digits_);
         if (!length) {
           error_ =
@@ -195,7 +193,7 @@ DecodeProgress ProtocolStringDecoder::Feed(std::string_view& input) {
         break;
       }
       case Stage::kPayload:
-        if (!Gather(payload_, length_, input)) return DecodeProgress::kNeedMore;
+        if (!GatherBytes(payload_, length_, input)) return DecodeProgress::kNeedMore;
         stage_ = Stage::kDone;
         break;
     }
@@ -252,7 +250,7 @@ DecodeProgress TransportIdReplyDecoder::Feed(std::string_view& input) {
     status_done_ = true;
   }
   if (id_bytes_.size() == kTransportIdBytes) return DecodeProgress::kDone;
-  if (!Gather(id_bytes_, kTransportIdBytes, input)) return DecodeProgress::kNeedMore;
+  if (!GatherBytes(id_bytes_, kTransportIdBytes, input)) return DecodeProgress::kNeedMore;
   uint64_t id = 0;
   for (size_t i = kTransportIdBytes; i-- > 0;) {
     id = (id << 8) | static_cast<unsigned char>(id_bytes_[i]);

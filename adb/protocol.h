@@ -49,6 +49,10 @@ enum class DecodeProgress {
   kFailed,    // error() says why; the decoder stays failed, takes no more bytes
 };
 
+// Moves up to `want - into.size()` bytes from the front of `input` into `into`; true when `into`
+// holds `want` bytes. The step of every decoder of adb/: a fixed-size part read across any split.
+bool GatherBytes(std::string& into, size_t want, std::string_view& input);
+
 // Decodes "OKAY" or "FAIL" + length + message. Feed() takes bytes from the front of `input`
 // (advancing it) up to the end of the status and never beyond, so what follows the status
 // (a reply string, a transport id, a shell stream) stays in `input`.

@@ -18,6 +18,22 @@ Result<Service> Checked(std::string text) {
   return MakeService(std::move(text));
 }
 
+// pm's install options as adb passes them: "-r", "-d", "-t", "-g"; nothing a shell or abb would
+// read as more than one word.
+Result<void> CheckInstallFlags(const std::vector<std::string>& flags) {
+  for (const std::string& flag : flags) {
+    bool plain = flag.size() >= 2 && flag[0] == '-';
+    for (size_t i = 1; plain && i < flag.size(); ++i) {
+      const char c = flag[i];
+      plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+    }
+    if (!plain) {
+      return MakeError(AdbErrc::kInvalidArgument, "install option '" + flag + "' is not an option");
+    }
+  }
+  return Result<void>();
+}
+
 }  // namespace
 
 std::string EncodeRequest(const Service& service) {
@@ -50,5 +66,30 @@ Result<Service> ShellV2Raw(const ShellCommand& command) {
   return Checked("shell,v2,raw:" + command.str());
 }
 Result<Service> ShellV1(const ShellCommand& command) { return Checked("shell:" + command.str()); }
+
+Service Sync() { return MakeService("sync:"); }
+
+Result<Service> ExecCmdPackageInstall(const std::vector<std::string>& flags, uint64_t size) {
+  if (auto checked = CheckInstallFlags(flags); !checked) return checked.error();
+  std::string text = "exec:cmd package install";
+  for (const std::string& flag : flags) text += " " + flag;
+  return Checked(text + " -S " + std::to_string(size));
+}
+
+Result<Service> AbbExecPackageInstall(const std::vector<std::string>& flags, uint64_t size) {
+  if (auto checked = CheckInstallFlags(flags); !checked) return checked.error();
+  // ABB_ARG_DELIMETER (adb.h) is '\0'; the server forwards the whole string to adbd's abb.
+  std::string text = "abb_exec:package";
+  text.push_back('\0');
+  text += "install";
+  for (const std::string& flag : flags) {
+    text.push_back('\0');
+    text += flag;
+  }
+  text.push_back('\0');
+  text += "-S";
+  text.push_back('\0');
+  return Checked(text + std::to_string(size));
+}
 
 }  // namespace droidlab::adb

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adb/error.h"
 #include "adb/names.h"
@@ -54,5 +55,15 @@ Service HostTransportId(uint64_t transport_id);
 Result<Service> ShellV2Raw(const ShellCommand& command);
 // "shell:pm path com.example.app": raw stdout+stderr mixed, the exit code is lost (old devices).
 Result<Service> ShellV1(const ShellCommand& command);
+// "sync:": the file sync protocol (adb/sync_protocol.h) on this socket until QUIT.
+Service Sync();
+// A streamed install of `size` bytes (client/adb_install.cpp install_app_streamed): the APK's
+// bytes follow the OKAY raw, and the device answers "Success" or "Failure [...]" and closes.
+//   "exec:cmd package install -r -S 1234"          Android 7+ (feature "cmd"), args joined by ' '
+//   "abb_exec:package\0install\0-r\0-S\01234"      Android 10+ (feature "abb_exec"), NUL-joined
+// `flags` are pm's install options ("-r", "-d"); each must be a plain option word (a '-' then
+// letters), else kInvalidArgument.
+Result<Service> ExecCmdPackageInstall(const std::vector<std::string>& flags, uint64_t size);
+Result<Service> AbbExecPackageInstall(const std::vector<std::string>& flags, uint64_t size);
 
 }  // namespace droidlab::adb

@@ -17,9 +17,7 @@ using std::chrono::seconds;
 class AndroidServicesTest : public PinnedClockPhoneTest {
  protected:
   void Make(int sdk, Scenario scenario = DefaultScenario()) {
-    scenario.device.sdk = sdk;
-    scenario.device.release.clear();
-    scenario.device.fingerprint.clear();
+    scenario = OnSdk(sdk, std::move(scenario));
     scenario.noise_lines_per_s = 0;
     MakePhone(scenario);
   }

@@ -23,6 +23,13 @@ class PinnedClockPhoneTest : public ::testing::Test {
     options.realtime_launches = false;
     android_ = std::make_unique<SimulatedAndroid>(scenario, options, [this] { return *now_; });
   }
+  // `scenario` on Android `sdk`: its release and fingerprint follow the SDK (FinishScenario).
+  static Scenario OnSdk(int sdk, Scenario scenario = DefaultScenario()) {
+    scenario.device.sdk = sdk;
+    scenario.device.release.clear();
+    scenario.device.fingerprint.clear();
+    return scenario;
+  }
   CommandOutput Sh(std::string_view script) {
     ShellEnvironment env;
     return RunShellScript(script, env, *android_);

@@ -16,13 +16,7 @@ using std::chrono::milliseconds;
 
 class SimulatedAndroidTest : public PinnedClockPhoneTest {
  protected:
-  void Make(int sdk) {
-    Scenario scenario = DefaultScenario();
-    scenario.device.sdk = sdk;
-    scenario.device.release.clear();
-    scenario.device.fingerprint.clear();
-    MakePhone(scenario);
-  }
+  void Make(int sdk) { MakePhone(OnSdk(sdk)); }
   static std::string Field(const std::string& text, const std::string& key) {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {

@@ -1,5 +1,7 @@
 #include "tools/devsim/service_name.h"
 
+#include <charconv>
+
 namespace droidlab::devsim {
 
 std::optional<ShellRequest> ParseShellService(std::string_view service) {
@@ -37,6 +39,92 @@ std::optional<ShellRequest> ParseShellService(std::string_view service) {
   }
   request.pty = pty.value_or(request.command.empty());
   return request;
+}
+
+namespace {
+
+std::string_view WithoutTrailingNuls(std::string_view service) {
+  while (!service.empty() && service.back() == '\0') service.remove_suffix(1);
+  return service;
+}
+
+// exec: runs its command line through sh -c, and adb quotes each argument it adds with
+// escape_arg ('install', 'it'\''s'): words split on spaces, quotes and backslashes removed.
+std::vector<std::string> ShellWords(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else if (c == '\'') {
+      in_word = true;
+      const std::size_t close = text.find('\'', i + 1);
+      const std::size_t end = close == std::string_view::npos ? text.size() : close;
+      word.append(text.substr(i + 1, end - i - 1));
+      i = end;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      in_word = true;
+      word.push_back(text[++i]);
+    } else {
+      in_word = true;
+      word.push_back(c);
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+// abb's arguments: NUL-separated.
+std::vector<std::string> SplitAtNuls(std::string_view text) {
+  std::vector<std::string> words;
+  while (!text.empty()) {
+    const std::size_t at = text.find('\0');
+    const std::string_view word = text.substr(0, at);
+    words.emplace_back(word);
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return words;
+}
+
+}  // namespace
+
+std::optional<InstallServiceRequest> ParseInstallService(std::string_view service) {
+  service = WithoutTrailingNuls(service);
+  InstallServiceRequest request;
+  if (service.starts_with("exec:")) {
+    request.argv = ShellWords(service.substr(5));
+  } else if (service.starts_with("abb_exec:")) {
+    request.abb = true;
+    request.argv = SplitAtNuls(service.substr(9));
+    request.argv.insert(request.argv.begin(), "cmd");  // abb runs the service as cmd would
+  } else {
+    return std::nullopt;
+  }
+  const auto& argv = request.argv;
+  if (argv.size() < 5 || argv[0] != "cmd" || argv[1] != "package" || argv[2] != "install") {
+    return std::nullopt;
+  }
+  std::optional<std::uint64_t> size;
+  for (std::size_t i = 3; i + 1 < argv.size(); ++i) {
+    if (argv[i] != "-S") continue;
+    std::uint64_t value = 0;
+    const std::string& digits = argv[i + 1];
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    size = value;
+  }
+  if (!size) return std::nullopt;
+  request.size = *size;
+  return request;
+}
+
+bool IsSyncService(std::string_view service) {
+  return WithoutTrailingNuls(service) == "sync:";
 }
 
 }  // namespace droidlab::devsim

@@ -5,9 +5,11 @@
 // adbd's defaults: pty when the command is empty, raw otherwise; TERM "dumb".
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace droidlab::devsim {
 
@@ -20,5 +22,19 @@ struct ShellRequest {
 
 // nullopt when the service is not a shell service ("sync:", "reverse:", …).
 std::optional<ShellRequest> ParseShellService(std::string_view service);
+
+// A streamed install (packages/modules/adb client/adb_install.cpp install_app_streamed):
+//   "exec:cmd package install -r -S 1234"       adbd runs the command line (services.cpp exec:)
+//   "abb_exec:package\0install\0-r\0-S\01234"   adbd's abb gets the NUL-separated args
+struct InstallServiceRequest {
+  std::vector<std::string> argv;  // as one command line: {"cmd", "package", "install", …}
+  std::uint64_t size = 0;         // -S: the bytes that follow on the stream
+  bool abb = false;
+};
+// nullopt when the service is neither, or has no -S SIZE.
+std::optional<InstallServiceRequest> ParseInstallService(std::string_view service);
+
+// "sync:" (the file sync protocol, tools/devsim/sync_service.h).
+bool IsSyncService(std::string_view service);
 
 }  // namespace droidlab::devsim

@@ -161,6 +161,7 @@ bool TakeRedirections(std::vector<Token>& words, Redirections& redirections) {
         redirections.stderr_to_stdout = true;
         continue;
       }
+      if (t == "</dev/null" || t == "0</dev/null") continue;  // no simulated command reads stdin
       if (t.find('>') != std::string::npos || t.find('<') != std::string::npos) return false;
     }
     kept.push_back(std::move(word));

@@ -16,10 +16,12 @@
 #include <iostream>
 #include <map>
 
+#include "tools/devsim/android/apk_receiver.h"
 #include "tools/devsim/packet.h"
 #include "tools/devsim/service_name.h"
 #include "tools/devsim/shell_interpreter.h"
 #include "tools/devsim/shell_protocol.h"
+#include "tools/devsim/sync_service.h"
 
 namespace droidlab::devsim {
 namespace {
@@ -58,25 +60,69 @@ constexpr std::uint32_t kAuthSignature = 2;
 constexpr std::uint32_t kAuthRsaPublicKey = 3;
 constexpr std::size_t kAuthTokenSize = 20;  // TOKEN_SIZE
 
+// One OPENed service on a connection: what the transport hands it.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual void Start() = 0;
+  // The host OKAYed our last WRTE.
+  virtual void OnOkay() = 0;
+  // The host's WRTE. True: OKAY it now (the bytes are taken); false: the device stalls.
+  virtual bool OnData(std::string_view data) = 0;
+  // The host closed the stream, or the connection went away.
+  virtual void Stop() = 0;
+};
+
+// The device's output on one stream: bytes queued, sent in WRTEs no larger than the negotiated
+// payload with one outstanding until the host's OKAY, then CLSE once finished and drained.
+class Outbox {
+ public:
+  Outbox(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id)
+      : connection_(connection), local_id_(local_id), remote_id_(remote_id) {}
+  void Add(std::string_view bytes) {
+    outbox_ += bytes;
+    Pump();
+  }
+  // Nothing more will be added: CLSE when the rest is out.
+  void Finish() {
+    finished_ = true;
+    Pump();
+  }
+  void OnOkay() {
+    awaiting_okay_ = false;
+    Pump();
+  }
+
+ private:
+  void Pump();
+
+  Connection& connection_;
+  std::uint32_t local_id_;
+  std::uint32_t remote_id_;
+  std::string outbox_;  // bytes not yet sent in a WRTE, from outbox_sent_ on
+  std::size_t outbox_sent_ = 0;  // an offset, not erase(0, n): a lagging reader's backlog is
+                                 // not copied again for every WRTE
+  bool awaiting_okay_ = false;
+  bool finished_ = false;  // nothing more will be added to outbox_
+  bool closed_ = false;
+};
+
 // One OPENed shell service. Output is produced by the interpreter up front, then released
 // chunk by chunk at the times the command would print it, one WRTE in flight at a time.
-class ShellStream : public std::enable_shared_from_this<ShellStream> {
+class ShellStream : public Stream, public std::enable_shared_from_this<ShellStream> {
  public:
   ShellStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
               ShellRequest request, SimulatedAndroid& android, asio::any_io_executor executor)
-      : connection_(connection),
-        local_id_(local_id),
-        remote_id_(remote_id),
+      : out_(connection, local_id, remote_id),
         request_(std::move(request)),
         android_(android),
         timer_(executor) {}
-  ~ShellStream() { Stop(); }
+  ~ShellStream() override { Stop(); }
 
-  void Start();
-  void OnOkay();
-  void OnData(std::string_view data);
-  // The host closed the stream, or the connection went away.
-  void Stop() {
+  void Start() override;
+  void OnOkay() override { out_.OnOkay(); }
+  bool OnData(std::string_view data) override;
+  void Stop() override {
     timer_.cancel();
     if (subscription_ != 0) android_.logcat().Unsubscribe(subscription_);
     subscription_ = 0;
@@ -85,11 +131,8 @@ class ShellStream : public std::enable_shared_from_this<ShellStream> {
  private:
   void ReleaseChunks();
   void Emit(bool to_stderr, std::string_view data);
-  void Pump();
 
-  Connection& connection_;
-  std::uint32_t local_id_;
-  std::uint32_t remote_id_;
+  Outbox out_;
   ShellRequest request_;
   SimulatedAndroid& android_;
   asio::steady_timer timer_;
@@ -97,12 +140,6 @@ class ShellStream : public std::enable_shared_from_this<ShellStream> {
   CommandOutput output_;
   std::size_t next_chunk_ = 0;
   bool chunk_delay_done_ = false;
-  std::string outbox_;  // bytes not yet sent in a WRTE, from outbox_sent_ on
-  std::size_t outbox_sent_ = 0;  // an offset, not erase(0, n): a lagging reader's backlog is
-                                 // not copied again for every WRTE
-  bool awaiting_okay_ = false;
-  bool finished_ = false;  // nothing more will be added to outbox_
-  bool closed_ = false;
   std::uint64_t subscription_ = 0;
   ShellPacketDecoder stdin_decoder_;
 };
@@ -176,7 +213,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool awaiting_auth_ = false;  // answered CNXN with AUTH; no key accepted yet
   std::deque<std::string> queue_;
   bool closed_ = false;
-  std::map<std::uint32_t, std::shared_ptr<ShellStream>> streams_;
+  std::map<std::uint32_t, std::shared_ptr<Stream>> streams_;
   std::uint32_t next_local_id_ = 1;
   std::uint32_t max_payload_ = kMaxPayload;
   bool connected_ = false;
@@ -239,10 +276,9 @@ void ShellStream::ReleaseChunks() {
   if (output_.hang) return;  // a hung command: only the host closing the stream ends it
   // A dropped stream ends without an exit status, as when the device goes away mid-command.
   if (request_.shell_protocol && !output_.drop_stream) {
-    outbox_ += EncodeShellExit(output_.exit_code);
+    out_.Add(EncodeShellExit(output_.exit_code));
   }
-  finished_ = true;
-  Pump();
+  out_.Finish();
 }
 
 void ShellStream::Emit(bool to_stderr, std::string_view data) {
@@ -263,16 +299,17 @@ void ShellStream::Emit(bool to_stderr, std::string_view data) {
     // as one packet; a client may refuse a packet over MAX_PAYLOAD, so never send one.
     constexpr std::size_t kMaxShellPacketData = 64 * 1024;
     const auto id = to_stderr ? ShellPacketId::kStderr : ShellPacketId::kStdout;
+    std::string packets;
     for (std::size_t at = 0; at < text.size(); at += kMaxShellPacketData) {
-      outbox_ += EncodeShellPacket(id, std::string_view(text).substr(at, kMaxShellPacketData));
+      packets += EncodeShellPacket(id, std::string_view(text).substr(at, kMaxShellPacketData));
     }
+    out_.Add(packets);
   } else {
-    outbox_ += text;  // shell v1: stdout and stderr arrive mixed, as from a real device
+    out_.Add(text);  // shell v1: stdout and stderr arrive mixed, as from a real device
   }
-  Pump();
 }
 
-void ShellStream::Pump() {
+void Outbox::Pump() {
   if (awaiting_okay_ || closed_) return;
   if (outbox_sent_ < outbox_.size()) {
     const std::size_t size =
@@ -296,13 +333,8 @@ void ShellStream::Pump() {
   }
 }
 
-void ShellStream::OnOkay() {
-  awaiting_okay_ = false;
-  Pump();
-}
-
-void ShellStream::OnData(std::string_view data) {
-  if (!request_.shell_protocol) return;  // v1 stdin goes nowhere: no command reads it yet
+bool ShellStream::OnData(std::string_view data) {
+  if (!request_.shell_protocol) return true;  // v1 stdin goes nowhere: no command reads it yet
   stdin_decoder_.Feed(data);
   for (;;) {
     auto next = stdin_decoder_.Take();
@@ -310,7 +342,165 @@ void ShellStream::OnData(std::string_view data) {
     // Stdin, close-stdin and window-size packets are accepted; no simulated command reads
     // stdin yet, so their contents are dropped.
   }
+  return true;
 }
+
+// exec: came with Android 7's adbd (services.cpp "exec:"), abb_exec: with Android 10's.
+constexpr int kExecSdk = 24;
+constexpr int kAbbExecSdk = 29;
+
+// A streamed install (exec:cmd package install -S N, abb_exec:package\0install\0-S\0N): the host
+// writes the APK's N bytes raw, the package manager answers one line and the stream closes
+// (adbd's exec: and abb_exec: hand the stream to the command as its stdin and stdout).
+class InstallStream : public Stream {
+ public:
+  InstallStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
+                InstallServiceRequest request, SimulatedAndroid& android)
+      : out_(connection, local_id, remote_id), request_(std::move(request)), android_(android) {}
+
+  void Start() override {
+    stalled_ = android_.StallsStream(request_.argv);
+    if (request_.size == 0 && !stalled_) Answer();
+  }
+  void OnOkay() override { out_.OnOkay(); }
+  bool OnData(std::string_view data) override {
+    if (stalled_) return false;  // `devsim-fault hang`: the package manager stops reading
+    if (answered_) return true;  // bytes after the N announced: read by nobody
+    const std::uint64_t left = request_.size - receiver_.size();
+    const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(left, data.size()));
+    receiver_.Write(data.substr(0, take));
+    if (receiver_.size() == request_.size) Answer();
+    return true;
+  }
+  void Stop() override {}
+
+ private:
+  void Answer() {
+    answered_ = true;
+    const StoredFile file = receiver_.Finish();
+    const CommandOutput output = android_.RunStreamedInstall(request_.argv, file);
+    if (output.hang) return;  // never answers: the host must close the stream
+    // exec: and abb_exec: have no stderr channel apart: both come down the stream.
+    out_.Add(output.Stdout() + output.Stderr());
+    out_.Finish();
+  }
+
+  Outbox out_;
+  InstallServiceRequest request_;
+  SimulatedAndroid& android_;
+  ApkReceiver receiver_;
+  bool stalled_ = false;
+  bool answered_ = false;
+};
+
+// sync: (packages/modules/adb daemon/file_sync_service.cpp): SEND "PATH,MODE", DATA…, DONE
+// MTIME answered OKAY (or FAIL "MESSAGE" and the stream closes); QUIT closes. Files land in
+// the device's simulated filesystem (DeviceState::files: size, SHA-1, the APK's manifest).
+class SyncStream : public Stream {
+ public:
+  SyncStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
+             SimulatedAndroid& android)
+      : out_(connection, local_id, remote_id), android_(android) {}
+
+  void Start() override {}
+  void OnOkay() override { out_.OnOkay(); }
+  bool OnData(std::string_view data) override {
+    if (ended_) return true;
+    decoder_.Feed(data);
+    while (!ended_) {
+      auto next = decoder_.Take();
+      if (auto* error = std::get_if<std::string>(&next)) {
+        Fail(*error);
+        break;
+      }
+      auto* request = std::get_if<SyncRequest>(&next);
+      if (request == nullptr) break;
+      Handle(std::move(*request));
+    }
+    return true;
+  }
+  void Stop() override {}
+
+ private:
+  void Handle(SyncRequest request) {
+    switch (request.kind) {
+      case SyncRequest::Kind::kSend: {
+        auto target = ParseSyncSendTarget(request.payload);
+        if (!target) {
+          Fail("bad SEND request");
+          return;
+        }
+        // adbd runs as shell: only shell-writable places take files (do_send: open fails).
+        if (!target->path.starts_with("/data/local/tmp/") &&
+            !target->path.starts_with("/sdcard/")) {
+          Fail("couldn't create file: Permission denied");
+          return;
+        }
+        target_ = std::move(*target);
+        receiver_ = std::make_unique<ApkReceiver>();
+        return;
+      }
+      case SyncRequest::Kind::kData:
+        if (!receiver_) {
+          Fail("DATA without SEND");
+          return;
+        }
+        receiver_->Write(request.payload);
+        return;
+      case SyncRequest::Kind::kDone: {
+        if (!receiver_) {
+          Fail("DONE without SEND");
+          return;
+        }
+        StoredFile file = receiver_->Finish();
+        receiver_.reset();
+        file.mode = target_.mode;
+        file.mtime = request.value;
+        android_.StoreFile(target_.path, std::move(file));
+        out_.Add(EncodeSyncStatus("OKAY", ""));
+        return;
+      }
+      case SyncRequest::Kind::kQuit:
+        ended_ = true;
+        out_.Finish();
+        return;
+      case SyncRequest::Kind::kStat:
+      case SyncRequest::Kind::kStat2: {
+        // adb's push stats the target first (is it a folder?).
+        SyncStat stat;
+        std::string path = request.payload;
+        while (path.size() > 1 && path.back() == '/') path.pop_back();
+        if (path == "/data/local/tmp" || path == "/sdcard") {
+          stat.mode = 040771;  // S_IFDIR | rwxrwx--x
+        } else if (const StoredFile* file = android_.FindFile(path)) {
+          stat.mode = 0100000 | (file->mode & 07777);  // S_IFREG
+          stat.size = file->size;
+          stat.mtime = file->mtime;
+        }
+        out_.Add(request.kind == SyncRequest::Kind::kStat ? EncodeSyncStatV1(stat)
+                                                          : EncodeSyncStatV2(request.id, stat));
+        return;
+      }
+      case SyncRequest::Kind::kOther:
+        // LIST, RECV… are not simulated; adbd's answer to an id it does not know.
+        Fail("unknown command");
+        return;
+    }
+  }
+  void Fail(const std::string& message) {
+    ended_ = true;
+    receiver_.reset();
+    out_.Add(EncodeSyncStatus("FAIL", message));
+    out_.Finish();
+  }
+
+  Outbox out_;
+  SimulatedAndroid& android_;
+  SyncRequestDecoder decoder_;
+  SyncSendTarget target_;
+  std::unique_ptr<ApkReceiver> receiver_;
+  bool ended_ = false;
+};
 
 asio::awaitable<void> Connection::ReadLoop(std::shared_ptr<Connection> self) {
   PacketDecoder decoder;
@@ -365,15 +555,24 @@ void Connection::Handle(Packet packet) {
     }
     case kCommandOpen: {
       if (!connected_ || packet.arg0 == 0) return;
-      auto request = ParseShellService(packet.payload);
-      if (!request) {
+      std::shared_ptr<Stream> stream;
+      const std::uint32_t local_id = next_local_id_;
+      const int sdk = android_->scenario().device.sdk;
+      if (auto request = ParseShellService(packet.payload)) {
+        stream = std::make_shared<ShellStream>(*this, local_id, packet.arg0, std::move(*request),
+                                               *android_, socket_.get_executor());
+      } else if (auto install = ParseInstallService(packet.payload);
+                 install && sdk >= (install->abb ? kAbbExecSdk : kExecSdk)) {
+        stream = std::make_shared<InstallStream>(*this, local_id, packet.arg0, std::move(*install),
+                                                 *android_);
+      } else if (IsSyncService(packet.payload)) {
+        stream = std::make_shared<SyncStream>(*this, local_id, packet.arg0, *android_);
+      } else {
         // CLSE with local id 0 is how adbd refuses an OPEN.
         Send(Packet{kCommandClse, 0, packet.arg0, {}});
         return;
       }
-      const std::uint32_t local_id = next_local_id_++;
-      auto stream = std::make_shared<ShellStream>(*this, local_id, packet.arg0, std::move(*request),
-                                                  *android_, socket_.get_executor());
+      ++next_local_id_;
       streams_[local_id] = stream;
       Send(Packet{kCommandOkay, local_id, packet.arg0, {}});
       stream->Start();
@@ -387,9 +586,11 @@ void Connection::Handle(Packet packet) {
     case kCommandWrte: {
       const auto it = streams_.find(packet.arg1);
       if (it == streams_.end()) return;
-      // The data is consumed at once, so the host may send more right away.
-      Send(Packet{kCommandOkay, packet.arg1, packet.arg0, {}});
-      it->second->OnData(packet.payload);
+      // Keep the stream alive through OnData: it may end itself (and be forgotten) there.
+      const std::shared_ptr<Stream> stream = it->second;
+      // The data is consumed at once, so the host may send more right away (unless the stream
+      // stalls: a hung install).
+      if (stream->OnData(packet.payload)) Send(Packet{kCommandOkay, packet.arg1, packet.arg0, {}});
       return;
     }
     case kCommandClse: {

@@ -61,6 +61,15 @@ CommandOutput DumpPackage(DeviceState& device, const std::string& package);
 CommandOutput RunPackageCompile(DeviceState& device, const Argv& args);
 CommandOutput RunPackageDeleteDexopt(DeviceState& device, const Argv& args);
 
+// install_commands.cpp: an APK the host sent, installed (`pm install PATH` of a pushed file, the
+// bytes of a streamed `cmd package install -S N`), and `rm` / `sha1sum` of pushed files.
+struct StoredFile;
+// `args` follow "install": pm's options (-r, -d, -S N, …).
+CommandOutput RunStreamedInstall(DeviceState& device, const Argv& args, const StoredFile& file);
+CommandOutput RunPmInstall(DeviceState& device, const Argv& args);
+CommandOutput RunRm(DeviceState& device, const Argv& argv);
+CommandOutput RunSha1sum(DeviceState& device, const Argv& argv);
+
 // logcat_command.cpp
 CommandOutput RunLogcat(DeviceState& device, const Argv& argv);
 

@@ -22,6 +22,8 @@ constexpr std::pair<std::string_view, CommandHandler> kCommands[] = {
     {"ps", RunPs},
     {"date", RunDate},
     {"getconf", RunGetconf},
+    {"rm", RunRm},
+    {"sha1sum", RunSha1sum},
     {"devsim-fault", RunDevsimFault},
 };
 

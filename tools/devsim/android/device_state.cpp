@@ -58,12 +58,7 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
   for (const auto& spec : scenario.packages) {
     App app;
     app.spec = spec;
-    if (d.sdk >= 30) {
-      app.apk_path = "/data/app/~~" + RandomApkToken() + "/" + spec.name + "-" + RandomApkToken() +
-                     "/base.apk";
-    } else {
-      app.apk_path = "/data/app/" + spec.name + "-" + RandomApkToken() + "/base.apk";
-    }
+    app.apk_path = NewApkPath(spec.name);
     if (spec.bg_dexopt_after_s > 0) {
       app.bg_dexopt_at = created + std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                        std::chrono::duration<double>(spec.bg_dexopt_after_s));
@@ -74,6 +69,14 @@ DeviceState::DeviceState(Scenario scenario_in, DeviceOptions options_in, WallClo
   heat_c = scenario.heat.start_c;
   heat_at = created;
   LogBootLines(booted);
+}
+
+std::string DeviceState::NewApkPath(const std::string& package) {
+  if (scenario.device.sdk >= 30) {
+    return "/data/app/~~" + RandomApkToken() + "/" + package + "-" + RandomApkToken() +
+           "/base.apk";
+  }
+  return "/data/app/" + package + "-" + RandomApkToken() + "/base.apk";
 }
 
 void DeviceState::LogBootLines(std::chrono::system_clock::time_point boot) {

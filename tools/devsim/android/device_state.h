@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -53,6 +54,26 @@ struct App {
   std::optional<std::chrono::system_clock::time_point> bg_dexopt_at;
 };
 
+// What an installed-from-the-host APK's manifest says (parsers/apk_manifest.h read it).
+struct ApkFacts {
+  std::string package;
+  long version_code = 0;  // the long version code (versionCodeMajor << 32 | versionCode)
+  std::optional<std::string> version_name;
+  int min_sdk = 1;
+  std::optional<int> target_sdk;
+};
+
+// A file the host pushed (sync: SEND) or streamed (an install): its size and SHA-1, and, when
+// its bytes are an APK, what its manifest says. The bytes themselves are not kept.
+struct StoredFile {
+  std::uint64_t size = 0;
+  std::string sha1;                // 40 lowercase hex digits, as toybox sha1sum prints
+  std::optional<ApkFacts> apk;     // nullopt: not a zip with a readable AndroidManifest.xml
+  std::string not_apk_reason;      // why not (ReadApkManifest's words), for logs
+  std::uint32_t mode = 0644;
+  std::uint32_t mtime = 0;
+};
+
 struct DeviceState {
   // Boots the device: properties and settings from the scenario, init, zygote and
   // system_server, the installed apps, and the boot lines in the log.
@@ -85,6 +106,8 @@ struct DeviceState {
   void Log(std::chrono::system_clock::time_point time, int pid, int tid, char priority,
            std::string tag, std::string message, LogBufferId buffer);
   App* FindApp(const std::string& package);
+  // Where the package manager puts a new install of `package` (the form of this SDK).
+  std::string NewApkPath(const std::string& package);
   int StartProcess(const std::string& name, int uid, int ppid, long start_ticks);
   void ForceStop(App& app);
   long SampleMillis(const LaunchTimeDistribution& distribution);
@@ -105,6 +128,9 @@ struct DeviceState {
   std::map<std::string, std::map<std::string, std::string>> settings;  // namespace -> key -> value
   std::map<int, Process> processes;
   std::map<std::string, App> apps;
+  // The files the host pushed, by absolute path (only what adb pushes: /data/local/tmp/…).
+  std::map<std::string, StoredFile> files;
+  int next_install_session = 1392406147;  // PackageInstallerService's session ids (vmdlN.tmp)
   LogcatBuffer logcat;
   int next_pid = 4200;
   int system_server_pid = 0;

@@ -146,10 +146,29 @@ void RunScheduledFaults(DeviceState& device, std::chrono::system_clock::time_poi
   }
 }
 
-void ApplyFaults(FaultState& faults, const Argv& argv, CommandOutput& output) {
-  if (faults.active.empty() || argv.empty() || argv[0] == "devsim-fault") return;
+namespace {
+
+std::string CommandLine(const Argv& argv) {
   std::string line;
   for (const auto& word : argv) line += (line.empty() ? "" : " ") + word;
+  return line;
+}
+
+}  // namespace
+
+bool TakeFault(FaultState& faults, std::string_view kind, const Argv& argv) {
+  const std::string line = CommandLine(argv);
+  for (auto it = faults.active.begin(); it != faults.active.end(); ++it) {
+    if (it->kind != kind || !line.starts_with(it->prefix)) continue;
+    if (--it->remaining <= 0) faults.active.erase(it);
+    return true;
+  }
+  return false;
+}
+
+void ApplyFaults(FaultState& faults, const Argv& argv, CommandOutput& output) {
+  if (faults.active.empty() || argv.empty() || argv[0] == "devsim-fault") return;
+  const std::string line = CommandLine(argv);
   for (auto it = faults.active.begin(); it != faults.active.end(); ++it) {
     if (!line.starts_with(it->prefix)) continue;
     if (it->kind == "hang") {

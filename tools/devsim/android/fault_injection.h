@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/devsim/command_output.h"
@@ -48,5 +49,9 @@ void RunScheduledFaults(DeviceState& device, std::chrono::system_clock::time_poi
 // Rewrites the output of the command `argv` if an active fault matches its command line, and
 // counts that use down. devsim-fault itself is never faulted, so a test can always clear.
 void ApplyFaults(FaultState& faults, const std::vector<std::string>& argv, CommandOutput& output);
+
+// For streams that are no shell (an install's bytes): true when an active fault of `kind`
+// matches the command line `argv`, counted down as ApplyFaults does.
+bool TakeFault(FaultState& faults, std::string_view kind, const std::vector<std::string>& argv);
 
 }  // namespace droidlab::devsim

@@ -62,6 +62,9 @@ CommandOutput RunPm(DeviceState& device, const Argv& argv) {
   if (argv.size() >= 2 && argv[1] == "delete-dexopt") {
     return RunPackageDeleteDexopt(device, Argv(argv.begin() + 2, argv.end()));
   }
+  if (argv.size() >= 3 && argv[1] == "install") {
+    return RunPmInstall(device, Argv(argv.begin() + 2, argv.end()));
+  }
   if (argv.size() >= 2 && argv[1] == "resolve-activity") {
     return RunResolveActivity(device, Argv(argv.begin() + 2, argv.end()));
   }

@@ -10,6 +10,9 @@ namespace {
 // What adbd of that release advertises in its banner. Never delayed_ack: with it the host
 // expects a different flow-control scheme (see the measured facts).
 std::string FeaturesForSdk(int sdk) {
+  // Android 6's adbd advertised no features: no shell protocol, no `cmd` (both came with 7),
+  // so adb pushes and runs `pm install` (adb_install.cpp) and shells are v1.
+  if (sdk < 24) return "";
   std::string features = "shell_v2,cmd,stat_v2";
   if (sdk >= 29) {
     features +=
@@ -67,6 +70,23 @@ std::string SimulatedAndroid::ConnectBanner() const {
   const DeviceSpec& d = device_.scenario.device;
   return "device::ro.product.name=" + d.product + ";ro.product.model=" + d.model +
          ";ro.product.device=" + d.device + ";features=" + FeaturesForSdk(d.sdk);
+}
+
+CommandOutput SimulatedAndroid::RunStreamedInstall(const std::vector<std::string>& argv,
+                                                   const StoredFile& file) {
+  Tick();
+  CommandOutput output;
+  if (device_.ServicesStarting() && ServiceNotYetPublished(argv, output)) {
+    // system_server is still starting after a reboot: no package service to install with.
+  } else {
+    output = devsim::RunStreamedInstall(device_, Argv(argv.begin() + 3, argv.end()), file);
+  }
+  ApplyFaults(device_.faults, argv, output);
+  return output;
+}
+
+bool SimulatedAndroid::StallsStream(const std::vector<std::string>& argv) {
+  return TakeFault(device_.faults, "hang", argv);
 }
 
 void SimulatedAndroid::Tick() { AdvanceDeviceTo(device_, device_.Now()); }

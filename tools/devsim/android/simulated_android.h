@@ -29,6 +29,22 @@ class SimulatedAndroid : public CommandRunner {
   // Lets time pass up to now, runs the command, then applies any fault that matches it.
   CommandOutput Run(const std::vector<std::string>& argv) override;
 
+  // A streamed install's bytes have all come (`argv`: "cmd package install … -S N"): the package
+  // manager's answer, with faults applied as to any command.
+  CommandOutput RunStreamedInstall(const std::vector<std::string>& argv, const StoredFile& file);
+  // A stream whose command line is `argv` starts: true when a `devsim-fault hang` matches it
+  // (used up), and the device then takes none of its bytes.
+  bool StallsStream(const std::vector<std::string>& argv);
+  // A pushed file lands (sync: DONE).
+  void StoreFile(const std::string& path, StoredFile file) {
+    device_.files[path] = std::move(file);
+  }
+  // A pushed file, or nullptr.
+  const StoredFile* FindFile(const std::string& path) const {
+    const auto it = device_.files.find(path);
+    return it == device_.files.end() ? nullptr : &it->second;
+  }
+
   // Time passes on the device: background log lines, system_server's looper messages,
   // scheduled faults. The transport calls it a few times a second; Run calls it first.
   void Tick();
