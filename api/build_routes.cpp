@@ -48,6 +48,8 @@ HttpResponse BuildFailure(const orchestrator::BuildError& e) {
       return BadRequest(e.message);
     case orchestrator::BuildError::Kind::kNotFound:
       return NotFound(e.message);
+    case orchestrator::BuildError::Kind::kInUse:
+      return JsonError(409, "conflict", e.message);
     case orchestrator::BuildError::Kind::kFailed:
       break;
   }

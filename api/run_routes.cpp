@@ -143,6 +143,22 @@ asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathPa
     auto stored = co_await std::move(reading);
     if (stored) model = stored->model;
   }
+  if (spec->build) {
+    // The build must be kept and be of the package measured (checked again when it runs).
+    const int64_t build_id = *spec->build;
+    auto reading_build = ctx.store.GetBuild(build_id);
+    auto build = co_await std::move(reading_build);
+    if (!build) {
+      if (build.error().code == store::StoreErrorCode::kNotFound) {
+        co_return BadRequest("build: no build " + std::to_string(build_id));
+      }
+      co_return StoreFailure(build.error());
+    }
+    if (build->package != spec->package) {
+      co_return BadRequest("build: build " + std::to_string(build_id) + " is " + build->package +
+                           ", not the run's package " + spec->package);
+    }
+  }
   std::optional<int64_t> no_schedule;
   auto run = co_await ctx.services.queue->Submit(std::move(*spec), std::move(model), no_schedule);
   if (!run) co_return QueueFailure(run.error());

@@ -106,8 +106,37 @@ class Command {
     return run;
   }
 
+  // `--build FILE`: the file is uploaded first (as `build add`), the run names the build.
+  BasicResult<int64_t, ClientFailure> UploadBuild(const std::string& file) {
+    auto reply = client_.Upload("/api/v1/builds", file);
+    if (!reply) {
+      const bool local = reply.error().message.rfind("cannot read ", 0) == 0;
+      return ClientFailure{local ? kExitUsage : kExitUnreachable, reply.error().message};
+    }
+    if (reply->status != 201 && reply->status != 200) {
+      return ClientFailure{kExitApiError,
+                           file + ": the daemon answered " + std::to_string(reply->status) + ": " +
+                               ApiErrorMessage(*reply),
+                           reply->status};
+    }
+    const Json build = Json::parse(reply->body, nullptr, false);
+    if (!build.is_object() || !build.contains("id") || !build["id"].is_number_integer()) {
+      return ClientFailure{kExitApiError, file + ": the daemon's answer is not a build"};
+    }
+    std::fputs(BuildLine(build, reply->status == 201).c_str(), err_);
+    return build["id"].get<int64_t>();
+  }
+
   int SubmitRun() {
-    auto created = CallApi(client_, "POST", "/api/v1/runs", RunBodyJson(o_), 201);
+    std::string body = RunBodyJson(o_);
+    if (o_.build_file) {
+      auto id = UploadBuild(*o_.build_file);
+      if (!id) return Fail(id.error());
+      Json with_build = Json::parse(body);
+      with_build["build"] = *id;
+      body = with_build.dump();
+    }
+    auto created = CallApi(client_, "POST", "/api/v1/runs", body, 201);
     if (!created) return Fail(created.error());
     const int64_t id = created->value("id", int64_t{0});
     if (!o_.wait) {

@@ -36,7 +36,8 @@ const std::set<std::string> kRunFlags = {"--serial",
                                          "--max-battery-temp-c",
                                          "--cooldown",
                                          "--cooldown-timeout-s",
-                                         "--compilation"};
+                                         "--compilation",
+                                         "--build"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -167,6 +168,17 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
     }
     o.spec.compilation = *c;
     o.compilation_given = true;
+  } else if (flag == "--build") {
+    // A build the daemon keeps (its id), or an APK file to upload first.
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+      auto id = ParseInt<int64_t>(value);
+      if (!id || *id < 1) return "--build: expected a build id or an APK file, got '" + value + "'";
+      o.spec.build = *id;
+    } else if (value.empty()) {
+      return std::string("--build: expected a build id or an APK file");
+    } else {
+      o.build_file = value;
+    }
   } else if (flag == "--baseline") {
     if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
       return "--baseline: expected a run id or 'previous', got '" + value + "'";
@@ -327,6 +339,9 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
     case ClientCommand::kSchedulesAdd:
       if (!positional.empty()) return "unexpected argument '" + positional[0] + "'";
       if (auto error = CheckRunSpec(o)) return *error;
+      if (o.command == ClientCommand::kSchedulesAdd && o.build_file) {
+        return std::string("--build: a schedule names a build by its id (droidlab build add FILE)");
+      }
       if (o.command == ClientCommand::kSchedulesAdd && o.cron.empty()) {
         return std::string("--cron is required (five fields: \"0 2 * * *\")");
       }
@@ -369,6 +384,7 @@ std::string RunBodyJson(const ClientOptions& o) {
   if (o.cooldown_given) body["cooldown"] = s.cooldown_fail ? "fail" : "wait";
   if (o.cooldown_timeout_given) body["cooldown_timeout_s"] = s.cooldown_timeout_s;
   if (o.compilation_given) body["compilation"] = orchestrator::CompilationName(s.compilation);
+  if (s.build) body["build"] = *s.build;
   return body.dump();
 }
 
@@ -477,7 +493,7 @@ const char* ClientCommandsUsage() {
          "               [--on-launch-failure continue|fail] [--preflight warn|enforce]\n"
          "               [--warmup N] [--max-thermal light] [--max-battery-temp-c 38]\n"
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
-         "               [--compilation as-is|speed-profile|speed|verify|none]\n"
+         "               [--compilation as-is|speed-profile|speed|verify|none] [--build ID|FILE]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"

@@ -71,6 +71,8 @@ struct ClientOptions {
   int64_t id = 0;
   // build add FILE…
   std::vector<std::string> files;
+  // run --build FILE: uploaded first, then named by the run (--build ID sets spec.build)
+  std::optional<std::string> build_file;
   // schedules add
   std::string cron;
   std::optional<std::string> timezone;

@@ -228,8 +228,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
 
   // The builds under test, beside the database unless configured; declared after the store
   // (it writes through it) and so gone before it.
-  const std::string builds_dir =
-      config.builds_dir.value_or((std::filesystem::path(config.db).parent_path() / "builds").string());
+  const std::string builds_dir = std::filesystem::absolute(
+      config.builds_dir.value_or((std::filesystem::path(config.db).parent_path() / "builds").string())).string();
   orchestrator::BuildLibrary builds(*st, builds_dir);
   if (auto e = builds.Open()) {
     std::fprintf(err, "droidlab serve: %s\n", e->c_str());
@@ -262,6 +262,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   queue_options.log = LogAs("runs", spdlog::level::info);
   queue_options.executor.log = LogAs("run", spdlog::level::info);
   queue_options.executor.owed_restores = &owed_restores;
+  queue_options.executor.builds_dir = builds.dir();
   store::Store& store_ref = *st;
   orchestrator::RunQueue queue(
       *st,

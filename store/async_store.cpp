@@ -178,6 +178,12 @@ AsyncStore::Awaitable<StoreResult<std::vector<Build>>> AsyncStore::ListBuildsCre
   co_return co_await std::move(reading);
 }
 
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CountRunsUsingBuild(int64_t build_id) const {
+  auto query = [build_id](Reader& r) { return r.CountRunsUsingBuild(build_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
 // ---- Schedules
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {

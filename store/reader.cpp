@@ -492,6 +492,16 @@ StoreResult<std::vector<Build>> Reader::ListBuildsCreatedBefore(int64_t created_
   return CollectRows<Build>(*st, ReadBuild, "listing old builds");
 }
 
+StoreResult<int64_t> Reader::CountRunsUsingBuild(int64_t build_id) {
+  auto st = db_->Cached(sql::kBuildInUse);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, build_id);
+  auto n = OneRow<int64_t>(*st, [](const Statement& row) { return row.ColumnInt64(0); },
+                           "counting the runs of a build");
+  if (!n) return n.error();
+  return n->value_or(0);
+}
+
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {
   auto st = db_->Cached(sql::kSchedules);
   if (!st) return st.error();

@@ -82,6 +82,8 @@ class Reader {
   StoreResult<Build> GetBuild(int64_t build_id);
   StoreResult<Build> GetBuildBySha256(std::string_view sha256);
   StoreResult<std::vector<Build>> ListBuildsCreatedBefore(int64_t created_at);
+  // How many queued or running runs name the build (a build in use is not deleted).
+  StoreResult<int64_t> CountRunsUsingBuild(int64_t build_id);
 
   StoreResult<std::vector<Schedule>> ListSchedules();
   // How many runs there are of each status present ("queued", ...), by status name.

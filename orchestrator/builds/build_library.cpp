@@ -313,6 +313,14 @@ asio::awaitable<BuildResult<bool>> BuildLibrary::Delete(int64_t build_id) {
     }
     co_return Failed(build.error().message);
   }
+  auto counting = door.CountRunsUsingBuild(build_id);
+  auto users = co_await std::move(counting);
+  if (!users) co_return Failed(users.error().message);
+  if (*users > 0) {
+    co_return BuildError{BuildError::Kind::kInUse,
+                         "build " + std::to_string(build_id) + " is used by " +
+                             std::to_string(*users) + " queued or running run(s)"};
+  }
   auto deleting = door.DeleteBuild(build_id);
   store::Status deleted = co_await std::move(deleting);
   if (!deleted) {

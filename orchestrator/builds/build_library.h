@@ -31,6 +31,7 @@ struct BuildError {
   enum class Kind {
     kInvalid,   // not an APK, a manifest that cannot be read: the client's to fix (400)
     kNotFound,  // no such build (404)
+    kInUse,     // a queued or running run names it (409)
     kFailed,    // the disk or the store failed (500)
   };
   Kind kind = Kind::kFailed;
@@ -81,9 +82,10 @@ class BuildLibrary {
   boost::asio::awaitable<BuildResult<KeptBuild>> Add(SpooledFile file,
                                                      std::optional<std::string> file_name,
                                                      int64_t now_ms);
-  // The row, then the file.
+  // The row, then the file; refused (kInUse) while a queued or running run names the build.
   boost::asio::awaitable<BuildResult<bool>> Delete(int64_t build_id);
-  // Deletes the builds created before `created_before` (retention, like runs'); how many.
+  // Deletes the builds created before `created_before` (retention, like runs'), those in use
+  // excepted; how many.
   boost::asio::awaitable<BuildResult<int64_t>> Prune(int64_t created_before);
 
   // Where a kept build's APK is.

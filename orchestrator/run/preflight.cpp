@@ -137,7 +137,8 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
 }
 
 std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
-                          const LooperSession* looper, const CompilationRecord* compilation) {
+                          const LooperSession* looper, const CompilationRecord* compilation,
+                          const InstalledBuild* build) {
   nlohmann::json j;
   j["component"] = r.component;
   j["fingerprint"] = Opt(r.fingerprint);
@@ -156,6 +157,14 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                   {"clk_tck_read", clock->clk_tck_read},
                   {"page_size", clock->page_size},
                   {"realtime_at_boot_ms", clock->realtime_at_boot_ms}};
+  }
+  if (build) {
+    j["build"] = {{"id", build->id},
+                  {"sha256", build->sha256},
+                  {"version_code", build->version_code},
+                  {"install_method", build->method},
+                  {"bytes", build->bytes},
+                  {"install_ms", build->install_ms}};
   }
   if (compilation) {
     const CompilationRecord& c = *compilation;

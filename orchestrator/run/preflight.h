@@ -54,10 +54,22 @@ boost::asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell&
                                                                     const RunSpec& spec,
                                                                     adb::Deadline deadline);
 
+// The build a run installed before its preflight (spec.build): what it measured.
+struct InstalledBuild {
+  int64_t id = 0;
+  std::string sha256;
+  int64_t version_code = 0;
+  std::string method;  // adb::InstallMethodName: "abb_exec", "exec:cmd", "push+pm"
+  int64_t bytes = 0;
+  int64_t install_ms = 0;
+};
+
 // What is stored with the run (runs.preflight_json): the report, and once known the clock, the
-// compilation state asked and reached, and the looper-stats session (which charging gate worked).
+// compilation state asked and reached, the looper-stats session (which charging gate worked) and
+// the build installed.
 std::string PreflightJson(const PreflightReport& report, const DeviceClock* clock,
                           const LooperSession* looper,
-                          const CompilationRecord* compilation = nullptr);
+                          const CompilationRecord* compilation = nullptr,
+                          const InstalledBuild* build = nullptr);
 
 }  // namespace droidlab::orchestrator

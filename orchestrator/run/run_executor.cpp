@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "base/wall_clock.h"
+#include "adb/install_plan.h"
 #include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
 #include "orchestrator/run/device_clock.h"
@@ -159,6 +160,8 @@ class Execution {
   asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
   asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
   asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
+  // Installs the run's build (spec.build) before the preflight; false: the run ended.
+  asio::awaitable<bool> InstallBuild(DeviceShell& shell);
   // Forces and checks the compilation state; false: the run ended (End was called).
   asio::awaitable<bool> SetCompilation(DeviceShell& shell);
   // Reads the state again after the last iteration; a change is a warning of the run.
@@ -199,6 +202,7 @@ class Execution {
   std::optional<PreflightReport> preflight_;
   std::optional<DeviceClock> clock_;
   std::optional<CompilationRecord> compilation_;
+  std::optional<InstalledBuild> installed_;
   LooperSession looper_;
   bool looper_started_ = false;
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
@@ -249,7 +253,8 @@ asio::awaitable<RunOutcome> Execution::Finish() {
   if (preflight_) {
     update.preflight_json =
         PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
-                      looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr);
+                      looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr,
+                      installed_ ? &*installed_ : nullptr);
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
@@ -520,6 +525,20 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
 
 namespace {
 
+// <dir>/<sha256>.apk, as the build library keeps it (orchestrator/builds/build_library.h).
+std::string BuildPath(const std::string& dir, const std::string& sha256) {
+  return dir + "/" + sha256 + ".apk";
+}
+
+// "installing build 3: INSTALL_FAILED_VERSION_DOWNGRADE: … (advice)", built outside coroutines.
+std::string InstallFailureText(int64_t build_id, const adb::InstallResult& r) {
+  std::string text = "installing build " + std::to_string(build_id) + " failed: ";
+  if (!r.code.empty()) text += r.code + (r.reason.empty() ? "" : ": ");
+  text += r.reason.empty() && r.code.empty() ? r.output : r.reason;
+  if (!r.advice.empty()) text += " (" + r.advice + ")";
+  return text;
+}
+
 // Built outside the coroutine (no conditional between strings there: device_shell.h, IfAny).
 std::string CompilationLogLine(const CompilationRecord& c) {
   std::string line = std::string("compilation ") + CompilationName(c.requested) + ": reached " +
@@ -535,10 +554,74 @@ asio::awaitable<store::Status> Execution::StoreRunningPreflight() {
   running.status = store::RunStatus::kRunning;
   running.preflight_json =
       PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr, nullptr,
-                    compilation_ ? &*compilation_ : nullptr);
+                    compilation_ ? &*compilation_ : nullptr, installed_ ? &*installed_ : nullptr);
   auto updating = UpdateStatus(std::move(running));
   store::Status s = co_await std::move(updating);
   co_return s;
+}
+
+asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
+  Phase("installing");
+  const int64_t build_id = *spec_.build;
+  auto reading = store_.GetBuild(build_id);
+  auto build = co_await std::move(reading);
+  if (!build) {
+    End(store::RunStatus::kFailed, "build " + std::to_string(build_id) +
+                                       " is not kept (deleted?): " + build.error().message);
+    co_return false;
+  }
+  if (build->package != spec_.package) {
+    End(store::RunStatus::kFailed, "build " + std::to_string(build_id) + " is " + build->package +
+                                       ", not the run's package " + spec_.package);
+    co_return false;
+  }
+  if (options_.builds_dir.empty()) {
+    End(store::RunStatus::kFailed, "this daemon keeps no builds: build " +
+                                       std::to_string(build_id) + " cannot be installed");
+    co_return false;
+  }
+  const std::string path = BuildPath(options_.builds_dir, build->sha256);
+  Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
+      std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
+  const int64_t started = options_.now_ms();
+  auto log = options_.log;
+  adb::ProgressCallback progress = [log, next_percent = 25](uint64_t sent, uint64_t total) mutable {
+    if (!log || total == 0) return;
+    const int percent = static_cast<int>(sent * 100 / total);
+    if (percent >= next_percent && sent < total) {
+      log("install " + std::to_string(percent) + " % (" + std::to_string(sent) + " of " +
+          std::to_string(total) + " bytes)");
+      while (next_percent <= percent) next_percent += 25;
+    }
+  };
+  adb::InstallOptions install_options;
+  install_options.replace = true;
+  // The build under test may be older than what the phone has (tonight's against the release).
+  install_options.allow_downgrade = true;
+  auto sending = shell.client().Install(shell.serial(), path, install_options, std::move(progress),
+                                        adb::DeadlineAfter(options_.install_timeout));
+  auto sent = co_await std::move(sending);
+  if (!sent) {
+    const bool run_cancelled = co_await Cancelled();
+    CommandError error{sent.error().code, sent.error().message};
+    EndAfterError(error, "installing build " + std::to_string(build_id), run_cancelled);
+    co_return false;
+  }
+  if (!sent->success) {
+    End(store::RunStatus::kFailed, InstallFailureText(build_id, *sent));
+    co_return false;
+  }
+  InstalledBuild installed;
+  installed.id = build_id;
+  installed.sha256 = build->sha256;
+  installed.version_code = build->version_code;
+  installed.method = std::string(adb::InstallMethodName(sent->method));
+  installed.bytes = static_cast<int64_t>(sent->bytes);
+  installed.install_ms = options_.now_ms() - started;
+  installed_ = std::move(installed);
+  Log("build " + std::to_string(build_id) + " installed in " +
+      std::to_string(installed_->install_ms) + " ms over " + installed_->method);
+  co_return true;
 }
 
 asio::awaitable<bool> Execution::SetCompilation(DeviceShell& shell) {
@@ -636,6 +719,13 @@ asio::awaitable<RunOutcome> Execution::Run() {
     }
   }
 
+  // 0b. The build under test, installed before anything reads the package.
+  if (spec_.build) {
+    auto installing = InstallBuild(shell);
+    const bool installed = co_await std::move(installing);
+    if (!installed) co_return co_await Finish();
+  }
+
   // 1-3. Resolve, preflight, clock; then the run is running.
   auto preflight = co_await RunPreflight(shell, spec_, CommandDeadline());
   if (!preflight) {
@@ -664,7 +754,8 @@ asio::awaitable<RunOutcome> Execution::Run() {
     running.status = store::RunStatus::kRunning;
     running.started_at = started_ms_;
     running.fingerprint = preflight_->fingerprint;
-    running.preflight_json = PreflightJson(*preflight_, &*clock_, nullptr);
+    running.preflight_json = PreflightJson(*preflight_, &*clock_, nullptr, nullptr,
+                                           installed_ ? &*installed_ : nullptr);
     auto updating = UpdateStatus(std::move(running));
     store::Status s = co_await std::move(updating);
     if (!s) {

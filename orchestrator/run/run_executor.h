@@ -94,6 +94,11 @@ struct RunExecutorOptions {
   // Deadline of forcing the compilation state (`cmd package compile -m speed` of a large app
   // takes a minute on a slow phone).
   std::chrono::milliseconds compile_timeout{300'000};
+  // Where the daemon keeps builds (orchestrator/builds/build_library.h: <dir>/<sha256>.apk);
+  // empty: a run that names a build fails.
+  std::string builds_dir;
+  // Deadline of installing a build (a 100 MB APK over USB 2 takes half a minute).
+  std::chrono::milliseconds install_timeout{600'000};
   // How often a phone too hot to measure is read again (spec.cooldown_timeout_s bounds the wait).
   std::chrono::milliseconds cooldown_poll{5'000};
   // The daemon's restores ledger (shared with the device registry, so one payer per device at a

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 17> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 18> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -33,7 +33,8 @@ constexpr std::array<std::string_view, 17> kKnownFields = {"serial",
                                                            "max_battery_temp_c",
                                                            "cooldown_timeout_s",
                                                            "cooldown",
-                                                           "compilation"};
+                                                           "compilation",
+                                                           "build"};
 
 struct CompilationNameOf {
   Compilation value;
@@ -372,6 +373,11 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     }
     spec.compilation = *c;
   }
+  if ((v = field("build")) && !v->is_null()) {
+    int64_t id = 0;
+    if (auto e = ReadInt(*v, "build", 1, std::numeric_limits<int64_t>::max(), id)) return *e;
+    spec.build = id;
+  }
   if (auto e = ValidateRunSpec(spec)) return *e;
   return spec;
 }
@@ -398,6 +404,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["cooldown_timeout_s"] = spec.cooldown_timeout_s;
   j["cooldown"] = spec.cooldown_fail ? "fail" : "wait";
   j["compilation"] = CompilationName(spec.compilation);
+  j["build"] = spec.build ? json(*spec.build) : json(nullptr);
   return j.dump();
 }
 
@@ -417,7 +424,7 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.warmup == b.warmup && a.max_thermal_status == b.max_thermal_status &&
          a.max_battery_temp_tenths_c == b.max_battery_temp_tenths_c &&
          a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail &&
-         a.compilation == b.compilation;
+         a.compilation == b.compilation && a.build == b.build;
 }
 
 const char* CompilationName(Compilation c) {

@@ -77,6 +77,8 @@ struct RunSpec {
   bool cooldown_fail = false;               // "cooldown": "fail"; default "wait"
   // "compilation": default "speed-profile", what a user's phone reaches after background dexopt.
   Compilation compilation = Compilation::kSpeedProfile;
+  // "build": a build the daemon keeps (POST /api/v1/builds), installed before the preflight.
+  std::optional<int64_t> build;
 };
 
 struct FieldError {

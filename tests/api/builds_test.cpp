@@ -192,5 +192,34 @@ TEST_F(BuildsTest, DeleteRemovesTheRowAndTheFile) {
   EXPECT_EQ(Call("DELETE", "/api/v1/builds/x").status, 404);
 }
 
+// A build named by a queued or running run is not deleted (409) until the run ends; a run may
+// name only a kept build of its own package.
+TEST_F(BuildsTest, ABuildInUseIsNotDeleted) {
+  Start();
+  auto created = Send(Upload(testutil::ReadTestData("apk/app_aapt.apk")));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const int64_t id = Json::parse(created.body)["id"].get<int64_t>();
+  const std::string body = R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold",)"
+                           R"("iterations":1,"build":)" + std::to_string(id) + "}";
+  auto run = Call("POST", "/api/v1/runs", body);
+  ASSERT_EQ(run.status, 201) << run.body;
+  const std::string run_id = std::to_string(Json::parse(run.body)["id"].get<int64_t>());
+  auto refused = Call("DELETE", "/api/v1/builds/" + std::to_string(id));
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_NE(refused.body.find("used by 1 queued or running run"), std::string::npos) << refused.body;
+  EXPECT_EQ(Kept().size(), 1u);
+  ASSERT_EQ(Call("DELETE", "/api/v1/runs/" + run_id).status, 200);
+  EXPECT_TRUE(testutil::WaitUntil(
+      [&] { return Call("DELETE", "/api/v1/builds/" + std::to_string(id)).status == 200; },
+      milliseconds(5000)));
+  EXPECT_TRUE(Kept().empty());
+
+  auto missing = Call("POST", "/api/v1/runs",
+                      R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold",)"
+                      R"("iterations":1,"build":99})");
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_NE(missing.body.find("build: no build 99"), std::string::npos) << missing.body;
+}
+
 }  // namespace
 }  // namespace droidlab::api

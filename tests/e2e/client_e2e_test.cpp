@@ -18,6 +18,7 @@
 
 #include "tests/common/adb_lab.h"
 #include "tests/common/child_process.h"
+#include "tests/common/http_client.h"
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/test_data.h"
@@ -125,6 +126,48 @@ TEST_F(ClientE2eTest, BuildAddUploadsApksAndPrintsTheirIds) {
   EXPECT_EQ(listed.exit_code, 0) << listed.err;
   EXPECT_NE(listed.out.find("com.example.app"), std::string::npos) << listed.out;
   EXPECT_EQ(std::count(listed.out.begin(), listed.out.end(), '\n'), 2) << listed.out;
+}
+
+// Issue 14 §1: `droidlab run --build FILE` uploads tonight's APK, and the run installs it on the
+// phone before its preflight (devsim, Android 13: abb_exec; the phone had versionCode 123, the
+// build is 42: installed as a downgrade, as a lab measuring an older build needs); the run
+// records the build it measured and its preflight reads the installed version. A run naming a
+// build of another package is refused before it is queued.
+TEST_F(ClientE2eTest, ARunInstallsItsBuildFirst) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+  const std::string apk = dir_.File("nightly.apk");
+  std::ofstream(apk, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");
+  ASSERT_NE(Shell(devices[0], "dumpsys package com.example.app").out.find("versionCode=123"),
+            std::string::npos);
+
+  auto run = Client(With(ColdRun(devices[0].address, "com.example.app", 3),
+                         {"--build", apk, "--wait", "--json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.err.find("build 1: com.example.app 1.2.3-nightly (versionCode 42)"),
+            std::string::npos)
+      << run.err;
+  const Json ended = Json::parse(run.out.substr(0, run.out.find('\n')), nullptr, false);
+  ASSERT_TRUE(ended.is_object()) << run.out;
+  const auto shown = HttpCall(port_, "GET", "/api/v1/runs/" + std::to_string(ended["id"].get<int64_t>()));
+  const Json stored = Json::parse(shown.body, nullptr, false);
+  ASSERT_TRUE(stored.is_object()) << shown.body;
+  EXPECT_EQ(stored["status"], "succeeded") << stored.dump();
+  EXPECT_EQ(stored["spec"]["build"], 1) << stored.dump();
+  EXPECT_EQ(stored["preflight"]["build"]["version_code"], 42) << stored.dump();
+  EXPECT_EQ(stored["preflight"]["build"]["install_method"], "abb_exec") << stored.dump();
+  EXPECT_EQ(stored["preflight"]["package"]["version_code"], 42) << stored.dump();
+  EXPECT_NE(Shell(devices[0], "dumpsys package com.example.app").out.find("versionCode=42"),
+            std::string::npos);
+
+  // The build is in use only while a run names it: done, it may go.
+  auto other = Client({"run", "--serial", devices[0].address, "--package", "com.other.app",
+                       "--mode", "cold", "--iterations", "1", "--build", "1"});
+  EXPECT_EQ(other.exit_code, 5);
+  EXPECT_NE(other.err.find("build 1 is com.example.app, not the run's package com.other.app"),
+            std::string::npos)
+      << other.err;
 }
 
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
