@@ -78,7 +78,7 @@ TEST_F(BuildsTest, AnApkIsKeptOnceUnderItsHashWithWhatItsManifestSays) {
   auto created = Send(Upload(apk, "nightly.apk"));
   ASSERT_EQ(created.status, 201) << created.body;
   const Json b = Json::parse(created.body);
-  // tests/data/apk/src/AndroidManifest.xml: com.example.app 1.2.3-nightly (42), SDK 24..34.
+  // tests/data/apk/src/app.xml: com.example.app 1.2.3-nightly (42), SDK 24..34.
   EXPECT_EQ(b["package"], "com.example.app");
   EXPECT_EQ(b["version_code"], 42);
   EXPECT_EQ(b["version_name"], "1.2.3-nightly");
