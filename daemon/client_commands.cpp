@@ -106,8 +106,12 @@ class Command {
     return run;
   }
 
-  // `--build FILE`: the file is uploaded first (as `build add`), the run names the build.
-  BasicResult<int64_t, ClientFailure> UploadBuild(const std::string& file) {
+  struct Uploaded {
+    Json build;    // the daemon's answer: the build
+    bool created;  // false: the daemon had those bytes already
+  };
+  // One APK to POST /api/v1/builds. A file that cannot be read is a usage error (2).
+  BasicResult<Uploaded, ClientFailure> UploadFile(const std::string& file) {
     auto reply = client_.Upload("/api/v1/builds", file);
     if (!reply) {
       const bool local = reply.error().message.rfind("cannot read ", 0) == 0;
@@ -119,21 +123,22 @@ class Command {
                                ApiErrorMessage(*reply),
                            reply->status};
     }
-    const Json build = Json::parse(reply->body, nullptr, false);
+    Json build = Json::parse(reply->body, nullptr, false);
     if (!build.is_object() || !build.contains("id") || !build["id"].is_number_integer()) {
       return ClientFailure{kExitApiError, file + ": the daemon's answer is not a build"};
     }
-    std::fputs(BuildLine(build, reply->status == 201).c_str(), err_);
-    return build["id"].get<int64_t>();
+    return Uploaded{std::move(build), reply->status == 201};
   }
 
   int SubmitRun() {
     std::string body = RunBodyJson(o_);
     if (o_.build_file) {
-      auto id = UploadBuild(*o_.build_file);
-      if (!id) return Fail(id.error());
+      // `--build FILE`: uploaded first (as `build add`, said on stderr), the run names the build.
+      auto uploaded = UploadFile(*o_.build_file);
+      if (!uploaded) return Fail(uploaded.error());
+      std::fputs(BuildLine(uploaded->build, uploaded->created).c_str(), err_);
       Json with_build = Json::parse(body);
-      with_build["build"] = *id;
+      with_build["build"] = uploaded->build["id"];
       body = with_build.dump();
     }
     auto created = CallApi(client_, "POST", "/api/v1/runs", body, 201);
@@ -261,25 +266,12 @@ class Command {
   // Each file uploaded in turn (streamed from disk); the first failure stops, naming the file.
   int AddBuilds() {
     for (const std::string& file : o_.files) {
-      auto reply = client_.Upload("/api/v1/builds", file);
-      if (!reply) {
-        const bool local = reply.error().message.rfind("cannot read ", 0) == 0;
-        return Fail(ClientFailure{local ? kExitUsage : kExitUnreachable, reply.error().message});
-      }
-      if (reply->status != 201 && reply->status != 200) {
-        return Fail(ClientFailure{kExitApiError,
-                                  file + ": the daemon answered " + std::to_string(reply->status) +
-                                      ": " + ApiErrorMessage(*reply),
-                                  reply->status});
-      }
-      const Json build = Json::parse(reply->body, nullptr, false);
-      if (!build.is_object() || !build.contains("id")) {
-        return Fail(ClientFailure{kExitApiError, file + ": the daemon's answer is not a build"});
-      }
+      auto uploaded = UploadFile(file);
+      if (!uploaded) return Fail(uploaded.error());
       if (o_.json) {
-        PrintJson(build);
+        PrintJson(uploaded->build);
       } else {
-        std::fputs(BuildLine(build, reply->status == 201).c_str(), out_);
+        std::fputs(BuildLine(uploaded->build, uploaded->created).c_str(), out_);
       }
     }
     return kExitOk;
