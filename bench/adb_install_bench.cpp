@@ -11,7 +11,6 @@
 // for the best and the median of each, and the ratio. Default N = 50, R = 3; --quick: N = 5,
 // R = 1 (a CI smoke run). Without adb or devsim: says why and exits 0.
 #include <unistd.h>
-#include <zip.h>
 
 #include <algorithm>
 #include <boost/asio/co_spawn.hpp>
@@ -23,11 +22,11 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "adb/client.h"
+#include "bench/bench_apk.h"
 #include "bench/bench_lab.h"
 
 namespace {
@@ -40,39 +39,6 @@ using bench::Clock;
 const std::string kAdb = DROIDLAB_ADB_PATH;
 const std::string kDevsim = DROIDLAB_DEVSIM_PATH;
 const std::string kManifest = std::string(DROIDLAB_TEST_DATA_DIR) + "/apk/major_aapt2.manifest.bin";
-
-// Writes `path`: AndroidManifest.xml from `manifest` and assets/blob.bin of `blob_bytes` random
-// bytes, stored. Returns why not, or "".
-std::string MakeApk(const std::string& path, const std::string& manifest, size_t blob_bytes) {
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  if (archive == nullptr) return "cannot create " + path;
-  std::vector<char> blob(blob_bytes);
-  std::mt19937_64 rng(42);
-  for (size_t i = 0; i + 8 <= blob.size(); i += 8) {
-    const uint64_t word = rng();
-    std::memcpy(blob.data() + i, &word, 8);
-  }
-  zip_source_t* manifest_source = zip_source_buffer(archive, manifest.data(), manifest.size(), 0);
-  zip_source_t* blob_source = zip_source_buffer(archive, blob.data(), blob.size(), 0);
-  const zip_int64_t manifest_index =
-      zip_file_add(archive, "AndroidManifest.xml", manifest_source, ZIP_FL_OVERWRITE);
-  const zip_int64_t blob_index =
-      zip_file_add(archive, "assets/blob.bin", blob_source, ZIP_FL_OVERWRITE);
-  if (manifest_index < 0 || blob_index < 0 ||
-      zip_set_file_compression(archive, static_cast<zip_uint64_t>(blob_index), ZIP_CM_STORE, 0) !=
-          0) {
-    const std::string why = zip_strerror(archive);
-    zip_discard(archive);
-    return why;
-  }
-  if (zip_close(archive) != 0) {  // writes the archive; the buffers must live until here
-    const std::string why = zip_strerror(archive);
-    zip_discard(archive);
-    return why;
-  }
-  return "";
-}
 
 // One install through ours into `*out` (a free function with value parameters: g++ 12 and
 // lambda coroutines with captures do not mix).
@@ -128,7 +94,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string apk = dir + "/big.apk";
-  if (const std::string why = MakeApk(apk, manifest, mb << 20); !why.empty()) {
+  if (const std::string why = bench::MakeApk(apk, manifest, mb << 20); !why.empty()) {
     std::printf("adb_install_bench: %s\n", why.c_str());
     ::rmdir(dir.c_str());
     return 1;

@@ -1,0 +1,246 @@
+// Uploading a large APK to POST /api/v1/builds with curl, beside the same curl upload to a
+// minimal sink in the same run: a plain blocking server here that reads the body (256 KiB reads)
+// into a file and answers 201 — what any HTTP endpoint that takes a file must at least do.
+//
+//   build_upload_bench [--quick] [--mb N] [--reps R]
+//
+// The APK is made here (bench_apk.h: a fixture's manifest and N MB of random bytes, stored).
+// `droidlab serve` (this build's binary) runs on a private port with a temporary database; each
+// repetition uploads to it (then DELETEs the build, so the next one is kept anew: hashed, manifest
+// read, synced, moved, stored), then to the sink. Prints MB/s (file bytes over curl's total
+// time) best and median for each and the ratio ours/sink; and the daemon's peak RSS (VmHWM)
+// before and after, against the file's size: streamed to disk, never held whole. Default N = 50,
+// R = 5; --quick: N = 5, R = 1 (a CI smoke run). Without curl: says why and exits 0.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/bench_apk.h"
+#include "bench/bench_lab.h"
+
+namespace {
+
+namespace bench = droidlab::bench;
+
+const std::string kDroidlab = DROIDLAB_BINARY;
+const std::string kManifest = std::string(DROIDLAB_TEST_DATA_DIR) + "/apk/app_aapt2.manifest.bin";
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// VmHWM (peak resident set) of `pid`, in KiB; -1 when unreadable.
+long PeakRssKb(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+  }
+  return -1;
+}
+
+// The sink: one connection at a time; the header up to its blank line, Content-Length bytes to
+// `file`, then "201". Enough for curl, nothing more.
+class Sink {
+ public:
+  explicit Sink(std::string file) : file_(std::move(file)) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(fd_, 4);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~Sink() {
+    stop_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  void Serve() {
+    std::vector<char> buffer(256 * 1024);
+    while (!stop_) {
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      std::string head;
+      size_t body_start = std::string::npos;
+      while (body_start == std::string::npos) {
+        const ssize_t n = ::read(c, buffer.data(), buffer.size());
+        if (n <= 0) break;
+        head.append(buffer.data(), static_cast<size_t>(n));
+        body_start = head.find("\r\n\r\n");
+      }
+      if (body_start == std::string::npos) {
+        ::close(c);
+        continue;
+      }
+      const size_t at = head.find("Content-Length: ");
+      long long left = at == std::string::npos ? 0 : std::atoll(head.c_str() + at + 16);
+      std::FILE* out = std::fopen(file_.c_str(), "wb");
+      const std::string already = head.substr(body_start + 4);
+      std::fwrite(already.data(), 1, already.size(), out);
+      left -= static_cast<long long>(already.size());
+      while (left > 0) {
+        const ssize_t n = ::read(c, buffer.data(), buffer.size());
+        if (n <= 0) break;
+        std::fwrite(buffer.data(), 1, static_cast<size_t>(n), out);
+        left -= n;
+      }
+      std::fclose(out);
+      const char answer[] = "HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      (void)!::write(c, answer, sizeof answer - 1);
+      ::close(c);
+    }
+  }
+
+  std::string file_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// curl's total time for one upload of `apk` to `url`, in seconds; nullopt when it failed.
+std::optional<double> Upload(const std::string& url, const std::string& apk, std::string* body) {
+  auto out = bench::Capture({"/usr/bin/curl", "-sS", "-X", "POST", "--data-binary", "@" + apk, "-H",
+                             "Content-Type: application/vnd.android.package-archive", "-H",
+                             "Expect:", "-o", "/dev/stdout", "-w", "\n%{time_total} %{http_code}",
+                             url});
+  if (!out) return std::nullopt;
+  const size_t nl = out->rfind('\n');
+  if (body) *body = out->substr(0, nl);
+  const std::string tail = out->substr(nl + 1);
+  const int code = std::atoi(tail.c_str() + tail.find(' ') + 1);
+  if (code != 200 && code != 201) return std::nullopt;
+  return std::atof(tail.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t mb = 50;
+  int reps = 5;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      mb = 5;
+      reps = 1;
+    } else if (arg == "--mb" && i + 1 < argc) {
+      mb = static_cast<size_t>(std::atoi(argv[++i]));
+    } else if (arg == "--reps" && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: build_upload_bench [--quick] [--mb N] [--reps R]\n");
+      return 2;
+    }
+  }
+  if (::access("/usr/bin/curl", X_OK) != 0) {
+    std::printf("build_upload_bench: skipped: /usr/bin/curl is not installed\n");
+    return 0;
+  }
+  std::ifstream manifest_file(kManifest, std::ios::binary);
+  const std::string manifest((std::istreambuf_iterator<char>(manifest_file)),
+                             std::istreambuf_iterator<char>());
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/build_upload_bench-XXXXXX";
+  if (manifest.empty() || ::mkdtemp(dir.data()) == nullptr) {
+    std::printf("build_upload_bench: cannot read %s or make a temporary folder\n", kManifest.c_str());
+    return 1;
+  }
+  const std::string apk = dir + "/big.apk";
+  if (const std::string why = bench::MakeApk(apk, manifest, mb << 20); !why.empty()) {
+    std::printf("build_upload_bench: %s\n", why.c_str());
+    return 1;
+  }
+  std::ifstream sized(apk, std::ios::binary | std::ios::ate);
+  const double file_mb = static_cast<double>(sized.tellg()) / 1e6;
+
+  const int port = bench::FreeLoopbackPort();
+  const pid_t daemon = bench::Spawn({kDroidlab, "serve", "--listen", "127.0.0.1:" + std::to_string(port),
+                                     "--db", dir + "/bench.db", "--adb-server", "tcp:127.0.0.1:1",
+                                     "--log-level", "warn"},
+                                    -1);
+  const std::string base = "http://127.0.0.1:" + std::to_string(port);
+  bool up = false;
+  for (int i = 0; i < 100 && !up; ++i) {
+    up = bench::Capture({"/usr/bin/curl", "-sf", base + "/api/v1/health"}).has_value();
+    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (daemon < 0 || !up) {
+    std::printf("build_upload_bench: droidlab serve did not answer on %s\n", base.c_str());
+    if (daemon > 0) ::kill(daemon, SIGKILL);
+    return 1;
+  }
+  Sink sink(dir + "/sink.apk");
+  const std::string sink_url = "http://127.0.0.1:" + std::to_string(sink.port()) + "/sink";
+
+  const long rss_before = PeakRssKb(daemon);
+  std::vector<double> ours_mbps, sink_mbps;
+  int failures = 0;
+  for (int rep = 0; rep < reps; ++rep) {
+    std::string body;
+    if (auto t = Upload(base + "/api/v1/builds", apk, &body)) {
+      ours_mbps.push_back(file_mb / *t);
+      const size_t id_at = body.find("\"id\":");
+      if (id_at != std::string::npos) {
+        bench::Capture({"/usr/bin/curl", "-sf", "-X", "DELETE",
+                        base + "/api/v1/builds/" + std::to_string(std::atol(body.c_str() + id_at + 5))});
+      }
+    } else {
+      ++failures;
+    }
+    if (auto t = Upload(sink_url, apk, nullptr)) {
+      sink_mbps.push_back(file_mb / *t);
+    } else {
+      ++failures;
+    }
+  }
+  const long rss_after = PeakRssKb(daemon);
+  ::kill(daemon, SIGTERM);
+  bench::Wait(daemon);
+  std::system(("rm -rf '" + dir + "'").c_str());
+
+  if (ours_mbps.empty() || sink_mbps.empty()) {
+    std::printf("build_upload_bench: uploads failed (%d)\n", failures);
+    return 1;
+  }
+  const double ours_best = *std::max_element(ours_mbps.begin(), ours_mbps.end());
+  const double sink_best = *std::max_element(sink_mbps.begin(), sink_mbps.end());
+  std::printf("build_upload_bench: %.1f MB APK, %d repetition(s), curl to each\n", file_mb, reps);
+  std::printf("  POST /api/v1/builds   best %7.1f MB/s  median %7.1f MB/s\n", ours_best,
+              Median(ours_mbps));
+  std::printf("  minimal file sink     best %7.1f MB/s  median %7.1f MB/s\n", sink_best,
+              Median(sink_mbps));
+  std::printf("  ratio ours/sink       best %.2f  median %.2f   (goal >= 0.8)\n", ours_best / sink_best,
+              Median(ours_mbps) / Median(sink_mbps));
+  std::printf("  daemon peak RSS       %ld KiB before, %ld KiB after (file %.0f KiB)\n", rss_before,
+              rss_after, file_mb * 1e6 / 1024);
+  return failures == 0 ? 0 : 1;
+}
