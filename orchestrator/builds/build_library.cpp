@@ -12,6 +12,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
@@ -111,29 +113,31 @@ class SpoolUpload : public BuildLibrary::Upload {
     if (state_) files_.Post([state = std::move(state_)]() mutable { state.reset(); });
   }
 
+  // Write-behind: the bytes go to the file thread and the caller goes back to its socket at once,
+  // at most kWritesInFlight chunks ahead of the disk, so receiving, writing and hashing overlap.
+  // A write that failed is said by the next Write (or Finish).
   asio::awaitable<std::optional<std::string>> Write(std::vector<char> bytes) override {
-    std::shared_ptr<SpoolState> state = state_;
-    std::function<std::optional<std::string>()> write = [state, bytes = std::move(bytes)]() {
-      const char* p = bytes.data();
-      size_t left = bytes.size();
-      while (left > 0) {
-        const ssize_t n = ::write(state->fd, p, left);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          return std::optional<std::string>(ErrnoText("writing " + state->path));
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
-      }
-      EVP_DigestUpdate(state->sha, bytes.data(), bytes.size());
-      state->size += static_cast<int64_t>(bytes.size());
-      return std::optional<std::string>();
-    };
-    auto writing = files_.Run(std::move(write));
-    co_return co_await std::move(writing);
+    auto waiting = WaitForWrites(behind_, kWritesInFlight - 1);
+    co_await std::move(waiting);
+    if (behind_->error) co_return behind_->error;
+    ++behind_->in_flight;
+    auto executor =
+        asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
+    files_.Post([state = state_, behind = behind_, executor, bytes = std::move(bytes)]() {
+      std::optional<std::string> error = WriteAll(*state, bytes);
+      asio::post(executor, [behind, error = std::move(error)]() mutable {
+        --behind->in_flight;
+        if (error && !behind->error) behind->error = std::move(error);
+        if (behind->wake) behind->wake->cancel();
+      });
+    });
+    co_return std::nullopt;
   }
 
   asio::awaitable<BasicResult<SpooledFile, std::string>> Finish() override {
+    auto draining = WaitForWrites(behind_, 0);
+    co_await std::move(draining);
+    if (behind_->error) co_return *behind_->error;
     std::shared_ptr<SpoolState> state = state_;
     std::function<BasicResult<SpooledFile, std::string>()> finish =
         [state]() -> BasicResult<SpooledFile, std::string> {
@@ -152,8 +156,45 @@ class SpoolUpload : public BuildLibrary::Upload {
   }
 
  private:
+  static constexpr int kWritesInFlight = 4;
+
+  // The writes on their way, counted on the caller's thread; each completion wakes the waiter.
+  struct WriteBehind {
+    int in_flight = 0;
+    std::optional<std::string> error;  // the first write that failed
+    std::optional<asio::steady_timer> wake;
+  };
+
+  // Until at most `most` writes are in flight (or one failed).
+  static asio::awaitable<void> WaitForWrites(std::shared_ptr<WriteBehind> behind, int most) {
+    if (!behind->wake) behind->wake.emplace(co_await asio::this_coro::executor);
+    while (behind->in_flight > most && !behind->error) {
+      behind->wake->expires_at(asio::steady_timer::time_point::max());
+      boost::system::error_code ignored;
+      co_await behind->wake->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    }
+  }
+
+  static std::optional<std::string> WriteAll(SpoolState& state, const std::vector<char>& bytes) {
+    const char* p = bytes.data();
+    size_t left = bytes.size();
+    while (left > 0) {
+      const ssize_t n = ::write(state.fd, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoText("writing " + state.path);
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    EVP_DigestUpdate(state.sha, bytes.data(), bytes.size());
+    state.size += static_cast<int64_t>(bytes.size());
+    return std::nullopt;
+  }
+
   FileThread& files_;
   std::shared_ptr<SpoolState> state_;
+  std::shared_ptr<WriteBehind> behind_ = std::make_shared<WriteBehind>();
 };
 
 std::optional<std::string> BareName(std::optional<std::string> name) {
