@@ -198,8 +198,9 @@ class ApiTest : public ::testing::Test {
 
   testutil::TempDir dir_;
   std::unique_ptr<store::Store> store_;
-  std::unique_ptr<orchestrator::BuildLibrary> builds_;  // <dir_>/builds
   asio::io_context io_;
+  // <dir_>/builds; after io_ so that it goes first (its file thread joined while io_ still is).
+  std::unique_ptr<orchestrator::BuildLibrary> builds_;
   std::unique_ptr<orchestrator::RunQueue> queue_;
   std::unique_ptr<Server> server_;
   asio::cancellation_signal stop_server_, stop_queue_;
