@@ -89,6 +89,7 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->listen_host, "0.0.0.0");
   EXPECT_EQ(config->listen_port, 8765);
   EXPECT_EQ(config->db, "/var/lib/droidlab/droidlab.db");
+  EXPECT_EQ(config->builds_dir, "/var/lib/droidlab/builds");
   EXPECT_EQ(config->adb_server, "tcp:127.0.0.1:5037");
   EXPECT_EQ(config->adb_path, "/usr/bin/adb");
   EXPECT_EQ(config->token, "example-token");
@@ -107,7 +108,8 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   const auto doc = nlohmann::json::parse(*ReadExampleFiles(DROIDLAB_EXAMPLE_CONFIG));
   std::set<std::string> keys;
   for (auto it = doc.begin(); it != doc.end(); ++it) keys.insert(it.key());
-  EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "adb_server", "adb_path", "token_file",
+  EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "builds_dir", "adb_server", "adb_path",
+                                         "token_file",
                                          "log_level", "cors_origins", "max_connections",
                                          "max_connections_per_client", "max_event_streams",
                                          "insecure", "retention", "schedule_grace_minutes"}));
