@@ -1,6 +1,6 @@
 // droidlab's dashboard: a single page over the REST API (/api/v1) and its event stream.
 // Plain JS, no build step. Pages are hash routes (#/devices, #/runs, #/runs/ID, #/trend?package=,
-// #/schedules); live updates come from GET /api/v1/events, read with fetch() so that the API
+// #/schedules, #/builds); live updates come from GET /api/v1/events, read with fetch() so that the API
 // token travels in the Authorization header (EventSource cannot set headers, and a token in a URL
 // ends up in logs and history). DOM is built with h(), never from HTML strings: device text may
 // hold anything.
@@ -95,7 +95,7 @@ function askForToken() {
 
 async function api(path, options = {}) {
   const init = {...options, headers: {...authHeaders(), ...(options.headers || {})}};
-  if (options.body !== undefined && typeof options.body !== 'string') {
+  if (options.body !== undefined && typeof options.body !== 'string' && !(options.body instanceof Blob)) {
     init.body = JSON.stringify(options.body);
     init.headers['Content-Type'] = 'application/json';
   }
@@ -360,6 +360,11 @@ function conditions(preflight) {
     out.push(h('p', {class: 'conditions', id: 'compilation'},
       `compilation ${c.reached ?? 'unknown'} (${notes.join(', ')})`));
   }
+  const b = preflight.build;
+  if (b) {
+    out.push(h('p', {class: 'conditions', id: 'build'},
+      `build ${b.id} (versionCode ${b.version_code}, sha256 ${String(b.sha256).slice(0, 12)}) installed over ${b.install_method} in ${b.install_ms} ms`));
+  }
   for (const w of preflight.warnings || []) out.push(h('p', {class: 'warning'}, w));
   return out;
 }
@@ -603,6 +608,45 @@ pages.schedules = (root) => {
         h('td', {}, s.enabled ? 'yes' : 'no'), h('td', {}, fmtTime(s.last_fired_at)), h('td', {}, fmtTime(s.created_at)),
         h('td', {}, h('button', {onclick: async () => {
           await api(`/api/v1/schedules/${s.id}`, {method: 'DELETE'}).catch(report);
+          load().catch(report);
+        }}, 'Delete')))));
+  };
+  load().catch(report);
+  return null;
+};
+
+// The builds under test (POST /api/v1/builds): upload an APK (sent as the body, streamed by the
+// browser), list, delete.
+pages.builds = (root) => {
+  const table = h('table', {id: 'builds'});
+  const input = h('input', {type: 'file', name: 'apk', accept: '.apk', required: true});
+  const form = h('form', {class: 'new-run', id: 'build-upload', onsubmit: async (e) => {
+    e.preventDefault();
+    const file = input.files[0];
+    if (!file) return;
+    try {
+      await api('/api/v1/builds', {method: 'POST', body: file, headers: {
+        'Content-Type': 'application/vnd.android.package-archive',
+        'X-File-Name': file.name.replace(/[^\x20-\x7e]/g, '_')}});
+      showError('');
+      form.reset();
+      load().catch(report);
+    } catch (err) {
+      report(err);
+    }
+  }}, h('strong', {}, 'Upload an APK '), input, h('button', {type: 'submit'}, 'Upload'));
+  root.append(h('h2', {}, 'Builds'), form, table);
+  const load = async () => {
+    const body = await api('/api/v1/builds');
+    table.replaceChildren(
+      h('tr', {}, ['id', 'package', 'version', 'versionCode', 'SDK', 'size', 'sha256', 'added', ''].map((t) => h('th', {}, t))),
+      ...body.builds.map((b) => h('tr', {'data-build-id': b.id},
+        h('td', {}, b.id), h('td', {}, b.package), h('td', {}, b.version_name ?? ''),
+        h('td', {}, b.version_code), h('td', {}, `${b.min_sdk ?? '?'}–${b.target_sdk ?? '?'}`),
+        h('td', {}, b.size >= 1e6 ? `${(b.size / 1e6).toFixed(1)} MB` : `${(b.size / 1e3).toFixed(1)} kB`), h('td', {}, h('code', {title: b.sha256}, b.sha256.slice(0, 12))),
+        h('td', {}, fmtTime(b.created_at)),
+        h('td', {}, h('button', {onclick: async () => {
+          await api(`/api/v1/builds/${b.id}`, {method: 'DELETE'}).catch(report);
           load().catch(report);
         }}, 'Delete')))));
   };

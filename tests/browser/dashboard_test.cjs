@@ -305,6 +305,22 @@ async function main() {
     check(schedules.length === 1 && schedules[0].cron === '0 2 * * *' && schedules[0].run.serial === devices[1].address,
           `the schedule form stored it: ${JSON.stringify(schedules)}`);
     await page.screenshot({path: path.join(artifacts, 'schedules.png'), fullPage: true});
+    // The builds page (issue 14 §1): an APK chosen in the form is uploaded as the body, read by
+    // the daemon and listed with what its manifest says (tests/data/apk/src/app.xml).
+    await page.goto(`${base}/#/builds`);
+    await page.locator('#builds tr').first().waitFor({timeout: 10000});
+    await page.setInputFiles('#build-upload input[type="file"]',
+      path.join(__dirname, '..', 'data', 'apk', 'app_aapt2.apk'));
+    await page.click('#build-upload button[type="submit"]');
+    const buildRow = page.locator('#builds tr[data-build-id]').first();
+    await buildRow.waitFor({timeout: 10000});
+    const buildText = await buildRow.textContent();
+    check(buildText.includes('com.example.app') && buildText.includes('1.2.3-nightly') && buildText.includes('42'),
+          `the builds page lists the upload: ${buildText}`);
+    const builds = (await api('GET', '/api/v1/builds')).body.builds;
+    check(builds.length === 1 && builds[0].files[0].name === 'app_aapt2.apk',
+          `the upload kept its name: ${JSON.stringify(builds)}`);
+    await page.screenshot({path: path.join(artifacts, 'builds.png'), fullPage: true});
 
     // 5. With a token: the page loads, asks for it, and with it lists the devices and goes live.
     const guarded = await startChild('droidlab serve (token)',
