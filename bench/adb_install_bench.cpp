@@ -19,8 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,59 +46,28 @@ asio::awaitable<void> InstallOnce(adb::Client* client, adb::Serial serial, std::
   out->emplace(co_await std::move(install));
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  size_t mb = 50;
-  int reps = 3;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--quick") {
-      mb = 5;
-      reps = 1;
-    } else if (arg == "--mb" && i + 1 < argc) {
-      mb = static_cast<size_t>(std::atoi(argv[++i]));
-    } else if (arg == "--reps" && i + 1 < argc) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr, "usage: adb_install_bench [--quick] [--mb N] [--reps R]\n");
-      return 2;
-    }
-  }
+  bench::ApkBenchFlags flags;
+  if (!bench::ParseApkBenchFlags(argc, argv, "adb_install_bench", flags)) return 2;
+  const size_t mb = flags.mb;
+  const int reps = flags.reps;
   auto lab =
       bench::AdbLab::Start({.adb = kAdb, .devsim = kDevsim, .count = 1, .devsim_args = {"--fast"}});
   if (!lab) {
     std::printf("adb_install_bench: %s\n", lab.why.c_str());
     return lab.skipped ? 0 : 1;
   }
-  std::ifstream manifest_file(kManifest, std::ios::binary);
-  const std::string manifest((std::istreambuf_iterator<char>(manifest_file)),
-                             std::istreambuf_iterator<char>());
-  if (manifest.empty()) {
-    std::printf("adb_install_bench: cannot read %s\n", kManifest.c_str());
-    return 1;
-  }
-  const char* tmp = std::getenv("TMPDIR");
-  std::string dir =
-      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/adb_install_bench-XXXXXX";
-  if (::mkdtemp(dir.data()) == nullptr) {
-    std::printf("adb_install_bench: cannot make a temporary folder\n");
-    return 1;
-  }
-  const std::string apk = dir + "/big.apk";
-  if (const std::string why = bench::MakeApk(apk, manifest, mb << 20); !why.empty()) {
+  std::string why;
+  const auto made = bench::MakeTempApk("adb_install_bench", kManifest, mb, &why);
+  if (!made) {
     std::printf("adb_install_bench: %s\n", why.c_str());
-    ::rmdir(dir.c_str());
     return 1;
   }
-  std::ifstream sized(apk, std::ios::binary | std::ios::ate);
-  const double file_mb = static_cast<double>(sized.tellg()) / 1e6;
+  const std::string& apk = made->apk;
+  const std::string& dir = made->dir;
+  const double file_mb = made->file_mb;
 
   const std::string serial_text = lab->serials().at(0);
   const adb::Serial serial = *adb::Serial::Parse(serial_text);
@@ -160,11 +127,11 @@ int main(int argc, char** argv) {
       file_mb, mb, reps, port, method.c_str());
   std::printf(
       "  ours (adb::Client::Install)  best %.1f MB/s  median %.1f MB/s  CPU %.0f ms per install\n",
-      ours_best, Median(ours_mbps), cpu_us / 1000 / reps);
+      ours_best, bench::Median(ours_mbps), cpu_us / 1000 / reps);
   std::printf("  adb install (process)        best %.1f MB/s  median %.1f MB/s\n", adb_best,
-              Median(adb_mbps));
+              bench::Median(adb_mbps));
   std::printf("  ours / adb = %.2fx (best), %.2fx (median)   failures %d\n",
               adb_best > 0 ? ours_best / adb_best : 0,
-              Median(adb_mbps) > 0 ? Median(ours_mbps) / Median(adb_mbps) : 0, failures);
+              bench::Median(adb_mbps) > 0 ? bench::Median(ours_mbps) / bench::Median(adb_mbps) : 0, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -1,8 +1,14 @@
 #include "bench/bench_apk.h"
 
+#include <unistd.h>
 #include <zip.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -38,6 +44,58 @@ std::string MakeApk(const std::string& path, const std::string& manifest, size_t
     return why;
   }
   return "";
+}
+
+bool ParseApkBenchFlags(int argc, char** argv, const char* name, ApkBenchFlags& flags) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      flags.mb = 5;
+      flags.reps = 1;
+    } else if (arg == "--mb" && i + 1 < argc) {
+      flags.mb = static_cast<size_t>(std::atoi(argv[++i]));
+    } else if (arg == "--reps" && i + 1 < argc) {
+      flags.reps = std::max(1, std::atoi(argv[++i]));
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick] [--mb N] [--reps R]\n", name);
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<TempApk> MakeTempApk(const char* name, const std::string& manifest_path, size_t mb,
+                                   std::string* why) {
+  std::ifstream manifest_file(manifest_path, std::ios::binary);
+  const std::string manifest((std::istreambuf_iterator<char>(manifest_file)),
+                             std::istreambuf_iterator<char>());
+  if (manifest.empty()) {
+    *why = "cannot read " + manifest_path;
+    return std::nullopt;
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  TempApk made;
+  made.dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/" + name + "-XXXXXX";
+  if (::mkdtemp(made.dir.data()) == nullptr) {
+    *why = "cannot make a temporary folder";
+    return std::nullopt;
+  }
+  made.apk = made.dir + "/big.apk";
+  if (std::string error = MakeApk(made.apk, manifest, mb << 20); !error.empty()) {
+    *why = std::move(error);
+    ::unlink(made.apk.c_str());
+    ::rmdir(made.dir.c_str());
+    return std::nullopt;
+  }
+  std::ifstream sized(made.apk, std::ios::binary | std::ios::ate);
+  made.file_mb = static_cast<double>(sized.tellg()) / 1e6;
+  return made;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 }  // namespace droidlab::bench

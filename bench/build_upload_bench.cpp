@@ -24,7 +24,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <thread>
@@ -39,12 +38,6 @@ namespace bench = droidlab::bench;
 
 const std::string kDroidlab = DROIDLAB_BINARY;
 const std::string kManifest = std::string(DROIDLAB_TEST_DATA_DIR) + "/apk/app_aapt2.manifest.bin";
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // VmHWM (peak resident set) of `pid`, in KiB; -1 when unreadable.
 long PeakRssKb(pid_t pid) {
@@ -144,43 +137,23 @@ std::optional<double> Upload(const std::string& url, const std::string& apk, std
 }  // namespace
 
 int main(int argc, char** argv) {
-  size_t mb = 50;
-  int reps = 5;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--quick") {
-      mb = 5;
-      reps = 1;
-    } else if (arg == "--mb" && i + 1 < argc) {
-      mb = static_cast<size_t>(std::atoi(argv[++i]));
-    } else if (arg == "--reps" && i + 1 < argc) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr, "usage: build_upload_bench [--quick] [--mb N] [--reps R]\n");
-      return 2;
-    }
-  }
+  bench::ApkBenchFlags flags;
+  flags.reps = 5;
+  if (!bench::ParseApkBenchFlags(argc, argv, "build_upload_bench", flags)) return 2;
+  const int reps = flags.reps;
   if (::access("/usr/bin/curl", X_OK) != 0) {
     std::printf("build_upload_bench: skipped: /usr/bin/curl is not installed\n");
     return 0;
   }
-  std::ifstream manifest_file(kManifest, std::ios::binary);
-  const std::string manifest((std::istreambuf_iterator<char>(manifest_file)),
-                             std::istreambuf_iterator<char>());
-  const char* tmp = std::getenv("TMPDIR");
-  std::string dir =
-      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/build_upload_bench-XXXXXX";
-  if (manifest.empty() || ::mkdtemp(dir.data()) == nullptr) {
-    std::printf("build_upload_bench: cannot read %s or make a temporary folder\n", kManifest.c_str());
-    return 1;
-  }
-  const std::string apk = dir + "/big.apk";
-  if (const std::string why = bench::MakeApk(apk, manifest, mb << 20); !why.empty()) {
+  std::string why;
+  const auto made = bench::MakeTempApk("build_upload_bench", kManifest, flags.mb, &why);
+  if (!made) {
     std::printf("build_upload_bench: %s\n", why.c_str());
     return 1;
   }
-  std::ifstream sized(apk, std::ios::binary | std::ios::ate);
-  const double file_mb = static_cast<double>(sized.tellg()) / 1e6;
+  const std::string& apk = made->apk;
+  const std::string& dir = made->dir;
+  const double file_mb = made->file_mb;
 
   const int port = bench::FreeLoopbackPort();
   const pid_t daemon = bench::Spawn({kDroidlab, "serve", "--listen", "127.0.0.1:" + std::to_string(port),
@@ -235,11 +208,11 @@ int main(int argc, char** argv) {
   const double sink_best = *std::max_element(sink_mbps.begin(), sink_mbps.end());
   std::printf("build_upload_bench: %.1f MB APK, %d repetition(s), curl to each\n", file_mb, reps);
   std::printf("  POST /api/v1/builds   best %7.1f MB/s  median %7.1f MB/s\n", ours_best,
-              Median(ours_mbps));
+              bench::Median(ours_mbps));
   std::printf("  minimal file sink     best %7.1f MB/s  median %7.1f MB/s\n", sink_best,
-              Median(sink_mbps));
+              bench::Median(sink_mbps));
   std::printf("  ratio ours/sink       best %.2f  median %.2f   (goal >= 0.8)\n", ours_best / sink_best,
-              Median(ours_mbps) / Median(sink_mbps));
+              bench::Median(ours_mbps) / bench::Median(sink_mbps));
   std::printf("  daemon peak RSS       %ld KiB before, %ld KiB after (file %.0f KiB)\n", rss_before,
               rss_after, file_mb * 1e6 / 1024);
   return failures == 0 ? 0 : 1;

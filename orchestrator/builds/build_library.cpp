@@ -232,7 +232,7 @@ std::optional<std::string> BuildLibrary::Open() {
 }
 
 std::string BuildLibrary::PathOf(const store::Build& build) const {
-  return (fs::path(dir_) / (build.sha256 + ".apk")).string();
+  return KeptApkPath(dir_, build.sha256);
 }
 
 asio::awaitable<BasicResult<std::unique_ptr<BuildLibrary::Upload>, std::string>>
@@ -299,7 +299,7 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
     co_return Failed(found.error().message);
   }
 
-  const std::string kept = (fs::path(dir_) / (file.sha256 + ".apk")).string();
+  const std::string kept = KeptApkPath(dir_, file.sha256);
   const std::string dir = dir_;
   std::function<std::optional<std::string>()> move = [spooled, kept, dir]() {
     if (::rename(spooled.c_str(), kept.c_str()) != 0) {

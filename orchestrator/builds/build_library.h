@@ -27,6 +27,11 @@ namespace droidlab::orchestrator {
 
 class FileThread;  // build_library.cpp: where the library's blocking file calls run
 
+// Where a kept build's APK is: <dir>/<sha256>.apk (the run executor installs it from there).
+inline std::string KeptApkPath(const std::string& dir, const std::string& sha256) {
+  return dir + "/" + sha256 + ".apk";
+}
+
 struct BuildError {
   enum class Kind {
     kInvalid,   // not an APK, a manifest that cannot be read: the client's to fix (400)

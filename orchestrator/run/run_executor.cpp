@@ -20,6 +20,7 @@
 
 #include "base/wall_clock.h"
 #include "adb/install_plan.h"
+#include "orchestrator/builds/build_library.h"
 #include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
 #include "orchestrator/run/device_clock.h"
@@ -525,11 +526,6 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
 
 namespace {
 
-// <dir>/<sha256>.apk, as the build library keeps it (orchestrator/builds/build_library.h).
-std::string BuildPath(const std::string& dir, const std::string& sha256) {
-  return dir + "/" + sha256 + ".apk";
-}
-
 // "installing build 3: INSTALL_FAILED_VERSION_DOWNGRADE: … (advice)", built outside coroutines.
 std::string InstallFailureText(int64_t build_id, const adb::InstallResult& r) {
   std::string text = "installing build " + std::to_string(build_id) + " failed: ";
@@ -580,7 +576,7 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
                                        std::to_string(build_id) + " cannot be installed");
     co_return false;
   }
-  const std::string path = BuildPath(options_.builds_dir, build->sha256);
+  const std::string path = KeptApkPath(options_.builds_dir, build->sha256);
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
       std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
   const int64_t started = options_.now_ms();
