@@ -93,17 +93,41 @@ nlohmann::json RunJson(const store::Run& r) {
   };
 }
 
-nlohmann::json RunDetailJson(const orchestrator::RunReport& report) {
-  const orchestrator::LaunchSummaries& launches = report.launches;
-  nlohmann::json j = RunJson(report.run);
-  j["preflight"] = Embedded(report.run.preflight_json);
-  j["launches"] = {
-      {"recorded", launches.recorded}, {"valid", launches.valid}, {"warmup", launches.warmup}};
-  j["summary"] = {
+namespace {
+
+nlohmann::json LaunchCountsJson(const orchestrator::LaunchSummaries& launches) {
+  return {{"recorded", launches.recorded}, {"valid", launches.valid}, {"warmup", launches.warmup}};
+}
+
+nlohmann::json LaunchSummariesJson(const orchestrator::LaunchSummaries& launches) {
+  return {
       {"displayed_ms", SummaryOrNull(launches.displayed_ms)},
       {"fully_drawn_ms", SummaryOrNull(launches.fully_drawn_ms)},
       {"total_time_ms", SummaryOrNull(launches.total_time_ms)},
   };
+}
+
+}  // namespace
+
+nlohmann::json RunDetailJson(const orchestrator::RunReport& report) {
+  nlohmann::json j = RunJson(report.run);
+  j["preflight"] = Embedded(report.run.preflight_json);
+  j["launches"] = LaunchCountsJson(report.launches);
+  j["summary"] = LaunchSummariesJson(report.launches);
+  // A side-by-side run: each build's launches and summary (its verdict: GET …/compare).
+  j["side_by_side"] = nullptr;
+  if (report.arms) {
+    const orchestrator::ArmSummaries& a = *report.arms;
+    j["side_by_side"] = {
+        {"baseline",
+         {{"build_id", a.baseline_build},
+          {"launches", LaunchCountsJson(a.baseline)},
+          {"summary", LaunchSummariesJson(a.baseline)}}},
+        {"candidate",
+         {{"build_id", a.candidate_build},
+          {"launches", LaunchCountsJson(a.candidate)},
+          {"summary", LaunchSummariesJson(a.candidate)}}}};
+  }
   j["progress"] = report.progress ? ProgressJson(*report.progress) : nlohmann::json(nullptr);
   return j;
 }
@@ -127,6 +151,7 @@ nlohmann::json LaunchJson(const store::Launch& l) {
                              ? nlohmann::json(static_cast<double>(*l.battery_temp_tenths_c) / 10)
                              : nlohmann::json(nullptr)},
       {"cooldown_wait_ms", OrNull(l.cooldown_wait_ms)},
+      {"build_id", OrNull(l.build_id)},
   };
 }
 
@@ -220,11 +245,19 @@ nlohmann::json ComparisonJson(const orchestrator::RunComparison& run_comparison)
        {{"baseline", cmp.baseline_launches_too_hot},
         {"candidate", cmp.candidate_launches_too_hot}}},
       {"different_conditions_allowed", run_comparison.different_conditions_allowed}};
+  j["side_by_side"] = nullptr;
+  if (run_comparison.side_by_side) {
+    const orchestrator::SideBySideBuilds& b = *run_comparison.side_by_side;
+    j["side_by_side"] = {{"baseline_build", b.baseline_build},
+                         {"candidate_build", b.candidate_build},
+                         {"block", b.block}};
+  }
   if (run_comparison.not_comparable()) {
     std::string why;
     for (const std::string& d : cmp.differences) why += (why.empty() ? "" : "; ") + d;
     j["verdict"] = "not_comparable";
-    j["reason"] = "the runs differ in what moves launch times (" + why +
+    const char* what = run_comparison.side_by_side ? "the builds were measured" : "the runs differ";
+    j["reason"] = std::string(what) + " in what moves launch times (" + why +
                   "); compare anyway with allow_different_conditions=true";
   }
   return j;

@@ -128,6 +128,25 @@ BasicResult<orchestrator::RunSpec, HttpResponse> RunSpecFromBody(const HttpReque
   return std::move(*spec);
 }
 
+// A build a run names (as `field`) must be kept and be of the package measured (checked again
+// when it runs); the 400 that says why not.
+asio::awaitable<std::optional<HttpResponse>> CheckBuild(const RouteContext& ctx, std::string field,
+                                                        int64_t build_id, std::string package) {
+  auto reading_build = ctx.store.GetBuild(build_id);
+  auto build = co_await std::move(reading_build);
+  if (!build) {
+    if (build.error().code == store::StoreErrorCode::kNotFound) {
+      co_return BadRequest(field + ": no build " + std::to_string(build_id));
+    }
+    co_return StoreFailure(build.error());
+  }
+  if (build->package != package) {
+    co_return BadRequest(field + ": build " + std::to_string(build_id) + " is " + build->package +
+                         ", not the run's package " + package);
+  }
+  co_return std::nullopt;
+}
+
 }  // namespace
 
 asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathParams&,
@@ -144,20 +163,14 @@ asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathPa
     if (stored) model = stored->model;
   }
   if (spec->build) {
-    // The build must be kept and be of the package measured (checked again when it runs).
-    const int64_t build_id = *spec->build;
-    auto reading_build = ctx.store.GetBuild(build_id);
-    auto build = co_await std::move(reading_build);
-    if (!build) {
-      if (build.error().code == store::StoreErrorCode::kNotFound) {
-        co_return BadRequest("build: no build " + std::to_string(build_id));
-      }
-      co_return StoreFailure(build.error());
-    }
-    if (build->package != spec->package) {
-      co_return BadRequest("build: build " + std::to_string(build_id) + " is " + build->package +
-                           ", not the run's package " + spec->package);
-    }
+    auto checking = CheckBuild(ctx, "build", *spec->build, spec->package);
+    std::optional<HttpResponse> refused = co_await std::move(checking);
+    if (refused) co_return std::move(*refused);
+  }
+  if (spec->baseline_build) {
+    auto checking = CheckBuild(ctx, "baseline_build", *spec->baseline_build, spec->package);
+    std::optional<HttpResponse> refused = co_await std::move(checking);
+    if (refused) co_return std::move(*refused);
   }
   std::optional<int64_t> no_schedule;
   auto run = co_await ctx.services.queue->Submit(std::move(*spec), std::move(model), no_schedule);
@@ -250,7 +263,8 @@ asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathPara
   auto id = RunIdOf(p);
   if (!id) co_return id.error();
   const std::string baseline = Query(request, "baseline").value_or("previous");
-  std::optional<int64_t> baseline_id;  // null: the previous successful run, like with like
+  // null: a side-by-side run's own two builds, else the previous successful run, like with like
+  std::optional<int64_t> baseline_id;
   if (baseline != "previous") {
     baseline_id = ParseId(baseline);
     if (!baseline_id) {

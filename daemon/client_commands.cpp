@@ -132,13 +132,17 @@ class Command {
 
   int SubmitRun() {
     std::string body = RunBodyJson(o_);
-    if (o_.build_file) {
-      // `--build FILE`: uploaded first (as `build add`, said on stderr), the run names the build.
-      auto uploaded = UploadFile(*o_.build_file);
+    // `--build FILE`, `--baseline-build FILE`: uploaded first (as `build add`, said on stderr),
+    // the run names the builds.
+    const std::pair<const std::optional<std::string>*, const char*> files[] = {
+        {&o_.baseline_build_file, "baseline_build"}, {&o_.build_file, "build"}};
+    for (const auto& [file, field] : files) {
+      if (!*file) continue;
+      auto uploaded = UploadFile(**file);
       if (!uploaded) return Fail(uploaded.error());
       std::fputs(BuildLine(uploaded->build, uploaded->created).c_str(), err_);
       Json with_build = Json::parse(body);
-      with_build["build"] = uploaded->build["id"];
+      with_build[field] = uploaded->build["id"];
       body = with_build.dump();
     }
     auto created = CallApi(client_, "POST", "/api/v1/runs", body, 201);
@@ -161,14 +165,15 @@ class Command {
     std::optional<Json> comparison;
     std::optional<std::string> comparison_error;
     int exit_code = kExitOk;
-    if (o_.baseline && status == "succeeded") {
-      const std::string target =
-          "/api/v1/runs/" + std::to_string(id) + "/compare?baseline=" + PercentEncode(*o_.baseline) +
-          (o_.allow_different_conditions ? "&allow_different_conditions=true" : "");
+    if ((o_.baseline || o_.side_by_side()) && status == "succeeded") {
+      // A side-by-side run is compared with itself: its build against its baseline build.
+      std::string target = "/api/v1/runs/" + std::to_string(id) + "/compare?";
+      if (o_.baseline) target += "baseline=" + PercentEncode(*o_.baseline) + "&";
+      target += o_.allow_different_conditions ? "allow_different_conditions=true" : "";
       auto compared = CallApi(client_, "GET", target);
       if (compared) {
         comparison = std::move(*compared);
-      } else if (*o_.baseline == "previous" && compared.error().http_status == 404) {
+      } else if (o_.baseline == "previous" && compared.error().http_status == 404) {
         // The first run of a package on a model has nothing before it: a nightly job's first
         // night is not a failure.
         std::fprintf(err_, "droidlab run: no baseline to compare with: %s\n",
@@ -217,9 +222,8 @@ class Command {
     if (exit_code == kExitRunNotSucceeded) {
       std::fprintf(err_, "droidlab run: run %lld %s\n", static_cast<long long>(id), status.c_str());
     } else if (exit_code == kExitRegression) {
-      std::fprintf(err_, "droidlab run: run %lld is a regression against run %s\n",
-                   static_cast<long long>(id),
-                   FormatValue(comparison->value("baseline_id", Json())).c_str());
+      std::fprintf(err_, "droidlab run: run %lld is a regression against %s\n",
+                   static_cast<long long>(id), BaselineName(*comparison).c_str());
     }
     return exit_code;
   }

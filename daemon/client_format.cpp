@@ -209,10 +209,43 @@ std::string RunSummaryText(const Json& run) {
   return out;
 }
 
+std::string BaselineName(const Json& c) {
+  const Json& side_by_side = Field(c, "side_by_side");
+  if (side_by_side.is_object()) {
+    return "build " + Text(side_by_side, "baseline_build") + " (side by side with build " +
+           Text(side_by_side, "candidate_build") + ")";
+  }
+  return "run " + Text(c, "baseline_id");
+}
+
+namespace {
+
+// "conditions: compilation speed-profile; another build; 2 launches too hot in the baseline".
+std::string ConditionsLine(const Json& c) {
+  const Json& cmp = Field(c, "comparable");
+  if (!cmp.is_object()) return "";
+  std::string line = "conditions: compilation ";
+  const Json& compilation = Field(cmp, "compilation");
+  const std::string base = Text(compilation, "baseline");
+  const std::string cand = Text(compilation, "candidate");
+  line += base == cand ? base : base + " -> " + cand;
+  const Json& same = Field(cmp, "same_build");
+  if (same.is_boolean()) line += same.get<bool>() ? "; the same build" : "; another build";
+  const Json& differences = Field(cmp, "differences");
+  if (differences.is_array()) {
+    for (const Json& d : differences) {
+      if (d.is_string()) line += "; " + d.get<std::string>();
+    }
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
 std::string ComparisonText(const Json& c) {
   std::string verdict = Text(c, "verdict");
   std::replace(verdict.begin(), verdict.end(), '_', ' ');
-  std::string out = verdict + " against run " + Text(c, "baseline_id") + ": median " +
+  std::string out = verdict + " against " + BaselineName(c) + ": median " +
                     Text(c, "baseline_median_ms") + " -> " + Text(c, "candidate_median_ms") + " ms";
   const Json& percent = Field(c, "delta_percent");
   if (percent.is_number()) {
@@ -230,7 +263,7 @@ std::string ComparisonText(const Json& c) {
   if (Field(c, "reason").is_string() && !Text(c, "reason").empty()) {
     out += Text(c, "reason") + "\n";
   }
-  return out;
+  return out + ConditionsLine(c);
 }
 
 std::optional<RunProgressView> ProgressFromJson(const Json& run) {

@@ -47,8 +47,12 @@ std::string BuildLine(const nlohmann::json& build, bool created);
 // max, stddev), one row per metric that has values.
 std::string RunSummaryText(const nlohmann::json& run);
 // GET /api/v1/runs/{id}/compare → "regression against run 11: median 200 → 240 ms (+20.0 %),
-// p = 0.0001" and the verdict's reason.
+// p = 0.0001" ("… against build 3 side by side: …" for a side-by-side run), the verdict's
+// reason, and the conditions it was judged in: the compilation state of each side, whether the
+// builds are the same, the differences found (launches too hot, an OTA).
 std::string ComparisonText(const nlohmann::json& comparison);
+// What a comparison was against: "run 11", or "build 3 (side by side)".
+std::string BaselineName(const nlohmann::json& comparison);
 
 // "succeeded", "failed", "cancelled", "interrupted": a run that will not change again.
 bool IsFinalRunStatus(std::string_view status);

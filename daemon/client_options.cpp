@@ -37,7 +37,9 @@ const std::set<std::string> kRunFlags = {"--serial",
                                          "--cooldown",
                                          "--cooldown-timeout-s",
                                          "--compilation",
-                                         "--build"};
+                                         "--build",
+                                         "--baseline-build",
+                                         "--block"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -66,6 +68,20 @@ FlagSet FlagsOf(ClientCommand command) {
 }
 
 // One flag's value into the options. An error names the flag.
+// --build / --baseline-build: a build the daemon keeps (its id), or an APK file to upload first.
+std::optional<std::string> BuildFlag(const std::string& flag, const std::string& value,
+                                     std::optional<int64_t>& id, std::optional<std::string>& file) {
+  if (value.empty()) return flag + ": expected a build id or an APK file";
+  if (value.find_first_not_of("0123456789") == std::string::npos) {
+    auto parsed = ParseInt<int64_t>(value);
+    if (!parsed || *parsed < 1) return flag + ": expected a build id or an APK file, got '" + value + "'";
+    id = *parsed;
+  } else {
+    file = value;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> Apply(const std::string& flag, const std::string& value,
                                  ClientOptions& o) {
   auto integer = [&](int64_t& into) -> std::optional<std::string> {
@@ -169,16 +185,11 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
     o.spec.compilation = *c;
     o.compilation_given = true;
   } else if (flag == "--build") {
-    // A build the daemon keeps (its id), or an APK file to upload first.
-    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
-      auto id = ParseInt<int64_t>(value);
-      if (!id || *id < 1) return "--build: expected a build id or an APK file, got '" + value + "'";
-      o.spec.build = *id;
-    } else if (value.empty()) {
-      return std::string("--build: expected a build id or an APK file");
-    } else {
-      o.build_file = value;
-    }
+    return BuildFlag(flag, value, o.spec.build, o.build_file);
+  } else if (flag == "--baseline-build") {
+    return BuildFlag(flag, value, o.spec.baseline_build, o.baseline_build_file);
+  } else if (flag == "--block") {
+    return integer(o.spec.block);
   } else if (flag == "--baseline") {
     if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
       return "--baseline: expected a run id or 'previous', got '" + value + "'";
@@ -200,7 +211,11 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
   if (o.spec.serial.empty()) return std::string("--serial is required");
   if (o.spec.package.empty()) return std::string("--package is required");
   if (o.spec.iterations == kIterationsNotGiven) return std::string("--iterations is required");
-  auto error = orchestrator::ValidateRunSpec(o.spec);
+  // A build given as a file has its id once uploaded: any id stands for it here.
+  orchestrator::RunSpec spec = o.spec;
+  if (o.build_file) spec.build = 1;
+  if (o.baseline_build_file) spec.baseline_build = 1;
+  auto error = orchestrator::ValidateRunSpec(spec);
   if (!error) return std::nullopt;
   static const std::map<std::string, std::string> kFlagOfField = {
       {"serial", "--serial"},
@@ -210,7 +225,9 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
       {"iterations", "--iterations"},
       {"looper_stats.sampling_interval", "--looper-sampling-interval"},
       {"proc_sample_interval_ms", "--proc-interval-ms"},
-      {"launch_timeout_ms", "--launch-timeout-ms"}};
+      {"launch_timeout_ms", "--launch-timeout-ms"},
+      {"baseline_build", "--baseline-build"},
+      {"block", "--block"}};
   auto it = kFlagOfField.find(error->field);
   const std::string name = it != kFlagOfField.end() ? it->second : error->field;
   return name.empty() ? error->message : name + ": " + error->message;
@@ -339,20 +356,27 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
     case ClientCommand::kSchedulesAdd:
       if (!positional.empty()) return "unexpected argument '" + positional[0] + "'";
       if (auto error = CheckRunSpec(o)) return *error;
-      if (o.command == ClientCommand::kSchedulesAdd && o.build_file) {
+      if (o.command == ClientCommand::kSchedulesAdd && (o.build_file || o.baseline_build_file)) {
         return std::string("--build: a schedule names a build by its id (droidlab build add FILE)");
       }
       if (o.command == ClientCommand::kSchedulesAdd && o.cron.empty()) {
         return std::string("--cron is required (five fields: \"0 2 * * *\")");
       }
-      if (o.fail_on_regression && !o.baseline) {
-        return std::string("--fail-on-regression needs --baseline ID|previous");
+      if (o.side_by_side() && o.baseline) {
+        return std::string(
+            "--baseline: a side-by-side run is judged against its --baseline-build");
       }
-      if (o.allow_different_conditions && !o.baseline) {
-        return std::string("--allow-different-conditions needs --baseline ID|previous");
+      if (o.fail_on_regression && !o.baseline && !o.side_by_side()) {
+        return std::string("--fail-on-regression needs --baseline ID|previous or --baseline-build");
+      }
+      if (o.allow_different_conditions && !o.baseline && !o.side_by_side()) {
+        return std::string(
+            "--allow-different-conditions needs --baseline ID|previous or --baseline-build");
       }
       // Comparing or reporting needs the run's end.
-      if (o.baseline || o.junit) o.wait = true;
+      if (o.baseline || o.junit || (o.command == ClientCommand::kRun && o.side_by_side())) {
+        o.wait = true;
+      }
       break;
   }
   return o;
@@ -385,6 +409,8 @@ std::string RunBodyJson(const ClientOptions& o) {
   if (o.cooldown_timeout_given) body["cooldown_timeout_s"] = s.cooldown_timeout_s;
   if (o.compilation_given) body["compilation"] = orchestrator::CompilationName(s.compilation);
   if (s.build) body["build"] = *s.build;
+  if (s.baseline_build) body["baseline_build"] = *s.baseline_build;
+  if (s.block != orchestrator::kDefaultBlock) body["block"] = s.block;
   return body.dump();
 }
 
@@ -494,6 +520,7 @@ const char* ClientCommandsUsage() {
          "               [--warmup N] [--max-thermal light] [--max-battery-temp-c 38]\n"
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--compilation as-is|speed-profile|speed|verify|none] [--build ID|FILE]\n"
+         "               [--baseline-build ID|FILE [--block N]]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"

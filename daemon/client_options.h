@@ -73,6 +73,10 @@ struct ClientOptions {
   std::vector<std::string> files;
   // run --build FILE: uploaded first, then named by the run (--build ID sets spec.build)
   std::optional<std::string> build_file;
+  // run --baseline-build FILE: the same for a side-by-side run's baseline
+  std::optional<std::string> baseline_build_file;
+  // --baseline-build given (an id or a file): the run measures two builds side by side.
+  bool side_by_side() const { return spec.baseline_build || baseline_build_file; }
   // schedules add
   std::string cron;
   std::optional<std::string> timezone;

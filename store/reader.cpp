@@ -77,6 +77,7 @@ Launch ReadLaunch(const Statement& st) {
   launch.thermal_status = st.ColumnOptionalString(14);
   launch.battery_temp_tenths_c = st.ColumnOptionalInt64(15);
   launch.cooldown_wait_ms = st.ColumnOptionalInt64(16);
+  launch.build_id = st.ColumnOptionalInt64(17);
   return launch;
 }
 
@@ -358,7 +359,7 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
 }
 
 StoreResult<RowPage<Launch>> Reader::PageLaunches(int64_t run_id, const RowPageQuery& query) {
-  return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 17, ReadLaunch,
+  return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 18, ReadLaunch,
                                "listing a run's launches");
 }
 

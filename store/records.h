@@ -100,6 +100,9 @@ struct Launch {
   std::optional<std::string> thermal_status;      // "none", "light", …; unknown: absent
   std::optional<int64_t> battery_temp_tenths_c;   // 326 = 32.6 °C
   std::optional<int64_t> cooldown_wait_ms;        // waited for the phone to cool before it
+  // The build it measured (schema/0006_launch_builds.sql): the run's "build", or in a
+  // side-by-side run the one of its two builds on the phone then; absent: the run named none.
+  std::optional<int64_t> build_id;
 
   // Counted in summaries, comparisons and history: valid and not a warm-up.
   bool counted() const { return valid && !warmup; }

@@ -83,6 +83,7 @@ Status InsertLaunches(Database& db, const std::vector<Launch>& launches) {
     (*st)->BindOptional(15, l.thermal_status);
     (*st)->BindOptional(16, l.battery_temp_tenths_c);
     (*st)->BindOptional(17, l.cooldown_wait_ms);
+    (*st)->BindOptional(18, l.build_id);
     if (auto s = (*st)->Run("storing launch " + std::to_string(l.iteration) + " of run " +
                             std::to_string(l.run_id));
         !s) {

@@ -85,7 +85,80 @@ int64_t LaunchesTooHot(std::span<const store::Launch> launches, const CoolEnough
 
 std::string Either(const std::optional<std::string>& s) { return s ? *s : "unknown"; }
 
+// The compilation states reached after each install of `arm` ("baseline" / "candidate") in
+// preflight.side_by_side.installs; an unread state counts as "unknown".
+std::vector<std::string> ArmCompilations(const json& installs, std::string_view arm) {
+  std::vector<std::string> states;
+  if (!installs.is_array()) return states;
+  for (const json& i : installs) {
+    if (!i.is_object() || i.value("arm", "") != arm) continue;
+    const json& reached = i.contains("compilation_reached") ? i["compilation_reached"] : json();
+    states.push_back(reached.is_string() ? reached.get<std::string>() : "unknown");
+  }
+  return states;
+}
+
+std::optional<int64_t> ArmVersionCode(const json& installs, std::string_view arm) {
+  if (!installs.is_array()) return std::nullopt;
+  for (const json& i : installs) {
+    if (i.is_object() && i.value("arm", "") == arm && i.contains("version_code") &&
+        i["version_code"].is_number_integer()) {
+      return i["version_code"].get<int64_t>();
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Joined(const std::vector<std::string>& states) {
+  std::string out;
+  for (const auto& s : states) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
 }  // namespace
+
+Comparability JudgeSideBySide(const store::Run& run,
+                              std::span<const store::Launch> candidate_launches,
+                              std::span<const store::Launch> baseline_launches) {
+  Comparability c;
+  const json preflight = ParsedOrNull(run.preflight_json);
+  json installs;
+  if (preflight.is_object() && preflight.contains("side_by_side") &&
+      preflight["side_by_side"].is_object()) {
+    installs = preflight["side_by_side"].value("installs", json());
+  }
+  const std::vector<std::string> baseline = ArmCompilations(installs, "baseline");
+  const std::vector<std::string> candidate = ArmCompilations(installs, "candidate");
+  if (!baseline.empty()) c.baseline_compilation = baseline.front();
+  if (!candidate.empty()) c.candidate_compilation = candidate.front();
+  std::vector<std::string> all = baseline;
+  all.insert(all.end(), candidate.begin(), candidate.end());
+  bool one_state = true;
+  for (const auto& s : all) one_state = one_state && s == all.front();
+  if (!one_state) {
+    c.comparable = false;
+    c.differences.push_back("the builds were measured in different compilation states: baseline " +
+                            Joined(baseline) + "; candidate " + Joined(candidate));
+  }
+  if (CompilationChanged(run)) {
+    c.comparable = false;
+    c.differences.push_back("the compilation state changed during the run (background dexopt?)");
+  }
+  const auto candidate_version = ArmVersionCode(installs, "candidate");
+  const auto baseline_version = ArmVersionCode(installs, "baseline");
+  if (candidate_version && baseline_version) {
+    c.same_build = *candidate_version == *baseline_version;
+  }
+  const CoolEnough limits = LimitsOf(run);
+  c.candidate_launches_too_hot = LaunchesTooHot(candidate_launches, limits);
+  c.baseline_launches_too_hot = LaunchesTooHot(baseline_launches, limits);
+  if (c.candidate_launches_too_hot > 0 || c.baseline_launches_too_hot > 0) {
+    c.differences.push_back("launches measured hotter than the run allowed: " +
+                            std::to_string(c.baseline_launches_too_hot) + " of the baseline, " +
+                            std::to_string(c.candidate_launches_too_hot) + " of the candidate");
+  }
+  return c;
+}
 
 Comparability JudgeComparability(const store::Run& candidate,
                                  std::span<const store::Launch> candidate_launches,

@@ -30,6 +30,15 @@ struct Comparability {
   int64_t baseline_launches_too_hot = 0;
 };
 
+// Pure. The builds of one side-by-side run (orchestrator/run/side_by_side.h): package, model,
+// mode and fingerprint are one by construction; what may still differ is the compilation state
+// reached after each install (preflight.side_by_side.installs), a change of it during the run,
+// and launches hotter than the run allowed. "candidate" is the run's build, "baseline" its
+// baseline_build.
+Comparability JudgeSideBySide(const store::Run& run,
+                              std::span<const store::Launch> candidate_launches,
+                              std::span<const store::Launch> baseline_launches);
+
 // Pure.
 Comparability JudgeComparability(const store::Run& candidate,
                                  std::span<const store::Launch> candidate_launches,

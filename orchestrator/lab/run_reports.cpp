@@ -1,7 +1,10 @@
 #include "orchestrator/lab/run_reports.h"
 
+#include <nlohmann/json.hpp>
 #include <utility>
 
+#include "orchestrator/run/side_by_side.h"
+#include "orchestrator/spec/run_spec.h"
 
 namespace droidlab::orchestrator {
 
@@ -30,6 +33,41 @@ struct ComparisonRows {
   std::vector<store::Launch> baseline_launches;
 };
 
+// The spec of a side-by-side run as it was stored; nullopt for any other run.
+std::optional<RunSpec> SideBySideSpec(const store::Run& run) {
+  const nlohmann::json spec = nlohmann::json::parse(run.spec_json, nullptr, false);
+  if (!spec.is_object()) return std::nullopt;
+  auto parsed = ParseRunSpecValue(spec);
+  if (!parsed || !parsed->side_by_side()) return std::nullopt;
+  return std::move(*parsed);
+}
+
+struct SplitLaunches {
+  std::vector<store::Launch> baseline;
+  std::vector<store::Launch> candidate;
+};
+
+// A side-by-side run's launches by the build each measured: its plan says which (even for an
+// A/A of one build); a launch beyond the plan belongs to neither.
+SplitLaunches SplitByArm(const RunSpec& spec, std::vector<store::Launch> launches) {
+  const std::vector<PlannedLaunch> plan = PlanSideBySide(spec.iterations, spec.block, spec.warmup);
+  SplitLaunches split;
+  for (store::Launch& l : launches) {
+    const std::optional<Arm> arm = ArmOfIteration(plan, l.iteration);
+    if (!arm) continue;
+    (*arm == Arm::kBaseline ? split.baseline : split.candidate).push_back(std::move(l));
+  }
+  return split;
+}
+
+// What a comparison of two runs counts of `run`: a side-by-side run's candidate build's
+// launches, any other run's all.
+std::vector<store::Launch> MeasuredLaunches(const store::Run& run,
+                                            std::vector<store::Launch> launches) {
+  if (auto spec = SideBySideSpec(run)) return SplitByArm(*spec, std::move(launches)).candidate;
+  return launches;
+}
+
 store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t run_id,
                                                       std::optional<int64_t> baseline_id) {
   ComparisonRows rows;
@@ -56,9 +94,29 @@ store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t 
   if (!a) return a.error();
   auto b = r.ListLaunches(rows.baseline.id);
   if (!b) return b.error();
-  rows.candidate_launches = std::move(*a);
-  rows.baseline_launches = std::move(*b);
+  rows.candidate_launches = MeasuredLaunches(rows.candidate, std::move(*a));
+  rows.baseline_launches = MeasuredLaunches(rows.baseline, std::move(*b));
   return rows;
+}
+
+struct SideBySideRows {
+  store::Run run;
+  RunSpec spec;
+  SplitLaunches launches;
+};
+
+RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions) {
+  const std::vector<double> base = ValidDisplayedMs(rows.launches.baseline);
+  const std::vector<double> cand = ValidDisplayedMs(rows.launches.candidate);
+  RunComparison out;
+  out.comparison = analysis::Compare(base, cand);
+  out.comparability =
+      JudgeSideBySide(rows.run, rows.launches.candidate, rows.launches.baseline);
+  out.different_conditions_allowed = allow_different_conditions;
+  out.side_by_side = SideBySideBuilds{*rows.spec.baseline_build, *rows.spec.build, rows.spec.block};
+  out.candidate = rows.run;
+  out.baseline = std::move(rows.run);
+  return out;
 }
 
 RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions) {
@@ -115,6 +173,12 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
   if (!rows) co_return rows.error();
   RunReport report;
   report.launches = SummarizeLaunches(rows->launches);
+  if (auto spec = SideBySideSpec(rows->run)) {
+    SplitLaunches split = SplitByArm(*spec, std::move(rows->launches));
+    report.arms = ArmSummaries{*spec->baseline_build, *spec->build,
+                               SummarizeLaunches(split.baseline),
+                               SummarizeLaunches(split.candidate)};
+  }
   report.run = std::move(rows->run);
   if (queue_) report.progress = queue_->Progress(run_id);
   co_return report;
@@ -123,6 +187,24 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
 boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWithBaseline(
     int64_t run_id, std::optional<int64_t> baseline_run_id,
     bool allow_different_conditions) const {
+  if (!baseline_run_id) {
+    // A side-by-side run compares its own two builds.
+    auto read_one = [run_id](store::Reader& r) -> store::StoreResult<std::optional<SideBySideRows>> {
+      auto run = r.GetRun(run_id);
+      if (!run) return run.error();
+      auto spec = SideBySideSpec(*run);
+      if (!spec) return std::optional<SideBySideRows>();
+      auto launches = r.ListLaunches(run_id);
+      if (!launches) return launches.error();
+      SideBySideRows rows{std::move(*run), std::move(*spec), {}};
+      rows.launches = SplitByArm(rows.spec, std::move(*launches));
+      return std::optional<SideBySideRows>(std::move(rows));
+    };
+    auto reading = store_.Read(std::move(read_one));
+    auto side_by_side = co_await std::move(reading);
+    if (!side_by_side) co_return side_by_side.error();
+    if (*side_by_side) co_return CompareArms(std::move(**side_by_side), allow_different_conditions);
+  }
   auto read = [run_id, baseline_run_id](store::Reader& r) {
     return ReadComparisonRows(r, run_id, baseline_run_id);
   };

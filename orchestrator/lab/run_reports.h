@@ -42,10 +42,26 @@ LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches);
 // judges.
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
 
+// A side-by-side run's launches split by build (orchestrator/run/side_by_side.h).
+struct ArmSummaries {
+  int64_t baseline_build = 0;
+  int64_t candidate_build = 0;
+  LaunchSummaries baseline;
+  LaunchSummaries candidate;
+};
+
 struct RunReport {
   store::Run run;
-  LaunchSummaries launches;
+  LaunchSummaries launches;  // every launch of the run (both builds of a side-by-side run)
+  std::optional<ArmSummaries> arms;  // a side-by-side run
   std::optional<RunProgress> progress;  // while the run is running on this daemon's queue
+};
+
+// A side-by-side run's two builds, as a comparison of them names them.
+struct SideBySideBuilds {
+  int64_t baseline_build = 0;
+  int64_t candidate_build = 0;
+  int64_t block = 0;
 };
 
 struct RunComparison {
@@ -55,6 +71,9 @@ struct RunComparison {
   analysis::Comparison comparison;
   Comparability comparability;
   bool different_conditions_allowed = false;
+  // Set when the comparison is of one side-by-side run's two builds (candidate and baseline
+  // are then the same run): its build against its baseline_build.
+  std::optional<SideBySideBuilds> side_by_side;
   // The runs differ in a way that moves launch times and nobody allowed it: no verdict
   // ("not_comparable"), whatever the statistics say.
   bool not_comparable() const {
@@ -70,10 +89,12 @@ class RunReports {
   // kNotFound when there is no such run.
   boost::asio::awaitable<store::StoreResult<RunReport>> Report(int64_t run_id) const;
 
-  // Run `run_id` against `baseline_run_id`, or — when that is null — against the latest
-  // successful run before it of the same package, device model and mode (like with like).
-  // kNotFound when either run is missing or there is no earlier run to compare with, with a
-  // message that says which.
+  // Run `run_id` against `baseline_run_id`, or — when that is null — a side-by-side run's build
+  // against its baseline_build (its own launches, split by the plan), any other run against the
+  // latest successful run before it of the same package, device model and mode (like with
+  // like). A side-by-side run on either side of a comparison of two runs counts with its
+  // candidate build's launches. kNotFound when either run is missing or there is no earlier run
+  // to compare with, with a message that says which.
   boost::asio::awaitable<store::StoreResult<RunComparison>> CompareWithBaseline(
       int64_t run_id, std::optional<int64_t> baseline_run_id,
       bool allow_different_conditions = false) const;

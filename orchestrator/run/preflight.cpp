@@ -21,6 +21,15 @@ nlohmann::json Opt(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+nlohmann::json InstalledBuildJson(const InstalledBuild& build) {
+  return {{"id", build.id},
+          {"sha256", build.sha256},
+          {"version_code", build.version_code},
+          {"install_method", build.method},
+          {"bytes", build.bytes},
+          {"install_ms", build.install_ms}};
+}
+
 }  // namespace
 
 // Why the device's screen makes a run worthless, if it does (a plain function: no `?:` over
@@ -138,7 +147,7 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
 
 std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                           const LooperSession* looper, const CompilationRecord* compilation,
-                          const InstalledBuild* build) {
+                          const InstalledBuild* build, const SideBySideRecord* side_by_side) {
   nlohmann::json j;
   j["component"] = r.component;
   j["fingerprint"] = Opt(r.fingerprint);
@@ -158,13 +167,20 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                   {"page_size", clock->page_size},
                   {"realtime_at_boot_ms", clock->realtime_at_boot_ms}};
   }
-  if (build) {
-    j["build"] = {{"id", build->id},
-                  {"sha256", build->sha256},
-                  {"version_code", build->version_code},
-                  {"install_method", build->method},
-                  {"bytes", build->bytes},
-                  {"install_ms", build->install_ms}};
+  if (build) j["build"] = InstalledBuildJson(*build);
+  if (side_by_side) {
+    nlohmann::json installs = nlohmann::json::array();
+    for (const SideBySideInstall& i : side_by_side->installs) {
+      nlohmann::json one = InstalledBuildJson(i.build);
+      one["arm"] = ArmName(i.arm);
+      one["compilation_reached"] = Opt(i.compilation_reached);
+      one["before_iteration"] = i.before_iteration;
+      installs.push_back(std::move(one));
+    }
+    j["side_by_side"] = {{"baseline_build", side_by_side->baseline_build},
+                         {"candidate_build", side_by_side->candidate_build},
+                         {"block", side_by_side->block},
+                         {"installs", std::move(installs)}};
   }
   if (compilation) {
     const CompilationRecord& c = *compilation;

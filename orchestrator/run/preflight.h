@@ -24,6 +24,7 @@
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/looper_session.h"
+#include "orchestrator/run/side_by_side.h"
 #include "orchestrator/spec/run_spec.h"
 
 namespace droidlab::orchestrator {
@@ -64,12 +65,28 @@ struct InstalledBuild {
   int64_t install_ms = 0;
 };
 
+// A side-by-side run's installs (side_by_side.h): each switch of build, in order, with the
+// compilation state reached after it — the two builds are comparable only if that is the same.
+struct SideBySideInstall {
+  Arm arm = Arm::kBaseline;
+  InstalledBuild build;
+  std::optional<std::string> compilation_reached;
+  int64_t before_iteration = 1;  // the first launch measured on it
+};
+struct SideBySideRecord {
+  int64_t baseline_build = 0;
+  int64_t candidate_build = 0;
+  int64_t block = 0;
+  std::vector<SideBySideInstall> installs;
+};
+
 // What is stored with the run (runs.preflight_json): the report, and once known the clock, the
-// compilation state asked and reached, the looper-stats session (which charging gate worked) and
-// the build installed.
+// compilation state asked and reached, the looper-stats session (which charging gate worked),
+// the build installed, and a side-by-side run's installs.
 std::string PreflightJson(const PreflightReport& report, const DeviceClock* clock,
                           const LooperSession* looper,
                           const CompilationRecord* compilation = nullptr,
-                          const InstalledBuild* build = nullptr);
+                          const InstalledBuild* build = nullptr,
+                          const SideBySideRecord* side_by_side = nullptr);
 
 }  // namespace droidlab::orchestrator

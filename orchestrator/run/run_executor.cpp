@@ -33,6 +33,7 @@
 #include "orchestrator/run/looper_session.h"
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
+#include "orchestrator/run/side_by_side.h"
 #include "orchestrator/stderr_log.h"
 #include "orchestrator/run/lost_writes.h"
 #include "parsers/looper_stats.h"
@@ -67,6 +68,13 @@ struct LoopState {
   std::optional<std::string> error;  // the run fails with this
 };
 
+// An install's outcome: the build installed, or why not (and whether because of a cancel).
+struct InstallAttempt {
+  std::optional<InstalledBuild> installed;
+  std::string error;
+  bool cancelled = false;
+};
+
 // The launches the writer committed, as its completions tell (on the writer thread). The run's
 // progress counts these, never launches only queued: a dashboard that saw "7 done" finds 7
 // launches in the store, even when the disk fills after the writer took the 8th.
@@ -91,6 +99,14 @@ class Execution {
     if (!options_.log) options_.log = StderrLog("run_executor");
     progress_.run_id = run_id_;
     progress_.iterations = spec_.warmup + spec_.iterations;
+    if (spec_.side_by_side()) {
+      plan_ = PlanSideBySide(spec_.iterations, spec_.block, spec_.warmup);
+      progress_.iterations = static_cast<int64_t>(plan_.size());
+      side_by_side_.emplace();
+      side_by_side_->baseline_build = *spec_.baseline_build;
+      side_by_side_->candidate_build = *spec_.build;
+      side_by_side_->block = spec_.block;
+    }
   }
 
   asio::awaitable<RunOutcome> Run();
@@ -161,8 +177,18 @@ class Execution {
   asio::awaitable<void> SampleOrIdle(DeviceShell& shell, std::shared_ptr<ProcSamplerState> state);
   asio::awaitable<std::optional<std::string>> CollectLooperStats(DeviceShell& shell);
   asio::awaitable<std::optional<std::string>> Restore(DeviceShell& shell);
-  // Installs the run's build (spec.build) before the preflight; false: the run ended.
-  asio::awaitable<bool> InstallBuild(DeviceShell& shell);
+  // Installs build `build_id` (of the run's package, kept by this daemon); the error in words
+  // when it is not installed (InstallAttempt).
+  asio::awaitable<InstallAttempt> InstallBuild(DeviceShell& shell, int64_t build_id);
+  // The run's build before the preflight — a side-by-side run's baseline; false: the run ended.
+  asio::awaitable<bool> InstallFirstBuild(DeviceShell& shell);
+  // A side-by-side run's switch to the other build (side_by_side.h): installed, the compilation
+  // state forced again and checked; the reason the run ends, if it must.
+  asio::awaitable<std::optional<std::string>> SwitchBuild(DeviceShell& shell, Arm arm,
+                                                          int64_t next_iteration);
+  int64_t BuildOf(Arm arm) const {
+    return arm == Arm::kBaseline ? *spec_.baseline_build : *spec_.build;
+  }
   // Forces and checks the compilation state; false: the run ended (End was called).
   asio::awaitable<bool> SetCompilation(DeviceShell& shell);
   // Reads the state again after the last iteration; a change is a warning of the run.
@@ -204,6 +230,10 @@ class Execution {
   std::optional<DeviceClock> clock_;
   std::optional<CompilationRecord> compilation_;
   std::optional<InstalledBuild> installed_;
+  // A side-by-side run: its launches in order, the build on the phone, its installs.
+  std::vector<PlannedLaunch> plan_;
+  Arm on_phone_ = Arm::kBaseline;
+  std::optional<SideBySideRecord> side_by_side_;
   LooperSession looper_;
   bool looper_started_ = false;
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
@@ -255,7 +285,7 @@ asio::awaitable<RunOutcome> Execution::Finish() {
     update.preflight_json =
         PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
                       looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr,
-                      installed_ ? &*installed_ : nullptr);
+                      installed_ ? &*installed_ : nullptr, side_by_side_ ? &*side_by_side_ : nullptr);
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
@@ -437,7 +467,8 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     }
   }
   Phase("launching");
-  const int64_t total = spec_.warmup + spec_.iterations;
+  const int64_t total = spec_.side_by_side() ? static_cast<int64_t>(plan_.size())
+                                             : spec_.warmup + spec_.iterations;
   const CoolEnough cool{spec_.max_thermal_status, spec_.max_battery_temp_tenths_c};
   for (int64_t i = 1; i <= total; ++i) {
     if (co_await Cancelled()) {
@@ -450,6 +481,33 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       co_return;
     }
     const std::string where = "iteration " + std::to_string(i) + " of " + std::to_string(total);
+    std::optional<PlannedLaunch> planned;
+    if (spec_.side_by_side()) planned = plan_[static_cast<size_t>(i - 1)];
+    if (planned && planned->arm != on_phone_) {
+      auto switching = SwitchBuild(shell, planned->arm, i);
+      std::optional<std::string> failed = co_await std::move(switching);
+      if (failed || co_await Cancelled()) {
+        if (co_await Cancelled()) {
+          state->cancelled = true;
+        } else {
+          state->error = where + ": " + *failed;
+        }
+        co_return;
+      }
+      if (spec_.mode != LaunchMode::kCold) {
+        // The install killed the process a warm or hot launch comes back to.
+        auto primed = co_await PrimingLaunch(ctx);
+        if (!primed) {
+          if (primed.error().cancelled()) {
+            state->cancelled = true;
+          } else {
+            state->error = where + ": priming launch after the install: " + primed.error().message;
+          }
+          co_return;
+        }
+      }
+      Phase("launching");
+    }
     // A hot phone slows every launch: wait until it is cool enough (cooldown.h).
     auto cooling = WaitUntilCool(shell, cool, std::chrono::seconds(spec_.cooldown_timeout_s),
                                  options_.cooldown_poll, options_.command_timeout);
@@ -475,7 +533,12 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       Log(where + ": waited " + std::to_string(cooled->waited_ms) + " ms for the phone to cool");
     }
     IterationResult it = co_await MeasureLaunch(ctx, run_id_, i);
-    it.launch.warmup = i <= spec_.warmup;
+    it.launch.warmup = planned ? planned->warmup : i <= spec_.warmup;
+    if (planned) {
+      it.launch.build_id = BuildOf(planned->arm);
+    } else {
+      it.launch.build_id = spec_.build;
+    }
     if (cooled->conditions.thermal_status) {
       it.launch.thermal_status =
           std::string(ThermalStatusLowerName(*cooled->conditions.thermal_status));
@@ -535,6 +598,13 @@ std::string InstallFailureText(int64_t build_id, const adb::InstallResult& r) {
   return text;
 }
 
+// "switched to the candidate, build 4, compiled speed-profile" (outside coroutines, as below).
+std::string ArmLogLine(const SideBySideInstall& install) {
+  return "switched to the " + std::string(ArmName(install.arm)) + ", build " +
+         std::to_string(install.build.id) + ", compilation reached " +
+         install.compilation_reached.value_or("unknown");
+}
+
 // Built outside the coroutine (no conditional between strings there: device_shell.h, IfAny).
 std::string CompilationLogLine(const CompilationRecord& c) {
   std::string line = std::string("compilation ") + CompilationName(c.requested) + ": reached " +
@@ -550,31 +620,32 @@ asio::awaitable<store::Status> Execution::StoreRunningPreflight() {
   running.status = store::RunStatus::kRunning;
   running.preflight_json =
       PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr, nullptr,
-                    compilation_ ? &*compilation_ : nullptr, installed_ ? &*installed_ : nullptr);
+                    compilation_ ? &*compilation_ : nullptr, installed_ ? &*installed_ : nullptr,
+                    side_by_side_ ? &*side_by_side_ : nullptr);
   auto updating = UpdateStatus(std::move(running));
   store::Status s = co_await std::move(updating);
   co_return s;
 }
 
-asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
+asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int64_t build_id) {
   Phase("installing");
-  const int64_t build_id = *spec_.build;
+  InstallAttempt attempt;
   auto reading = store_.GetBuild(build_id);
   auto build = co_await std::move(reading);
   if (!build) {
-    End(store::RunStatus::kFailed, "build " + std::to_string(build_id) +
-                                       " is not kept (deleted?): " + build.error().message);
-    co_return false;
+    attempt.error = "build " + std::to_string(build_id) +
+                    " is not kept (deleted?): " + build.error().message;
+    co_return attempt;
   }
   if (build->package != spec_.package) {
-    End(store::RunStatus::kFailed, "build " + std::to_string(build_id) + " is " + build->package +
-                                       ", not the run's package " + spec_.package);
-    co_return false;
+    attempt.error = "build " + std::to_string(build_id) + " is " + build->package +
+                    ", not the run's package " + spec_.package;
+    co_return attempt;
   }
   if (options_.builds_dir.empty()) {
-    End(store::RunStatus::kFailed, "this daemon keeps no builds: build " +
-                                       std::to_string(build_id) + " cannot be installed");
-    co_return false;
+    attempt.error =
+        "this daemon keeps no builds: build " + std::to_string(build_id) + " cannot be installed";
+    co_return attempt;
   }
   const std::string path = KeptApkPath(options_.builds_dir, build->sha256);
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
@@ -598,14 +669,13 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
                                         adb::DeadlineAfter(options_.install_timeout));
   auto sent = co_await std::move(sending);
   if (!sent) {
-    const bool run_cancelled = co_await Cancelled();
-    CommandError error{sent.error().code, sent.error().message};
-    EndAfterError(error, "installing build " + std::to_string(build_id), run_cancelled);
-    co_return false;
+    attempt.cancelled = sent.error().code == adb::AdbErrc::kCancelled || co_await Cancelled();
+    attempt.error = "installing build " + std::to_string(build_id) + ": " + sent.error().message;
+    co_return attempt;
   }
   if (!sent->success) {
-    End(store::RunStatus::kFailed, InstallFailureText(build_id, *sent));
-    co_return false;
+    attempt.error = InstallFailureText(build_id, *sent);
+    co_return attempt;
   }
   InstalledBuild installed;
   installed.id = build_id;
@@ -614,10 +684,67 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
   installed.method = std::string(adb::InstallMethodName(sent->method));
   installed.bytes = static_cast<int64_t>(sent->bytes);
   installed.install_ms = options_.now_ms() - started;
-  installed_ = std::move(installed);
   Log("build " + std::to_string(build_id) + " installed in " +
-      std::to_string(installed_->install_ms) + " ms over " + installed_->method);
+      std::to_string(installed.install_ms) + " ms over " + installed.method);
+  attempt.installed = std::move(installed);
+  co_return attempt;
+}
+
+asio::awaitable<bool> Execution::InstallFirstBuild(DeviceShell& shell) {
+  const int64_t build_id = spec_.side_by_side() ? *spec_.baseline_build : *spec_.build;
+  auto installing = InstallBuild(shell, build_id);
+  InstallAttempt attempt = co_await std::move(installing);
+  if (!attempt.installed) {
+    if (attempt.cancelled) {
+      End(store::RunStatus::kCancelled, "cancelled during installing build " +
+                                            std::to_string(build_id));
+    } else {
+      End(store::RunStatus::kFailed, std::move(attempt.error));
+    }
+    co_return false;
+  }
+  if (side_by_side_) {
+    SideBySideInstall first;
+    first.arm = Arm::kBaseline;
+    first.build = *attempt.installed;
+    side_by_side_->installs.push_back(std::move(first));
+    on_phone_ = Arm::kBaseline;
+  }
+  installed_ = std::move(attempt.installed);
   co_return true;
+}
+
+asio::awaitable<std::optional<std::string>> Execution::SwitchBuild(DeviceShell& shell, Arm arm,
+                                                                   int64_t next_iteration) {
+  const int64_t build_id = BuildOf(arm);
+  auto installing = InstallBuild(shell, build_id);
+  InstallAttempt attempt = co_await std::move(installing);
+  if (!attempt.installed) co_return std::move(attempt.error);
+  on_phone_ = arm;
+  SideBySideInstall install;
+  install.arm = arm;
+  install.build = std::move(*attempt.installed);
+  install.before_iteration = next_iteration;
+  // An install resets the compilation state (to what the install's dexopt gives): force it
+  // again, so that both builds are measured in the state asked for.
+  Phase("compiling");
+  CompilationRecord record;
+  record.requested = spec_.compilation;
+  auto forcing = ForceCompilation(shell, spec_.package, std::move(record), preflight_->sdk,
+                                  options_.compile_timeout, options_.command_timeout);
+  auto forced = co_await std::move(forcing);
+  if (!forced) co_return "setting the compilation state of build " + std::to_string(build_id) +
+                         ": " + forced.error().message;
+  install.compilation_reached = forced->reached;
+  if (auto mismatch = CompilationMismatch(*forced, preflight_->sdk)) {
+    co_return "build " + std::to_string(build_id) + ": " + *mismatch;
+  }
+  Log(ArmLogLine(install));
+  side_by_side_->installs.push_back(std::move(install));
+  auto storing = StoreRunningPreflight();
+  store::Status s = co_await std::move(storing);
+  if (!s) co_return "the switch of build not stored: " + s.error().message;
+  co_return std::nullopt;
 }
 
 asio::awaitable<bool> Execution::SetCompilation(DeviceShell& shell) {
@@ -717,7 +844,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
 
   // 0b. The build under test, installed before anything reads the package.
   if (spec_.build) {
-    auto installing = InstallBuild(shell);
+    auto installing = InstallFirstBuild(shell);
     const bool installed = co_await std::move(installing);
     if (!installed) co_return co_await Finish();
   }
@@ -750,8 +877,9 @@ asio::awaitable<RunOutcome> Execution::Run() {
     running.status = store::RunStatus::kRunning;
     running.started_at = started_ms_;
     running.fingerprint = preflight_->fingerprint;
-    running.preflight_json = PreflightJson(*preflight_, &*clock_, nullptr, nullptr,
-                                           installed_ ? &*installed_ : nullptr);
+    running.preflight_json =
+        PreflightJson(*preflight_, &*clock_, nullptr, nullptr, installed_ ? &*installed_ : nullptr,
+                      side_by_side_ ? &*side_by_side_ : nullptr);
     auto updating = UpdateStatus(std::move(running));
     store::Status s = co_await std::move(updating);
     if (!s) {
@@ -770,6 +898,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
     auto compiling = SetCompilation(shell);
     const bool compiled = co_await std::move(compiling);
     if (!compiled) co_return co_await Finish();
+    if (side_by_side_) side_by_side_->installs.front().compilation_reached = compilation_->reached;
   }
 
   std::optional<std::string> error;

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 18> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 20> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -34,7 +34,9 @@ constexpr std::array<std::string_view, 18> kKnownFields = {"serial",
                                                            "cooldown_timeout_s",
                                                            "cooldown",
                                                            "compilation",
-                                                           "build"};
+                                                           "build",
+                                                           "baseline_build",
+                                                           "block"};
 
 struct CompilationNameOf {
   Compilation value;
@@ -188,6 +190,15 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
   if (spec.cooldown_timeout_s < 0 || spec.cooldown_timeout_s > kMaxCooldownTimeoutS) {
     return Error("cooldown_timeout_s", Range(0, kMaxCooldownTimeoutS) + ", got " +
                                            std::to_string(spec.cooldown_timeout_s));
+  }
+  if (spec.baseline_build && !spec.build) {
+    return Error("baseline_build", "needs \"build\": the build measured against the baseline");
+  }
+  if (spec.block < 1 || spec.block > kMaxIterations) {
+    return Error("block", Range(1, kMaxIterations) + ", got " + std::to_string(spec.block));
+  }
+  if (spec.block != kDefaultBlock && !spec.baseline_build) {
+    return Error("block", "is only for a side-by-side run (\"baseline_build\")");
   }
   return std::nullopt;
 }
@@ -378,6 +389,16 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     if (auto e = ReadInt(*v, "build", 1, std::numeric_limits<int64_t>::max(), id)) return *e;
     spec.build = id;
   }
+  if ((v = field("baseline_build")) && !v->is_null()) {
+    int64_t id = 0;
+    if (auto e = ReadInt(*v, "baseline_build", 1, std::numeric_limits<int64_t>::max(), id)) {
+      return *e;
+    }
+    spec.baseline_build = id;
+  }
+  if ((v = field("block"))) {
+    if (auto e = ReadInt(*v, "block", 1, kMaxIterations, spec.block)) return *e;
+  }
   if (auto e = ValidateRunSpec(spec)) return *e;
   return spec;
 }
@@ -405,6 +426,8 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["cooldown"] = spec.cooldown_fail ? "fail" : "wait";
   j["compilation"] = CompilationName(spec.compilation);
   j["build"] = spec.build ? json(*spec.build) : json(nullptr);
+  j["baseline_build"] = spec.baseline_build ? json(*spec.baseline_build) : json(nullptr);
+  j["block"] = spec.block;
   return j.dump();
 }
 
@@ -424,7 +447,8 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.warmup == b.warmup && a.max_thermal_status == b.max_thermal_status &&
          a.max_battery_temp_tenths_c == b.max_battery_temp_tenths_c &&
          a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail &&
-         a.compilation == b.compilation && a.build == b.build;
+         a.compilation == b.compilation && a.build == b.build &&
+         a.baseline_build == b.baseline_build && a.block == b.block;
 }
 
 const char* CompilationName(Compilation c) {

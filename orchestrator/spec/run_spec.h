@@ -42,6 +42,7 @@ inline constexpr int64_t kMaxProcSampleIntervalMs = 60'000;
 inline constexpr int64_t kMaxTimeoutMs = 600'000;
 inline constexpr int64_t kMaxWarmup = 100;
 inline constexpr int64_t kMaxCooldownTimeoutS = 3600;
+inline constexpr int64_t kDefaultBlock = 5;
 // "max_battery_temp_c" between these, in tenths of °C.
 inline constexpr int64_t kMinBatteryTempLimit = 200;
 inline constexpr int64_t kMaxBatteryTempLimit = 600;
@@ -79,6 +80,14 @@ struct RunSpec {
   Compilation compilation = Compilation::kSpeedProfile;
   // "build": a build the daemon keeps (POST /api/v1/builds), installed before the preflight.
   std::optional<int64_t> build;
+  // Side by side (issue 14 §4): "baseline_build" (needs "build") measures the baseline and
+  // "build" on the same phone in alternating blocks of "block" iterations — baseline, build,
+  // build, baseline, … (ABBA) — reinstalling and recompiling at each switch, "iterations"
+  // counted launches per build, "warmup" launches after each install. Its verdict compares the
+  // two builds' launches (orchestrator/run/side_by_side.h).
+  std::optional<int64_t> baseline_build;
+  int64_t block = kDefaultBlock;  // 1..kMaxIterations; only with baseline_build
+  bool side_by_side() const { return baseline_build.has_value(); }
 };
 
 struct FieldError {

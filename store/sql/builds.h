@@ -11,10 +11,11 @@ inline constexpr char kInsertBuild[] =
 inline constexpr char kBuildIdBySha256[] = "SELECT id FROM builds WHERE sha256 = ?1";
 inline constexpr char kDeleteBuild[] = "DELETE FROM builds WHERE id = ?1";
 
-// A queued or running run that names the build in its spec ("build": ID, RunSpec).
+// A queued or running run that names the build in its spec ("build" or a side-by-side run's
+// "baseline_build", RunSpec).
 inline constexpr char kBuildInUse[] =
-    "SELECT count(*) FROM runs WHERE status IN ('queued', 'running')"
-    " AND json_valid(spec) AND json_extract(spec, '$.build') = ?1";
+    "SELECT count(*) FROM runs WHERE status IN ('queued', 'running') AND json_valid(spec)"
+    " AND (json_extract(spec, '$.build') = ?1 OR json_extract(spec, '$.baseline_build') = ?1)";
 
 // ReadBuild in reader.cpp reads DROIDLAB_BUILD_COLUMNS in this order.
 #define DROIDLAB_BUILD_COLUMNS                                                              \

@@ -1,4 +1,5 @@
-// The SQL of the `launches` table (schema/0001_init.sql, 0004_launch_conditions.sql). Internal
+// The SQL of the `launches` table (schema/0001_init.sql, 0004_launch_conditions.sql,
+// 0006_launch_builds.sql). Internal
 // to store/.
 #pragma once
 
@@ -7,8 +8,9 @@ namespace droidlab::store::sql {
 inline constexpr char kInsertLaunch[] =
     "INSERT INTO launches (run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms,"
     " wait_time_ms, launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid,"
-    " invalid_reason, warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+    " invalid_reason, warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms,"
+    " build_id)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
 inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_id = ?1";
 
@@ -16,7 +18,7 @@ inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_i
 inline constexpr char kLaunchesOfRun[] =
     "SELECT run_id, iteration, displayed_ms, fully_drawn_ms, total_time_ms, wait_time_ms,"
     " launch_state, pid, intent_at_ms, fork_at_ms, displayed_at_ms, valid, invalid_reason,"
-    " warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms,"
+    " warmup, thermal_status, battery_temp_tenths_c, cooldown_wait_ms, build_id,"
     " iteration FROM launches WHERE run_id = ?1 AND iteration > ?2 ORDER BY iteration LIMIT ?3";
 
 // A package's succeeded runs and their counted launches (valid, not warm-up), for the history

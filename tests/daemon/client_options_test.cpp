@@ -93,7 +93,7 @@ TEST(ClientOptionsTest, BuildAddTakesFiles) {
 
 TEST(ClientOptionsTest, AllowingDifferentConditionsNeedsABaseline) {
   EXPECT_EQ(ErrorOf("run", RunWith({"--allow-different-conditions"})),
-            "--allow-different-conditions needs --baseline ID|previous");
+            "--allow-different-conditions needs --baseline ID|previous or --baseline-build");
   auto o = Parse("run", RunWith({"--baseline", "previous", "--allow-different-conditions"}));
   ASSERT_TRUE(o) << o.error();
   EXPECT_TRUE(o->allow_different_conditions);
@@ -154,11 +154,37 @@ TEST(ClientOptionsTest, BaselineJunitAndTheGateImplyWaiting) {
   EXPECT_EQ(by_id->baseline, "42");
   EXPECT_TRUE(by_id->wait);
   EXPECT_EQ(ErrorOf("run", RunWith({"--fail-on-regression"})),
-            "--fail-on-regression needs --baseline ID|previous");
+            "--fail-on-regression needs --baseline ID|previous or --baseline-build");
   EXPECT_EQ(ErrorOf("run", RunWith({"--baseline", "last"})),
             "--baseline: expected a run id or 'previous', got 'last'");
   EXPECT_EQ(ErrorOf("run", RunWith({"--baseline", "0"})),
             "--baseline: expected a run id or 'previous', got '0'");
+}
+
+// Issue 14 §4: a side-by-side run names two builds (ids or files to upload), waits for its end
+// and is gated by its own verdict, never by another run's.
+TEST(ClientOptionsTest, SideBySideBuildsBlockAndGate) {
+  auto o = Parse("run", RunWith({"--build", "tonight.apk", "--baseline-build", "3", "--block",
+                                 "4", "--fail-on-regression"}));
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_TRUE(o->side_by_side());
+  EXPECT_TRUE(o->wait);
+  EXPECT_EQ(o->build_file, "tonight.apk");
+  EXPECT_EQ(o->spec.baseline_build, 3);
+  EXPECT_EQ(o->spec.block, 4);
+  const auto body = nlohmann::json::parse(RunBodyJson(*o));
+  EXPECT_EQ(body["baseline_build"], 3);
+  EXPECT_EQ(body["block"], 4);
+  auto files = Parse("run", RunWith({"--build", "a.apk", "--baseline-build", "release.apk"}));
+  ASSERT_TRUE(files) << files.error();
+  EXPECT_EQ(files->baseline_build_file, "release.apk");
+  EXPECT_EQ(ErrorOf("run", RunWith({"--baseline-build", "3"})),
+            "--baseline-build: needs \"build\": the build measured against the baseline");
+  EXPECT_EQ(ErrorOf("run", RunWith({"--build", "4", "--block", "2"})),
+            "--block: is only for a side-by-side run (\"baseline_build\")");
+  EXPECT_EQ(ErrorOf("run", RunWith({"--build", "4", "--baseline-build", "3", "--baseline",
+                                    "previous"})),
+            "--baseline: a side-by-side run is judged against its --baseline-build");
 }
 
 TEST(ClientOptionsTest, RunsFiltersAndGlobalFlagsAnywhere) {

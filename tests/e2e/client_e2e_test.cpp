@@ -170,6 +170,85 @@ TEST_F(ClientE2eTest, ARunInstallsItsBuildFirst) {
       << other.err;
 }
 
+// Issue 14 §4 and its "done when", from the command line only: tonight's APK against the release
+// APK side by side on one phone, in ABBA blocks, reinstalling and recompiling at each switch.
+// devsim makes versionCode 43 launch 10 % slower (launch_factor_by_version_code) than the
+// scenario's ~200 ms at a 4 % spread: the gate exits 3 and names the builds and the conditions.
+// Against a build with other bytes but the same code (aapt's APK of the same manifest, so the
+// same speed) the same gate passes: no significant change.
+TEST_F(ClientE2eTest, SideBySideRunCatchesASlowerBuildAndPassesAnIdenticalOne) {
+  const std::string scenario = dir_.File("builds.json");
+  WriteFileBytes(scenario,
+                 R"({"seed":5,"packages":[{"name":"com.example.app","activity":".MainActivity",)"
+                 R"("uid":10123,"cold":{"mean":200,"stddev":8},)"
+                 R"("launch_factor_by_version_code":{"43":1.10}}]})");
+  const auto devices = StartDevsim({"--port", "0", "--fast", "--scenario", scenario});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+  const std::string release = dir_.File("release.apk");
+  std::ofstream(release, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");  // code 42
+  const std::string nightly = dir_.File("nightly.apk");
+  std::ofstream(nightly, std::ios::binary) << ReadTestData("apk/next_aapt2.apk");  // code 43
+  const std::string rebuilt = dir_.File("rebuilt.apk");
+  std::ofstream(rebuilt, std::ios::binary) << ReadTestData("apk/app_aapt.apk");  // 42, aapt
+
+  const std::vector<std::string> gate = {"--warmup", "1", "--block", "5", "--compilation",
+                                         "speed-profile", "--fail-on-regression"};
+  auto slower = Client(With(ColdRun(devices[0].address, "com.example.app", 15),
+                            With(gate, {"--build", nightly, "--baseline-build", release})));
+  EXPECT_EQ(slower.exit_code, 3) << slower.out << slower.err;
+  EXPECT_NE(slower.out.find("\nregression against build 1 (side by side with build 2): median "),
+            std::string::npos)
+      << slower.out;
+  EXPECT_NE(slower.out.find("\nconditions: compilation speed-profile; another build\n"),
+            std::string::npos)
+      << slower.out;
+  EXPECT_NE(slower.err.find("droidlab run: run 1 is a regression against build 1 (side by side"),
+            std::string::npos)
+      << slower.err;
+
+  const Json compared = Json::parse(HttpCall(port_, "GET", "/api/v1/runs/1/compare").body);
+  EXPECT_EQ(compared["verdict"], "regression") << compared.dump();
+  EXPECT_EQ(compared["baseline_count"], 15);
+  EXPECT_EQ(compared["candidate_count"], 15);
+  EXPECT_GT(compared["delta_percent"].get<double>(), 5.0) << compared.dump();
+  EXPECT_LT(compared["delta_percent"].get<double>(), 15.0) << compared.dump();
+  EXPECT_EQ(compared["side_by_side"]["baseline_build"], 1);
+  EXPECT_EQ(compared["side_by_side"]["candidate_build"], 2);
+
+  // 15 a build in blocks of 5: A B B A A B — four installs, each followed by one warm-up, each
+  // compiled again to speed-profile; every launch says which build it measured.
+  const Json run = Json::parse(HttpCall(port_, "GET", "/api/v1/runs/1").body);
+  const Json& installs = run["preflight"]["side_by_side"]["installs"];
+  ASSERT_EQ(installs.size(), 4u) << run.dump();
+  const std::vector<std::pair<std::string, int>> order = {
+      {"baseline", 1}, {"candidate", 2}, {"baseline", 1}, {"candidate", 2}};
+  for (size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(installs[i]["arm"], order[i].first) << i;
+    EXPECT_EQ(installs[i]["id"], order[i].second) << i;
+    EXPECT_EQ(installs[i]["compilation_reached"], "speed-profile") << i;
+  }
+  EXPECT_EQ(installs[1]["before_iteration"], 7);  // after A's warm-up and 5 launches
+  EXPECT_EQ(run["side_by_side"]["baseline"]["launches"]["valid"], 15);
+  EXPECT_EQ(run["side_by_side"]["candidate"]["launches"]["valid"], 15);
+  EXPECT_EQ(run["launches"]["warmup"], 4);
+  const Json launches = Json::parse(HttpCall(port_, "GET", "/api/v1/runs/1/launches").body);
+  std::string builds;
+  for (const Json& l : launches["launches"]) builds += std::to_string(l["build_id"].get<int>());
+  EXPECT_EQ(builds, "111111" "22222222222" "11111111111" "222222") << launches.dump();
+
+  auto identical = Client(With(ColdRun(devices[0].address, "com.example.app", 15),
+                               With(gate, {"--build", rebuilt, "--baseline-build", "1"})));
+  EXPECT_EQ(identical.exit_code, 0) << identical.out << identical.err;
+  EXPECT_NE(identical.out.find("\nno significant change against build 1 (side by side with build "
+                               "3): median "),
+            std::string::npos)
+      << identical.out;
+  EXPECT_NE(identical.out.find("\nconditions: compilation speed-profile; the same build\n"),
+            std::string::npos)
+      << identical.out;
+}
+
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
   ASSERT_EQ(devices.size(), 1u);

@@ -128,5 +128,41 @@ TEST(ComparabilityTest, HotLaunchesAreSaidAgainstEachRunsOwnLimits) {
             "launches measured hotter than their run allowed: 0 in the baseline, 2 in this run");
 }
 
+// A side-by-side run (JudgeSideBySide): its builds are comparable when every install reached
+// one compilation state (preflight.side_by_side.installs, as run_executor.cpp stores them).
+store::Run SideBySideRun(const std::vector<std::pair<std::string, std::string>>& installs) {
+  store::Run run = MakeRun(kFp13, "speed-profile", 42);
+  std::string list;
+  for (const auto& [arm, reached] : installs) {
+    list += std::string(list.empty() ? "" : ",") + R"({"arm":")" + arm + R"(","version_code":)" +
+            (arm == "baseline" ? "42" : "43") + R"(,"compilation_reached":")" + reached + R"("})";
+  }
+  run.preflight_json = R"({"side_by_side":{"installs":[)" + list + "]}}";
+  return run;
+}
+
+TEST(ComparabilityTest, SideBySideBuildsInOneStateAreComparable) {
+  const auto c = JudgeSideBySide(SideBySideRun({{"baseline", "speed-profile"},
+                                                {"candidate", "speed-profile"},
+                                                {"baseline", "speed-profile"}}),
+                                 {}, {});
+  EXPECT_TRUE(c.comparable);
+  EXPECT_TRUE(c.differences.empty());
+  EXPECT_EQ(c.same_build, std::optional<bool>(false));
+  EXPECT_EQ(c.baseline_compilation, std::optional<std::string>("speed-profile"));
+}
+
+TEST(ComparabilityTest, SideBySideBuildsInTwoStatesAreNot) {
+  const auto c = JudgeSideBySide(SideBySideRun({{"baseline", "speed-profile"},
+                                                {"candidate", "verify"},
+                                                {"baseline", "speed-profile"}}),
+                                 {}, {});
+  EXPECT_FALSE(c.comparable);
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0],
+            "the builds were measured in different compilation states: baseline speed-profile, "
+            "speed-profile; candidate verify");
+}
+
 }  // namespace
 }  // namespace droidlab::orchestrator

@@ -146,7 +146,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"CompilationUnknown", Body(R"(,"compilation":"quicken")"), "compilation",
                 "must be \"as-is\", \"speed-profile\", \"speed\", \"verify\" or \"none\", got "
                 "\"quicken\""},
-        BadCase{"CompilationNotAString", Body(R"(,"compilation":1)"), "compilation", "must be"}),
+        BadCase{"CompilationNotAString", Body(R"(,"compilation":1)"), "compilation", "must be"},
+        // Issue 14 §4: builds side by side.
+        BadCase{"BaselineBuildAlone", Body(R"(,"baseline_build":3)"), "baseline_build",
+                "needs \"build\""},
+        BadCase{"BaselineBuildZero", Body(R"(,"build":4,"baseline_build":0)"), "baseline_build",
+                "must be"},
+        BadCase{"BlockWithoutBaseline", Body(R"(,"build":4,"block":3)"), "block",
+                "only for a side-by-side run"},
+        BadCase{"BlockZero", Body(R"(,"build":4,"baseline_build":3,"block":0)"), "block",
+                "must be between 1 and 1000"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
 TEST(RunSpecTest, ParsesTheApiExample) {
@@ -200,6 +209,23 @@ TEST(RunSpecTest, CompilationDefaultAndNames) {
   }
 }
 
+TEST(RunSpecTest, SideBySideBuildsAndBlock) {
+  auto plain = ParseRunSpec(Body(R"(,"build":4)"));
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(plain->side_by_side());
+  EXPECT_EQ(plain->block, kDefaultBlock);
+  auto ab = ParseRunSpec(Body(R"(,"build":4,"baseline_build":3,"block":2)"));
+  ASSERT_TRUE(ab.ok()) << ab.error().message;
+  EXPECT_TRUE(ab->side_by_side());
+  EXPECT_EQ(ab->build, 4);
+  EXPECT_EQ(ab->baseline_build, 3);
+  EXPECT_EQ(ab->block, 2);
+  // An A/A of one build is a side-by-side run too: the same APK reinstalled at each switch.
+  auto aa = ParseRunSpec(Body(R"(,"build":4,"baseline_build":4)"));
+  ASSERT_TRUE(aa.ok()) << aa.error().message;
+  EXPECT_TRUE(aa->side_by_side());
+}
+
 TEST(RunSpecTest, FullClassNameActivityAndBounds) {
   auto parsed =
       ParseRunSpec(R"({"serial":"emulator-5554","package":"com.example.app","mode":"cold",)"
@@ -231,6 +257,9 @@ TEST(RunSpecTest, RoundTripsThroughCanonicalJson) {
   spec.cooldown_timeout_s = 60;
   spec.cooldown_fail = true;
   spec.compilation = Compilation::kNone;
+  spec.build = 9;
+  spec.baseline_build = 8;
+  spec.block = 3;
   auto back = ParseRunSpec(RunSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.error().field << ": " << back.error().message;
   EXPECT_TRUE(*back == spec);

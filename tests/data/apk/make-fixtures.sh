@@ -14,6 +14,7 @@ trap 'rm -rf "$work"' EXIT
 cp src/app.xml "$work"/AndroidManifest.xml
 aapt package -f -M "$work"/AndroidManifest.xml -I "$fw" -F app_aapt.apk
 aapt2 link --manifest src/app.xml -I "$fw" -o app_aapt2.apk
+aapt2 link --manifest src/next.xml -I "$fw" -o next_aapt2.apk
 aapt2 link --manifest src/major.xml -I "$fw" -o major_aapt2.apk
 aapt2 link --manifest src/split.xml -I "$fw" -o split_aapt2.apk
 aapt2 compile src/res/values/strings.xml -o "$work"

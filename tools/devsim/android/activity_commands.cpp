@@ -109,6 +109,10 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
     result.state = LaunchState::kWarm;
     result.total_ms = device.SampleMillis(app->spec.warm);
   }
+  if (const auto factor = app->spec.launch_factor_by_version_code.find(app->spec.version_code);
+      factor != app->spec.launch_factor_by_version_code.end() && !result.delivered_to_top) {
+    result.total_ms = std::lround(static_cast<double>(result.total_ms) * factor->second);
+  }
   result.wait_ms = result.total_ms + 3 + static_cast<long>(device.rng() % 12);
   if (!result.delivered_to_top) {
     // ActivityMetricsLogger counts from the intent's arrival, which the START line marks.

@@ -20,6 +20,11 @@ double ColdLaunchFactor(std::string_view filter);
 // with reason "bg-dexopt". Called before the state is shown or used.
 void RunBackgroundDexoptIfDue(DeviceState& device, App& app);
 
+// What an install leaves (PackageManagerService's dexopt with reason "install": the filter of
+// pm.dexopt.install, speed-profile on Android 9+, which without a profile is verify — quicken on
+// Android 8–11, interpret-only on 7). Schedules the background job again.
+void CompileAtInstall(DeviceState& device, App& app);
+
 // From now, the job comes for `app` after its PackageSpec.bg_dexopt_after_s (0: never).
 void ScheduleBackgroundDexopt(DeviceState& device, App& app);
 

@@ -181,4 +181,17 @@ void RunBackgroundDexoptIfDue(DeviceState& device, App& app) {
   app.spec.compilation_reason = "bg-dexopt";
 }
 
+void CompileAtInstall(DeviceState& device, App& app) {
+  const int sdk = device.scenario.device.sdk;
+  if (sdk < 26) {
+    app.spec.compiler_filter = "interpret-only";
+  } else if (app.spec.has_profile && sdk >= 28) {
+    app.spec.compiler_filter = "speed-profile";
+  } else {
+    app.spec.compiler_filter = sdk <= 30 ? "quicken" : "verify";
+  }
+  app.spec.compilation_reason = "install";
+  ScheduleBackgroundDexopt(device, app);
+}
+
 }  // namespace droidlab::devsim

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "tools/devsim/android/command_handlers.h"
+#include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
 
 namespace droidlab::devsim {
@@ -95,6 +96,7 @@ CommandOutput Install(DeviceState& device, const StoredFile& file, const Install
   installed->spec.version_name = apk.version_name.value_or("null");
   installed->spec.min_sdk = apk.min_sdk;
   installed->spec.target_sdk = apk.target_sdk.value_or(apk.min_sdk);
+  CompileAtInstall(device, *installed);
   CommandOutput output;
   output.Out("Success\n");
   return output;

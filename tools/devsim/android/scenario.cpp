@@ -147,6 +147,11 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         Read(entry, "compilation_reason", package.compilation_reason);
         Read(entry, "has_profile", package.has_profile);
         Read(entry, "bg_dexopt_after_s", package.bg_dexopt_after_s);
+        if (const auto f = entry.find("launch_factor_by_version_code"); f != entry.end()) {
+          for (const auto& [code, factor] : f->items()) {
+            package.launch_factor_by_version_code[std::stol(code)] = factor.get<double>();
+          }
+        }
         scenario.packages.push_back(std::move(package));
       }
     } else {

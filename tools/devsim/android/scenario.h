@@ -13,7 +13,8 @@
 //                   "fully_drawn": {"mean": 1400, "stddev": 120}, "reports_fully_drawn": true,
 //                   "version_code": 123, "version_name": "1.2.3", "min_sdk": 24,
 //                   "target_sdk": 33, "compiler_filter": "speed-profile",
-//                   "has_profile": true, "bg_dexopt_after_s": 0}],
+//                   "has_profile": true, "bg_dexopt_after_s": 0,
+//                   "launch_factor_by_version_code": {"124": 1.1}}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -23,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -58,6 +60,10 @@ struct PackageSpec {
   // Background dexopt comes this long after start and after each compile (0: never), and
   // compiles an app below speed-profile to speed-profile (compilation.h).
   double bg_dexopt_after_s = 0;
+  // A build that launches slower (or faster) than the scenario's times: every launch of the
+  // package while this versionCode is installed takes this factor longer — how a test makes an
+  // installed build 10 % slower than another (issue 14 §4, side-by-side runs).
+  std::map<long, double> launch_factor_by_version_code;
 };
 
 // The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.
