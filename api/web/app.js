@@ -369,6 +369,31 @@ function conditions(preflight) {
   return out;
 }
 
+// A side-by-side run (issue 14 §4): each build's launches and the verdict of one against the
+// other (GET /api/v1/runs/{id}/compare), with the conditions it was judged in.
+function sideBySide(run, compare) {
+  const sbs = run.side_by_side;
+  if (!sbs) return [];
+  const row = (name, arm) => {
+    const d = arm.summary?.displayed_ms;
+    return h('tr', {}, h('td', {}, name), h('td', {}, `build ${arm.build_id}`),
+      h('td', {}, `${arm.launches.valid}`), h('td', {}, fmtNum(d?.median, 1)),
+      h('td', {}, fmtNum(d?.p90, 1)), h('td', {}, fmtNum(d?.stddev, 1)));
+  };
+  const out = [h('table', {class: 'summary', id: 'side-by-side'},
+    h('tr', {}, ['side by side', 'build', 'valid launches', 'median', 'p90', 'stddev'].map((t) => h('th', {}, t))),
+    row('baseline', sbs.baseline), row('candidate', sbs.candidate))];
+  if (compare) {
+    const pct = compare.delta_percent === null ? '' : ` (${compare.delta_percent > 0 ? '+' : ''}${fmtNum(compare.delta_percent, 1)} %)`;
+    const c = compare.comparable?.compilation;
+    out.push(h('p', {id: 'side-by-side-verdict'}, h('span', {class: `verdict ${compare.verdict}`}, compare.verdict),
+      ` build ${sbs.candidate.build_id} against build ${sbs.baseline.build_id}: median ${fmtNum(compare.baseline_median_ms, 1)} → ${fmtNum(compare.candidate_median_ms, 1)} ms${pct}`,
+      c ? ` · compilation ${c.baseline === c.candidate ? c.baseline : `${c.baseline} / ${c.candidate}`}` : ''));
+    if (compare.reason) out.push(h('p', {class: 'hint'}, compare.reason));
+  }
+  return out;
+}
+
 function histogram(values) {
   if (values.length === 0) return {labels: [], counts: []};
   const min = Math.min(...values);
@@ -469,6 +494,8 @@ pages.run = (root, params, id) => {
       apiRows(`/api/v1/runs/${id}/looper-stats`, 'entries'),
       apiRows(`/api/v1/runs/${id}/proc-samples`, 'samples')]);
     const s = run.summary && run.summary.displayed_ms;
+    const compare = run.side_by_side && run.status === 'succeeded'
+      ? await api(`/api/v1/runs/${id}/compare`).catch(() => null) : null;
     const progress = run.progress || state.progress.get(run.id);
     const active = run.status === 'queued' || run.status === 'running';
     head.replaceChildren(...[
@@ -479,6 +506,7 @@ pages.run = (root, params, id) => {
       h('p', {class: 'times'}, `created ${fmtTime(run.created_at)} · started ${fmtTime(run.started_at)} · finished ${fmtTime(run.finished_at)}`),
       run.error ? h('p', {class: 'error'}, run.error) : null,
       ...conditions(run.preflight),
+      ...sideBySide(run, compare),
       s ? h('table', {class: 'summary', id: 'summary'},
         h('tr', {}, ['valid launches', 'min', 'median', 'mean', 'p90', 'max', 'stddev', 'median 95% CI'].map((t) => h('th', {}, t))),
         h('tr', {}, h('td', {}, `${s.count} / ${run.launches.recorded}`), h('td', {}, fmtNum(s.min)),

@@ -704,13 +704,15 @@ asio::awaitable<bool> Execution::InstallFirstBuild(DeviceShell& shell) {
     co_return false;
   }
   if (side_by_side_) {
+    // Its installs are recorded together (preflight.side_by_side), the first one too.
     SideBySideInstall first;
     first.arm = Arm::kBaseline;
-    first.build = *attempt.installed;
+    first.build = std::move(*attempt.installed);
     side_by_side_->installs.push_back(std::move(first));
     on_phone_ = Arm::kBaseline;
+  } else {
+    installed_ = std::move(attempt.installed);
   }
-  installed_ = std::move(attempt.installed);
   co_return true;
 }
 

@@ -321,6 +321,25 @@ async function main() {
     check(builds.length === 1 && builds[0].files[0].name === 'app_aapt2.apk',
           `the upload kept its name: ${JSON.stringify(builds)}`);
     await page.screenshot({path: path.join(artifacts, 'builds.png'), fullPage: true});
+    // A side-by-side run (issue 14 §4) of a second build against the first: the run page shows
+    // each build's launches and the verdict of one against the other, with the conditions.
+    const uploaded = await fetch(`${base}/api/v1/builds`, {method: 'POST',
+      headers: {'Content-Type': 'application/vnd.android.package-archive', 'X-File-Name': 'next_aapt2.apk'},
+      body: fs.readFileSync(path.join(__dirname, '..', 'data', 'apk', 'next_aapt2.apk'))});
+    check(uploaded.status === 201, `the second build: 201, got ${uploaded.status}`);
+    const nextId = (await uploaded.json()).id;
+    const ab = await api('POST', '/api/v1/runs', {serial: devices[1].address, package: 'com.example.app',
+      mode: 'cold', iterations: 2, block: 1, build: nextId, baseline_build: builds[0].id});
+    check(ab.status === 201, `the side-by-side run: 201, got ${ab.status} ${JSON.stringify(ab.body)}`);
+    await page.goto(`${base}/#/runs/${ab.body.id}`);
+    const abVerdict = await page.locator('#side-by-side-verdict').textContent({timeout: 60000});
+    check(abVerdict.includes(`build ${nextId} against build ${builds[0].id}`) &&
+          abVerdict.includes('compilation speed-profile'),
+          `the run page judges one build against the other: ${abVerdict}`);
+    const abTable = await page.locator('#side-by-side').textContent();
+    check(abTable.includes(`baselinebuild ${builds[0].id}2`) && abTable.includes(`candidatebuild ${nextId}2`),
+          `the run page shows each build's launches: ${abTable}`);
+    await page.screenshot({path: path.join(artifacts, 'side-by-side.png'), fullPage: true});
 
     // 5. With a token: the page loads, asks for it, and with it lists the devices and goes live.
     const guarded = await startChild('droidlab serve (token)',

@@ -211,8 +211,9 @@ TEST_F(ClientE2eTest, SideBySideRunCatchesASlowerBuildAndPassesAnIdenticalOne) {
   EXPECT_EQ(compared["verdict"], "regression") << compared.dump();
   EXPECT_EQ(compared["baseline_count"], 15);
   EXPECT_EQ(compared["candidate_count"], 15);
+  // +10 % measured with 15 launches a side at a 4 % spread: the median's noise is ~2 % a side.
   EXPECT_GT(compared["delta_percent"].get<double>(), 5.0) << compared.dump();
-  EXPECT_LT(compared["delta_percent"].get<double>(), 15.0) << compared.dump();
+  EXPECT_LT(compared["delta_percent"].get<double>(), 20.0) << compared.dump();
   EXPECT_EQ(compared["side_by_side"]["baseline_build"], 1);
   EXPECT_EQ(compared["side_by_side"]["candidate_build"], 2);
 
