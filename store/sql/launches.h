@@ -22,7 +22,9 @@ inline constexpr char kLaunchesOfRun[] =
     " iteration FROM launches WHERE run_id = ?1 AND iteration > ?2 ORDER BY iteration LIMIT ?3";
 
 // A package's succeeded runs and their counted launches (valid, not warm-up), for the history
-// chart (joins `runs`).
+// chart (joins `runs`). A launch of another build than the run's (a side-by-side run's baseline
+// build, 0006_launch_builds.sql) is not the run's history; json_extract is reached only for
+// launches that name a build.
 inline constexpr char kLaunchHistory[] =
     "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
     " l.fully_drawn_ms, l.total_time_ms"
@@ -30,6 +32,7 @@ inline constexpr char kLaunchHistory[] =
     " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
     " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
     " AND l.warmup = 0"
+    " AND (l.build_id IS NULL OR l.build_id = json_extract(r.spec, '$.build'))"
     " ORDER BY r.created_at, r.id, l.iteration";
 
 }  // namespace droidlab::store::sql

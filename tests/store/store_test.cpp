@@ -529,6 +529,38 @@ TEST_F(StoreTest, LaunchHistoryOfAPackage) {
   EXPECT_EQ((*p7)[0].run_id, r1);
 }
 
+// A side-by-side run (issue 14 §4) measures its baseline build too: the history of the package
+// is its build's launches only (schema/0006_launch_builds.sql), not the release build's.
+TEST_F(StoreTest, LaunchHistoryOfASideBySideRunIsItsBuildsLaunches) {
+  NewRun run;
+  run.spec_json = R"({"iterations":2,"build":8,"baseline_build":7,"block":1})";
+  run.serial = "s1";
+  run.device_model = "Pixel 7";
+  run.package = "com.a";
+  run.mode = "cold";
+  run.iterations = 2;
+  run.created_at = 1000;
+  auto id = store_->CreateRun(run);
+  ASSERT_TRUE(id.ok()) << id.error().message;
+  Finish(*id, RunStatus::kSucceeded);
+  std::vector<Launch> ls = {MakeLaunch(*id, 1, 500), MakeLaunch(*id, 2, 700),
+                            MakeLaunch(*id, 3, 710), MakeLaunch(*id, 4, 510)};
+  for (Launch& l : ls) l.build_id = l.displayed_ms < 600 ? 7 : 8;
+  ASSERT_TRUE(store_->AddLaunches(ls).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  LaunchHistoryQuery q;
+  q.package = "com.a";
+  auto history = store_->Read([&](Reader& r) { return r.LaunchHistory(q); });
+  ASSERT_TRUE(history.ok()) << history.error().message;
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].launches, 2);
+  EXPECT_EQ((*history)[0].displayed_median_ms, 705.0);
+  auto back = store_->Read([&](Reader& r) { return r.ListLaunches(*id); });
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ((*back)[0].build_id, 7);
+  EXPECT_EQ((*back)[1].build_id, 8);
+}
+
 TEST_F(StoreTest, QueriesUseTheirIndexes) {
   auto db = OpenReaderDatabase(store_->path(), 1000);
   ASSERT_TRUE(db.ok());
