@@ -119,7 +119,8 @@ std::string JunitReport(const Json& run, const Json& launches,
   }
 
   if (comparison || comparison_error) {
-    Case c("compare with run " + (comparison ? Attr(*comparison, "baseline_id") : "-"));
+    // "compare with run 11", or "compare with build 3 (side by side with build 4)".
+    Case c("compare with " + (comparison ? XmlEscape(BaselineName(*comparison)) : std::string("-")));
     if (comparison_error) {
       c.failed = true;
       c.body = "<failure message=\"" + XmlEscape(*comparison_error) + "\" type=\"comparison\"/>";

@@ -194,8 +194,10 @@ TEST_F(ClientE2eTest, SideBySideRunCatchesASlowerBuildAndPassesAnIdenticalOne) {
 
   const std::vector<std::string> gate = {"--warmup", "1", "--block", "5", "--compilation",
                                          "speed-profile", "--fail-on-regression"};
+  const std::string report = dir_.File("side-by-side.xml");
   auto slower = Client(With(ColdRun(devices[0].address, "com.example.app", 15),
-                            With(gate, {"--build", nightly, "--baseline-build", release})));
+                            With(gate, {"--build", nightly, "--baseline-build", release, "--junit",
+                                        report})));
   EXPECT_EQ(slower.exit_code, 3) << slower.out << slower.err;
   EXPECT_NE(slower.out.find("\nregression against build 1 (side by side with build 2): median "),
             std::string::npos)
@@ -206,6 +208,12 @@ TEST_F(ClientE2eTest, SideBySideRunCatchesASlowerBuildAndPassesAnIdenticalOne) {
   EXPECT_NE(slower.err.find("droidlab run: run 1 is a regression against build 1 (side by side"),
             std::string::npos)
       << slower.err;
+
+  auto doc = ParseXml(ReadFileBytes(report));
+  ASSERT_TRUE(doc) << doc.error();
+  const XmlElement* failure = (*doc)->Find("failure");
+  ASSERT_NE(failure, nullptr);
+  EXPECT_EQ(failure->attributes.at("type"), "regression");
 
   const Json compared = Json::parse(HttpCall(port_, "GET", "/api/v1/runs/1/compare").body);
   EXPECT_EQ(compared["verdict"], "regression") << compared.dump();
