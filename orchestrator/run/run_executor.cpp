@@ -20,6 +20,7 @@
 
 #include "base/wall_clock.h"
 #include "adb/install_plan.h"
+#include "orchestrator/builds/build_install.h"
 #include "orchestrator/builds/build_library.h"
 #include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
@@ -576,7 +577,6 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
                                        std::to_string(build_id) + " cannot be installed");
     co_return false;
   }
-  const std::string path = KeptApkPath(options_.builds_dir, build->sha256);
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
       std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
   const int64_t started = options_.now_ms();
@@ -594,8 +594,10 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
   install_options.replace = true;
   // The build under test may be older than what the phone has (tonight's against the release).
   install_options.allow_downgrade = true;
-  auto sending = shell.client().Install(shell.serial(), path, install_options, std::move(progress),
-                                        adb::DeadlineAfter(options_.install_timeout));
+  // One APK, or a base with its splits and .dm in one install session (builds/build_install.h).
+  auto sending = InstallKeptBuild(shell.client(), shell.serial(), options_.builds_dir, *build,
+                                  install_options, std::move(progress),
+                                  adb::DeadlineAfter(options_.install_timeout));
   auto sent = co_await std::move(sending);
   if (!sent) {
     const bool run_cancelled = co_await Cancelled();
