@@ -97,6 +97,24 @@ class InstallTest : public AdbLabTest {
     return path;
   }
 
+  // Runs `install` (which writes its result into `*result`), cancels it after 500 ms, and runs the
+  // io_context until it ended or `limit` passed.
+  void CancelMidway(asio::awaitable<void> install,
+                    const std::optional<adb::Result<adb::InstallResult>>& result,
+                    std::chrono::seconds limit) {
+    asio::cancellation_signal cancel;
+    asio::co_spawn(io_, std::move(install),
+                   asio::bind_cancellation_slot(cancel.slot(),
+                                                [](std::exception_ptr e) { EXPECT_FALSE(e); }));
+    asio::steady_timer later(io_, milliseconds(500));
+    later.async_wait(
+        [&](boost::system::error_code) { cancel.emit(asio::cancellation_type::terminal); });
+    const auto start = std::chrono::steady_clock::now();
+    while (!result && std::chrono::steady_clock::now() - start < limit) {
+      io_.run_one_for(milliseconds(50));
+    }
+  }
+
   TempDir dir_;
   asio::io_context io_;
 };
@@ -212,18 +230,8 @@ TEST_F(InstallTest, CancelMidTransferEndsTheInstall) {
   adb::Client client(io_.get_executor(), Options());
   Shell(client, serial, {"devsim-fault", "hang", "cmd package install"});
   const std::string big = BigFile("big.apk", 64 << 20);
-  asio::cancellation_signal cancel;
   std::optional<adb::Result<adb::InstallResult>> result;
-  asio::co_spawn(
-      io_, InstallInto(&client, serial, big, &result),
-      asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
-  asio::steady_timer later(io_, milliseconds(500));
-  later.async_wait(
-      [&](boost::system::error_code) { cancel.emit(asio::cancellation_type::terminal); });
-  const auto start = std::chrono::steady_clock::now();
-  while (!result && std::chrono::steady_clock::now() - start < seconds(10)) {
-    io_.run_one_for(milliseconds(50));
-  }
+  CancelMidway(InstallInto(&client, serial, big, &result), result, seconds(10));
   ASSERT_TRUE(result.has_value()) << "the install did not end after its cancellation";
   ASSERT_FALSE(result->ok());
   EXPECT_EQ(result->error().code, AdbErrc::kCancelled) << result->error().message;
@@ -446,19 +454,9 @@ TEST_F(InstallMultipleTest, CancelMidWriteAbandonsTheSession) {
   // The phone takes none of a write's bytes; the big split fills the socket buffers.
   Shell(client, serial, {"devsim-fault", "hang", "cmd package install-write"});
   const std::string big = BigFile("big.apk", 64 << 20);
-  asio::cancellation_signal cancel;
   std::optional<adb::Result<adb::InstallResult>> result;
   std::vector<adb::SessionFile> files = {{big, "base.apk"}};
-  asio::co_spawn(
-      io_, InstallMultipleInto(&client, serial, files, &result),
-      asio::bind_cancellation_slot(cancel.slot(), [](std::exception_ptr e) { EXPECT_FALSE(e); }));
-  asio::steady_timer later(io_, milliseconds(500));
-  later.async_wait(
-      [&](boost::system::error_code) { cancel.emit(asio::cancellation_type::terminal); });
-  const auto start = std::chrono::steady_clock::now();
-  while (!result && std::chrono::steady_clock::now() - start < seconds(15)) {
-    io_.run_one_for(milliseconds(50));
-  }
+  CancelMidway(InstallMultipleInto(&client, serial, files, &result), result, seconds(15));
   ASSERT_TRUE(result.has_value()) << "the install did not end after its cancellation";
   ASSERT_FALSE(result->ok());
   EXPECT_EQ(result->error().code, AdbErrc::kCancelled) << result->error().message;
