@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -347,6 +350,42 @@ class ProgressMeter {
 // kSyncDataMax); larger writes cost fewer wakeups per MB.
 constexpr size_t kStreamChunk = 256 * 1024;
 
+// Where the local file's reads run: a thread of the client's own, so that a slow disk (a cold
+// page cache, a network home directory) never stalls the io_context thread. One read at a time
+// per transfer; the read's result is posted back to the caller's executor, tracked as work.
+class FileReader {
+ public:
+  FileReader() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+  ~FileReader() {
+    work_.reset();
+    thread_.join();
+  }
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  // pread of up to `count` bytes at `offset` into `out`: the count (0 at the end) or -errno.
+  awaitable<ssize_t> ReadAt(const LocalFile& file, char* out, size_t count, uint64_t offset) {
+    auto executor =
+        asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
+    auto initiation = [this, executor, &file, out, count, offset](auto handler) mutable {
+      asio::post(io_, [executor, &file, out, count, offset,
+                       handler = std::move(handler)]() mutable {
+        ssize_t n = file.ReadAt(out, count, offset);
+        if (n < 0) n = -errno;
+        asio::post(executor, [handler = std::move(handler), n]() mutable { std::move(handler)(n); });
+      });
+    };
+    auto reading = asio::async_initiate<decltype(asio::use_awaitable), void(ssize_t)>(
+        std::move(initiation), asio::use_awaitable);
+    co_return co_await std::move(reading);
+  }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::thread thread_;
+};
+
 }  // namespace
 
 // One `adb start-server` at a time; everyone who found the server absent waits for it.
@@ -378,6 +417,12 @@ struct Client::Impl {
   int server_starts = 0;
   std::mutex threads_mutex;
   std::vector<std::thread> threads;
+  std::unique_ptr<FileReader> file_reader;  // made by the first transfer
+
+  FileReader& Reader() {
+    if (!file_reader) file_reader = std::make_unique<FileReader>();
+    return *file_reader;
+  }
 
   AsyncSemaphore& SemaphoreFor(const Serial& serial) {
     auto it = semaphores.find(serial.str());
@@ -677,13 +722,14 @@ struct Client::Impl {
       const bool cancelled = co_await IsCancelled();
       if (cancelled) co_return Cancelled();
       const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk, file.size() - sent));
-      const ssize_t n = file.ReadAt(data, want, sent);
+      auto reading = Reader().ReadAt(file, data, want, sent);
+      const ssize_t n = co_await std::move(reading);
       if (n == 0) {
         co_return MakeError(AdbErrc::kInvalidArgument, "the local file shrank while being sent");
       }
       if (n < 0) {
         std::string why = "cannot read the local file: ";
-        why += std::strerror(errno);
+        why += std::strerror(static_cast<int>(-n));
         co_return MakeError(AdbErrc::kInvalidArgument, std::move(why));
       }
       const size_t got = static_cast<size_t>(n);

@@ -28,7 +28,7 @@
 // Threading: a Client and every coroutine that uses it must run on one thread or one strand:
 // pass that executor to the constructor and co_spawn on it. The client never blocks that
 // thread: the only process it starts (`adb -P PORT start-server`) is waited for on a helper
-// thread. Destroy the client after its operations have ended and before its io_context.
+// thread, and an install's or push's local file is read on a file-reading thread. Destroy the client after its operations have ended and before its io_context.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -177,8 +177,8 @@ class Client {
   // Installs the APK at `local_path` (a local file) the way `adb install` does (install_plan.h):
   // streamed over abb_exec: or exec:cmd package install -S, or pushed over sync: to
   // /data/local/tmp and installed with `pm install`, then removed. The file is read from disk
-  // in chunks as the socket takes them (never whole in memory; small local reads on the
-  // client's thread). A device that refuses the APK is a Result with success false and its
+  // in chunks as the socket takes them (never whole in memory; each read on a file-reading
+  // thread of the client's own, never on the executor's). A device that refuses the APK is a Result with success false and its
   // code and reason; errors are the transfer's: kInvalidArgument (the file cannot be opened or
   // read, a bad option), the device's (kDeviceNotFound, …), kRejected (the device refused the
   // service, or the push with its sync FAIL text), kProtocol (an answer that is no install
