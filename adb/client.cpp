@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -322,7 +325,10 @@ class ProgressMeter {
   static constexpr auto kProgressInterval = std::chrono::milliseconds(250);
   ProgressMeter(const ProgressCallback& callback, uint64_t total)
       : callback_(callback), total_(total), last_(Clock::now()) {}
-  void Sent(uint64_t sent) {
+  // Bytes of the earlier files of a session: Sent() counts from there.
+  void StartFileAt(uint64_t base) { base_ = base; }
+  void Sent(uint64_t sent_of_file) {
+    const uint64_t sent = base_ + sent_of_file;
     if (!callback_ || sent >= total_) return;  // the last call is Finish's
     const Clock::time_point now = Clock::now();
     if (now - last_ < kProgressInterval) return;
@@ -336,12 +342,49 @@ class ProgressMeter {
  private:
   const ProgressCallback& callback_;
   uint64_t total_;
+  uint64_t base_ = 0;
   Clock::time_point last_;
 };
 
 // The most file bytes per socket write on a streamed install (a sync DATA carries at most
 // kSyncDataMax); larger writes cost fewer wakeups per MB.
 constexpr size_t kStreamChunk = 256 * 1024;
+
+// Where the local file's reads run: a thread of the client's own, so that a slow disk (a cold
+// page cache, a network home directory) never stalls the io_context thread. One read at a time
+// per transfer; the read's result is posted back to the caller's executor, tracked as work.
+class FileReader {
+ public:
+  FileReader() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
+  ~FileReader() {
+    work_.reset();
+    thread_.join();
+  }
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  // pread of up to `count` bytes at `offset` into `out`: the count (0 at the end) or -errno.
+  awaitable<ssize_t> ReadAt(const LocalFile& file, char* out, size_t count, uint64_t offset) {
+    auto executor =
+        asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
+    auto initiation = [this, executor, &file, out, count, offset](auto handler) mutable {
+      asio::post(io_, [executor, &file, out, count, offset,
+                       handler = std::move(handler)]() mutable {
+        ssize_t n = file.ReadAt(out, count, offset);
+        if (n < 0) n = -errno;
+        asio::post(executor, [handler = std::move(handler), n]() mutable { std::move(handler)(n); });
+      });
+    };
+    auto reading = asio::async_initiate<decltype(asio::use_awaitable), void(ssize_t)>(
+        std::move(initiation), asio::use_awaitable);
+    co_return co_await std::move(reading);
+  }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  std::thread thread_;
+};
 
 }  // namespace
 
@@ -374,6 +417,12 @@ struct Client::Impl {
   int server_starts = 0;
   std::mutex threads_mutex;
   std::vector<std::thread> threads;
+  std::unique_ptr<FileReader> file_reader;  // made by the first transfer
+
+  FileReader& Reader() {
+    if (!file_reader) file_reader = std::make_unique<FileReader>();
+    return *file_reader;
+  }
 
   AsyncSemaphore& SemaphoreFor(const Serial& serial) {
     auto it = semaphores.find(serial.str());
@@ -673,13 +722,14 @@ struct Client::Impl {
       const bool cancelled = co_await IsCancelled();
       if (cancelled) co_return Cancelled();
       const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk, file.size() - sent));
-      const ssize_t n = file.ReadAt(data, want, sent);
+      auto reading = Reader().ReadAt(file, data, want, sent);
+      const ssize_t n = co_await std::move(reading);
       if (n == 0) {
         co_return MakeError(AdbErrc::kInvalidArgument, "the local file shrank while being sent");
       }
       if (n < 0) {
         std::string why = "cannot read the local file: ";
-        why += std::strerror(errno);
+        why += std::strerror(static_cast<int>(-n));
         co_return MakeError(AdbErrc::kInvalidArgument, std::move(why));
       }
       const size_t got = static_cast<size_t>(n);
@@ -830,6 +880,172 @@ struct Client::Impl {
     auto output = co_await ReadToEof(socket);
     if (!output) co_return output.error();
     co_return ReadInstallAnswer(method, *bytes, std::move(*output));
+  }
+
+  // One step of an install session (install_plan.h), the package manager's `args`: a shell
+  // `pm ARGS` on the push way, else exec:cmd package / abb_exec:package with `file`'s bytes
+  // streamed after the OKAY when given. Returns what the device printed.
+  awaitable<Result<std::string>> SessionStep(const Serial& serial, InstallMethod method,
+                                             const std::vector<std::string>& args,
+                                             const LocalFile* file, ProgressMeter* meter,
+                                             Watchdog& watchdog) {
+    if (method == InstallMethod::kPushThenPmInstall) {
+      std::vector<std::string> argv = {"pm"};
+      argv.insert(argv.end(), args.begin(), args.end());
+      auto command = BuildShellCommand(argv);
+      if (!command) co_return command.error();
+      auto answer = co_await ShellBody(serial, *command, watchdog);
+      if (!answer) co_return answer.error();
+      co_return answer->out + answer->err;
+    }
+    Result<Service> service = MakeError(AdbErrc::kInvalidArgument, "no session service");
+    if (method == InstallMethod::kAbbExec) {
+      service = AbbExecPackage(args);
+    } else {
+      service = ExecCmdPackage(args);
+    }
+    if (!service) co_return service.error();
+    AsyncSemaphore::Permit permit = co_await SemaphoreFor(serial).Acquire(watchdog.deadline());
+    if (!permit) co_return Cancelled();
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    if (auto opened = co_await Open(socket, &serial, *service); !opened) co_return opened.error();
+    if (file != nullptr) {
+      auto bytes = co_await SendFileBytes(socket, *file, false, *meter);
+      if (!bytes) co_return bytes.error();
+    }
+    co_return co_await ReadToEof(socket);
+  }
+
+  // After a session step failed: install-abandon, and the pushed copies removed. Runs even when
+  // the caller cancelled or the deadline passed (the coroutine's cancellation state is reset; a
+  // watchdog of its own bounds it), since a session left open holds staged files on the phone.
+  awaitable<void> CleanUpSession(const Serial& serial, InstallMethod method,
+                                 std::optional<int64_t> abandon,
+                                 const std::vector<std::string>& pushed) {
+    co_await asio::this_coro::reset_cancellation_state();
+    Watchdog watchdog(executor, DeadlineAfter(Client::kSessionCleanupTimeout));
+    if (abandon) {
+      const std::vector<std::string> args = InstallAbandonArgs(*abandon);
+      auto abandoned = co_await SessionStep(serial, method, args, nullptr, nullptr, watchdog);
+      (void)abandoned;  // nothing more to do: the package manager expires stale sessions
+    }
+    if (!pushed.empty()) {
+      std::vector<std::string> rm_argv = {"rm", "-f"};
+      rm_argv.insert(rm_argv.end(), pushed.begin(), pushed.end());
+      auto rm = BuildShellCommand(rm_argv);
+      if (!rm) co_return;
+      auto removed = co_await ShellBody(serial, *rm, watchdog);
+      (void)removed;
+    }
+  }
+
+  // An answer of a session step that is no answer: the error to report.
+  static AdbError NoSessionAnswer(std::string_view step, const std::string& output) {
+    if (output.empty()) {
+      return MakeError(AdbErrc::kConnectionLost,
+                       "the device closed " + std::string(step) + " with no answer");
+    }
+    return MakeError(AdbErrc::kProtocol, "the device's answer to " + std::string(step) +
+                                             " is none: '" + output + "'");
+  }
+
+  // A refusal of install-create or install-write as the install's result.
+  static InstallResult SessionRefusal(InstallMethod method, const parsers::PmInstallOutcome& outcome,
+                                      std::string output, uint64_t bytes,
+                                      std::optional<int64_t> session) {
+    InstallResult result;
+    result.method = method;
+    result.code = outcome.code;
+    result.reason = outcome.reason;
+    result.advice = std::string(parsers::InstallFailureAdvice(outcome.code));
+    result.output = std::move(output);
+    result.bytes = bytes;
+    result.session_id = session;
+    return result;
+  }
+
+  awaitable<Result<InstallResult>> InstallMultipleBody(const Serial& serial,
+                                                       const std::vector<SessionFile>& files,
+                                                       const InstallOptions& install_options,
+                                                       const ProgressCallback& progress,
+                                                       Watchdog& watchdog) {
+    if (files.empty()) co_return MakeError(AdbErrc::kInvalidArgument, "install: no file given");
+    std::vector<LocalFile> locals;
+    uint64_t total = 0;
+    for (const SessionFile& file : files) {
+      if (auto named = CheckSessionFileName(file.name); !named) co_return named.error();
+      auto local = LocalFile::Open(file.local_path);
+      if (!local) co_return local.error();
+      total += local->size();
+      locals.push_back(std::move(*local));
+    }
+    ProgressMeter meter(progress, total);
+    auto device_features = co_await DeviceFeatures(serial, watchdog);
+    if (!device_features) co_return device_features.error();
+    const InstallMethod method = install_options.method.value_or(
+        ChooseInstallMethod(*device_features, install_options.sdk));
+
+    const std::vector<std::string> create_args = InstallCreateArgs(install_options, total);
+    auto created = co_await SessionStep(serial, method, create_args, nullptr, nullptr, watchdog);
+    if (!created) co_return created.error();
+    auto create_outcome = parsers::ParsePmInstallOutput(*created);
+    if (!create_outcome) co_return NoSessionAnswer("install-create", *created);
+    if (!create_outcome->success) {
+      co_return SessionRefusal(method, *create_outcome, std::move(*created), 0, std::nullopt);
+    }
+    if (!create_outcome->session_id) co_return NoSessionAnswer("install-create", *created);
+    const int64_t session = *create_outcome->session_id;
+
+    std::vector<std::string> pushed;
+    uint64_t sent = 0;
+    std::optional<Result<InstallResult>> failed;
+    for (size_t i = 0; i < locals.size() && !failed; ++i) {
+      const LocalFile& local = locals[i];
+      const std::string& name = files[i].name;
+      meter.StartFileAt(sent);
+      Result<std::string> written = std::string();
+      if (method == InstallMethod::kPushThenPmInstall) {
+        const std::string remote = LegacySessionPath(name);
+        pushed.push_back(remote);
+        auto copied = co_await PushBody(serial, local, remote, meter, watchdog);
+        if (!copied) {
+          written = copied.error();
+        } else {
+          const std::vector<std::string> args =
+              InstallWriteArgs(session, local.size(), name, remote);
+          written = co_await SessionStep(serial, method, args, nullptr, nullptr, watchdog);
+        }
+      } else {
+        const std::vector<std::string> args = InstallWriteArgs(session, local.size(), name, "-");
+        written = co_await SessionStep(serial, method, args, &local, &meter, watchdog);
+      }
+      if (!written) {
+        failed = written.error();
+        break;
+      }
+      auto write_outcome = parsers::ParsePmInstallOutput(*written);
+      if (!write_outcome) {
+        failed = NoSessionAnswer("install-write", *written);
+      } else if (!write_outcome->success) {
+        failed = SessionRefusal(method, *write_outcome, std::move(*written), sent, session);
+      }
+      sent += local.size();
+    }
+    if (failed) {
+      co_await CleanUpSession(serial, method, session, pushed);
+      co_return std::move(*failed);
+    }
+    meter.Finish();
+    const std::vector<std::string> commit_args = InstallCommitArgs(session);
+    auto committed = co_await SessionStep(serial, method, commit_args, nullptr, nullptr, watchdog);
+    if (!committed) {
+      co_await CleanUpSession(serial, method, session, pushed);
+      co_return committed.error();
+    }
+    if (!pushed.empty()) co_await CleanUpSession(serial, method, std::nullopt, pushed);
+    auto result = ReadInstallAnswer(method, sent, std::move(*committed));
+    if (result) result->session_id = session;
+    co_return result;
   }
 
   awaitable<Result<uint64_t>> PushFile(const Serial& serial, const std::string& local_path,
@@ -1013,6 +1229,19 @@ awaitable<Result<InstallResult>> Client::Install(Serial serial, std::string loca
     return impl_->InstallBody(serial, local_path, options, progress, watchdog);
   });
   Observe("install", start, result.ok());
+  co_return result;
+}
+
+awaitable<Result<InstallResult>> Client::InstallMultiple(Serial serial,
+                                                         std::vector<SessionFile> files,
+                                                         InstallOptions options,
+                                                         ProgressCallback progress,
+                                                         Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto result = co_await Inline<InstallResult>(deadline, [&](Watchdog& watchdog) {
+    return impl_->InstallMultipleBody(serial, files, options, progress, watchdog);
+  });
+  Observe("install-multiple", start, result.ok());
   co_return result;
 }
 

@@ -28,7 +28,7 @@
 // Threading: a Client and every coroutine that uses it must run on one thread or one strand:
 // pass that executor to the constructor and co_spawn on it. The client never blocks that
 // thread: the only process it starts (`adb -P PORT start-server`) is waited for on a helper
-// thread. Destroy the client after its operations have ended and before its io_context.
+// thread, and an install's or push's local file is read on a file-reading thread. Destroy the client after its operations have ended and before its io_context.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -76,8 +76,8 @@ struct ClientOptions {
   // Tracking: the deadline for connecting and for the server's OKAY on each (re)connection.
   std::chrono::milliseconds track_connect_timeout{5000};
   // Told the round trip of every finished command but streams and tracking: `command` is
-  // "shell", "features", "devices", "version", "install" or "push"; `ok` false for an error
-  // (timeouts included).
+  // "shell", "features", "devices", "version", "install", "install-multiple" or "push"; `ok`
+  // false for an error (timeouts included).
   // Called on the client's executor. May be empty.
   std::function<void(std::string_view command, Clock::duration elapsed, bool ok)> on_command;
 };
@@ -130,7 +130,8 @@ struct InstallResult {
   std::string reason;  // what followed the code: "Update version code 42 is older than …"
   std::string advice;  // words for an operator (InstallFailureAdvice), "" when none
   std::string output;  // the answer as the device printed it
-  uint64_t bytes = 0;  // APK bytes sent
+  uint64_t bytes = 0;  // APK bytes sent (of every file, for a session)
+  std::optional<int64_t> session_id;  // InstallMultiple: the session the package manager made
 };
 
 class Client {
@@ -176,8 +177,8 @@ class Client {
   // Installs the APK at `local_path` (a local file) the way `adb install` does (install_plan.h):
   // streamed over abb_exec: or exec:cmd package install -S, or pushed over sync: to
   // /data/local/tmp and installed with `pm install`, then removed. The file is read from disk
-  // in chunks as the socket takes them (never whole in memory; small local reads on the
-  // client's thread). A device that refuses the APK is a Result with success false and its
+  // in chunks as the socket takes them (never whole in memory; each read on a file-reading
+  // thread of the client's own, never on the executor's). A device that refuses the APK is a Result with success false and its
   // code and reason; errors are the transfer's: kInvalidArgument (the file cannot be opened or
   // read, a bad option), the device's (kDeviceNotFound, …), kRejected (the device refused the
   // service, or the push with its sync FAIL text), kProtocol (an answer that is no install
@@ -186,6 +187,24 @@ class Client {
                                                         InstallOptions options,
                                                         ProgressCallback progress,
                                                         Deadline deadline);
+  // Installs several files of one app (a base APK, its split APKs, a .dm beside the base) in one
+  // install session, as `adb install-multiple` does (install_plan.h): install-create with the
+  // total size; for each file install-write with its bytes streamed (abb_exec:/exec:cmd), or,
+  // below Android 7, pushed to /data/local/tmp and written from there by `pm install-write`;
+  // then install-commit, whose answer is the result. When a step fails after the session was
+  // made (the device refused a write, the transfer failed, the deadline passed, the caller
+  // cancelled) the session is abandoned (install-abandon) under a deadline of its own, at most
+  // kSessionCleanupTimeout more, and pushed copies are removed whatever happened. Progress,
+  // deadline, cancellation and errors as Install's, over the files' total; a refusal of
+  // install-create or of a write is a Result with success false and the device's words; a
+  // name that CheckSessionFileName refuses, or no file, is kInvalidArgument before any I/O.
+  boost::asio::awaitable<Result<InstallResult>> InstallMultiple(Serial serial,
+                                                                std::vector<SessionFile> files,
+                                                                InstallOptions options,
+                                                                ProgressCallback progress,
+                                                                Deadline deadline);
+  static constexpr std::chrono::seconds kSessionCleanupTimeout{10};
+
   // Pushes `local_path` to `remote_path` on the device over sync: (SEND, DATA chunks of at most
   // 64 KiB, DONE with the file's mtime; QUIT), with the file's mode. Returns the bytes sent.
   // Errors as Install's; a device's FAIL ("couldn't create file: …") is kRejected.

@@ -34,6 +34,34 @@ Result<void> CheckInstallFlags(const std::vector<std::string>& flags) {
   return Result<void>();
 }
 
+// {"install", flags…, "-S", SIZE}: install_app_streamed's arguments.
+Result<std::vector<std::string>> InstallArgs(const std::vector<std::string>& flags,
+                                             uint64_t size) {
+  if (auto checked = CheckInstallFlags(flags); !checked) return checked.error();
+  std::vector<std::string> args = {"install"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.emplace_back("-S");
+  args.push_back(std::to_string(size));
+  return args;
+}
+
+// Words that pass through `sh -c` and abb unchanged.
+Result<void> CheckPlainWords(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    bool plain = !arg.empty();
+    for (const char c : arg) {
+      plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                        c == '.' || c == '_' || c == '-' || c == ':' || c == '/' || c == '+' ||
+                        c == ',' || c == '=');
+    }
+    if (!plain) {
+      return MakeError(AdbErrc::kInvalidArgument,
+                       "package manager argument '" + arg + "' is not a plain word");
+    }
+  }
+  return Result<void>();
+}
+
 }  // namespace
 
 std::string EncodeRequest(const Service& service) {
@@ -69,27 +97,34 @@ Result<Service> ShellV1(const ShellCommand& command) { return Checked("shell:" +
 
 Service Sync() { return MakeService("sync:"); }
 
+Result<Service> ExecCmdPackage(const std::vector<std::string>& args) {
+  if (auto checked = CheckPlainWords(args); !checked) return checked.error();
+  std::string text = "exec:cmd package";
+  for (const std::string& arg : args) text += " " + arg;
+  return Checked(std::move(text));
+}
+
+Result<Service> AbbExecPackage(const std::vector<std::string>& args) {
+  if (auto checked = CheckPlainWords(args); !checked) return checked.error();
+  // ABB_ARG_DELIMETER (adb.h) is '\0'; the server forwards the whole string to adbd's abb.
+  std::string text = "abb_exec:package";
+  for (const std::string& arg : args) {
+    text.push_back('\0');
+    text += arg;
+  }
+  return Checked(std::move(text));
+}
+
 Result<Service> ExecCmdPackageInstall(const std::vector<std::string>& flags, uint64_t size) {
-  if (auto checked = CheckInstallFlags(flags); !checked) return checked.error();
-  std::string text = "exec:cmd package install";
-  for (const std::string& flag : flags) text += " " + flag;
-  return Checked(text + " -S " + std::to_string(size));
+  auto args = InstallArgs(flags, size);
+  if (!args) return args.error();
+  return ExecCmdPackage(*args);
 }
 
 Result<Service> AbbExecPackageInstall(const std::vector<std::string>& flags, uint64_t size) {
-  if (auto checked = CheckInstallFlags(flags); !checked) return checked.error();
-  // ABB_ARG_DELIMETER (adb.h) is '\0'; the server forwards the whole string to adbd's abb.
-  std::string text = "abb_exec:package";
-  text.push_back('\0');
-  text += "install";
-  for (const std::string& flag : flags) {
-    text.push_back('\0');
-    text += flag;
-  }
-  text.push_back('\0');
-  text += "-S";
-  text.push_back('\0');
-  return Checked(text + std::to_string(size));
+  auto args = InstallArgs(flags, size);
+  if (!args) return args.error();
+  return AbbExecPackage(*args);
 }
 
 }  // namespace droidlab::adb

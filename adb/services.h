@@ -65,5 +65,13 @@ Service Sync();
 // letters), else kInvalidArgument.
 Result<Service> ExecCmdPackageInstall(const std::vector<std::string>& flags, uint64_t size);
 Result<Service> AbbExecPackageInstall(const std::vector<std::string>& flags, uint64_t size);
+// The package manager's shell command with `args` (what follows "package"), as adb's
+// send_command sends it (client/adb_install.cpp): an install session's steps.
+//   "exec:cmd package install-create -r -S 2048"       Android 7+, args joined by ' '
+//   "abb_exec:package\0install-create\0-r\0-S\02048"   Android 10+, NUL-joined
+// Each arg must be a plain word of letters, digits and `._-:/+,=` (nothing a shell splits,
+// quotes or expands, no NUL), else kInvalidArgument: exec: runs its line through sh -c.
+Result<Service> ExecCmdPackage(const std::vector<std::string>& args);
+Result<Service> AbbExecPackage(const std::vector<std::string>& args);
 
 }  // namespace droidlab::adb

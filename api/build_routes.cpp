@@ -1,5 +1,7 @@
-// Builds under test (issue 14 §1): an APK uploaded as the request body (the server spooled it to
-// the builds library's disk, hashed), read and kept; listed, read and deleted.
+// Builds under test (issue 14 §1): an APK uploaded as the request body, or a build's files (base
+// APK, splits, a .dm) as multipart/form-data (the server spooled the body to the builds
+// library's disk, hashed; the library reads the parts from there), read and kept; listed, read
+// and deleted.
 #include <string>
 #include <vector>
 
@@ -14,10 +16,17 @@ using Json = nlohmann::json;
 
 namespace {
 
+Json FileJson(const store::BuildFile& f) {
+  return Json{{"name", f.name},
+              {"kind", f.kind},
+              {"split", f.split ? Json(*f.split) : Json(nullptr)},
+              {"sha256", f.sha256},
+              {"size", f.size}};
+}
+
 Json BuildJson(const store::Build& b) {
-  Json file = {{"name", b.file_name ? Json(*b.file_name) : Json("base.apk")},
-               {"sha256", b.sha256},
-               {"size", b.size}};
+  Json files = Json::array();
+  for (const store::BuildFile& f : b.files) files.push_back(FileJson(f));
   return Json{{"id", b.id},
               {"package", b.package},
               {"version_code", b.version_code},
@@ -26,7 +35,7 @@ Json BuildJson(const store::Build& b) {
               {"target_sdk", b.target_sdk ? Json(*b.target_sdk) : Json(nullptr)},
               {"sha256", b.sha256},
               {"size", b.size},
-              {"files", Json::array({file})},
+              {"files", std::move(files)},
               {"created_at", b.created_at}};
 }
 
@@ -70,6 +79,14 @@ asio::awaitable<HttpResponse> CreateBuild(const HttpRequest& request, const Path
   if (ctx.services.builds == nullptr || !request.spooled) co_return Unavailable(kNoBuilds);
   orchestrator::SpooledFile file{request.spooled->path, request.spooled->size,
                                  request.spooled->sha256};
+  if (request.content_type.starts_with("multipart/form-data")) {
+    std::string content_type = request.content_type;
+    auto adding_files =
+        ctx.services.builds->AddMultipart(std::move(file), std::move(content_type), WallNowMs());
+    auto kept_files = co_await std::move(adding_files);
+    if (!kept_files) co_return BuildFailure(kept_files.error());
+    co_return KeptResponse(*kept_files);
+  }
   std::optional<std::string> name;
   if (!request.file_name.empty()) name = request.file_name;
   auto adding = ctx.services.builds->Add(std::move(file), std::move(name), WallNowMs());

@@ -192,11 +192,17 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS";
     if (!changes_state || (!has_body && request.method != "POST")) return std::nullopt;
     if (IsSpooledRoute(request)) {
-      // The APK itself is the body: whatever the client calls it, but not a form of parts.
-      if (!request.content_type.starts_with("multipart/")) return std::nullopt;
+      // The APK itself is the body (whatever the client calls it), or a multipart/form-data
+      // body of a build's files (a base APK, its splits, a .dm), read by the builds library.
+      if (!request.content_type.starts_with("multipart/") ||
+          request.content_type.starts_with("multipart/form-data")) {
+        return std::nullopt;
+      }
       return JsonError(415, "unsupported_media_type",
-                       "send the APK itself as the body, not multipart (curl --data-binary "
-                       "@app.apk -H 'Content-Type: application/vnd.android.package-archive')");
+                       "send the APK itself as the body (curl --data-binary @app.apk -H "
+                       "'Content-Type: application/vnd.android.package-archive') or a build's "
+                       "files as multipart/form-data (curl -F file=@base.apk -F "
+                       "file=@split.apk)");
     }
     if (IsJsonMediaType(request.content_type)) return std::nullopt;
     const std::string given =

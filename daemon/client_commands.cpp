@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "daemon/build_groups.h"
 #include "daemon/client_format.h"
 #include "daemon/client_http.h"
 #include "daemon/client_options.h"
@@ -112,7 +113,13 @@ class Command {
   };
   // One APK to POST /api/v1/builds. A file that cannot be read is a usage error (2).
   BasicResult<Uploaded, ClientFailure> UploadFile(const std::string& file) {
-    auto reply = client_.Upload("/api/v1/builds", file);
+    return UploadFiles({file});
+  }
+  // One build's files: one APK as the body, several as one multipart/form-data body.
+  BasicResult<Uploaded, ClientFailure> UploadFiles(const std::vector<std::string>& files) {
+    const std::string file = files.size() == 1 ? files.front() : JoinedNames(files);
+    auto reply = files.size() == 1 ? client_.Upload("/api/v1/builds", files.front())
+                                   : client_.UploadParts("/api/v1/builds", files);
     if (!reply) {
       const bool local = reply.error().message.rfind("cannot read ", 0) == 0;
       return ClientFailure{local ? kExitUsage : kExitUnreachable, reply.error().message};
@@ -267,10 +274,13 @@ class Command {
     return kExitOk;
   }
 
-  // Each file uploaded in turn (streamed from disk); the first failure stops, naming the file.
+  // The files grouped into builds (GroupBuildFiles), each uploaded in turn (streamed from disk):
+  // one APK as the body, several as multipart; the first failure stops, naming the file.
   int AddBuilds() {
-    for (const std::string& file : o_.files) {
-      auto uploaded = UploadFile(file);
+    auto groups = GroupBuildFiles(o_.files);
+    if (!groups) return Fail(ClientFailure{kExitUsage, groups.error()});
+    for (const std::vector<std::string>& group : *groups) {
+      auto uploaded = UploadFiles(group);
       if (!uploaded) return Fail(uploaded.error());
       if (o_.json) {
         PrintJson(uploaded->build);

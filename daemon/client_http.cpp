@@ -5,12 +5,16 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <algorithm>
 #include <exception>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <random>
 
 #ifndef DROIDLAB_VERSION
 #define DROIDLAB_VERSION "0.0.0"
@@ -138,6 +142,8 @@ asio::awaitable<void> DoRequest(Exchange& x, http::verb verb, const std::string&
 }
 
 // The same exchange with the file at `path` as the body, read from disk as it is sent.
+asio::awaitable<void> ReadUploadReply(Exchange& x, RequestOutcome* out);
+
 asio::awaitable<void> DoUpload(Exchange& x, const std::string& target, const std::string& path,
                                RequestOutcome* out) {
   http::request<http::file_body> req{http::verb::post, "", 11};
@@ -168,6 +174,12 @@ asio::awaitable<void> DoUpload(Exchange& x, const std::string& target, const std
     *out = TransportError{x.Describe(write_error)};
     co_return;
   }
+  auto reading = ReadUploadReply(x, out);
+  co_await std::move(reading);
+}
+
+// The daemon's answer to an upload, once the body is sent.
+asio::awaitable<void> ReadUploadReply(Exchange& x, RequestOutcome* out) {
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(kMaxBody);
@@ -180,6 +192,110 @@ asio::awaitable<void> DoUpload(Exchange& x, const std::string& target, const std
     co_return;
   }
   *out = HttpReply{static_cast<int>(parser.get().result_int()), std::move(parser.get().body())};
+}
+
+// One file of a multipart upload: its part's header, where it is, how long.
+struct UploadPart {
+  std::string head;
+  std::string path;
+  uint64_t size = 0;
+};
+
+// The files as one multipart/form-data body (RFC 7578), as curl -F 'file=@PATH' sends them:
+// the part headers and CRLFs written as they come, each file read from disk in chunks and
+// written as it is read, so no file is ever held whole. Content-Length is known beforehand.
+asio::awaitable<void> DoUploadParts(Exchange& x, const std::string& target,
+                                    std::vector<std::string> paths, RequestOutcome* out) {
+  std::random_device random;
+  char boundary_text[48];
+  std::snprintf(boundary_text, sizeof boundary_text, "droidlab-%08x%08x%08x", random(), random(),
+                random());
+  const std::string boundary = boundary_text;
+  std::vector<UploadPart> parts;
+  uint64_t total = 0;
+  for (const std::string& path : paths) {
+    std::error_code size_error;
+    const uint64_t size = std::filesystem::file_size(path, size_error);
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (size_error) {
+      *out = TransportError{"cannot read " + path + ": " + size_error.message()};
+      co_return;
+    }
+    if (name.find_first_of("\"\\\r\n") != std::string::npos) {
+      *out = TransportError{"cannot read " + path + ": its name holds a quote, a backslash or a "
+                            "line end, which a multipart part header cannot carry"};
+      co_return;
+    }
+    UploadPart part;
+    part.head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" +
+                name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+    part.path = path;
+    part.size = size;
+    total += part.head.size() + size + 2;
+    parts.push_back(std::move(part));
+  }
+  const std::string close = "--" + boundary + "--\r\n";
+  total += close.size();
+  if (auto error = co_await x.Connect()) {
+    *out = TransportError{*error};
+    co_return;
+  }
+  const http::request<http::string_body> head =
+      x.MakeRequest(http::verb::post, target, "", "application/json");
+  http::request<http::empty_body> req{http::verb::post, head.target(), 11};
+  for (const auto& field : head) req.set(field.name_string(), field.value());
+  req.set(http::field::content_type, "multipart/form-data; boundary=" + boundary);
+  req.content_length(total);
+  req.keep_alive(false);
+  x.stream().expires_after(std::max(x.timeout(), std::chrono::milliseconds(std::chrono::minutes(30))));
+  http::request_serializer<http::empty_body> serializer(req);
+  auto [head_error, head_bytes] = co_await http::async_write_header(x.stream(), serializer, kTuple);
+  (void)head_bytes;
+  std::optional<std::string> error;
+  if (head_error) error = x.Describe(head_error);
+  std::vector<char> chunk(256 * 1024);
+  static const std::string kLineEnd = "\r\n";
+  for (const UploadPart& part : parts) {
+    if (error) break;
+    auto [part_error, part_bytes] =
+        co_await asio::async_write(x.stream(), asio::buffer(part.head), kTuple);
+    (void)part_bytes;
+    if (part_error) {
+      error = x.Describe(part_error);
+      break;
+    }
+    std::ifstream in(part.path, std::ios::binary);
+    uint64_t left = part.size;
+    while (left > 0 && !error) {
+      in.read(chunk.data(), static_cast<std::streamsize>(std::min<uint64_t>(chunk.size(), left)));
+      const auto got = static_cast<size_t>(in.gcount());
+      if (got == 0) {
+        error = "cannot read " + part.path + ": it shrank while being sent";
+        break;
+      }
+      auto [data_error, data_bytes] =
+          co_await asio::async_write(x.stream(), asio::buffer(chunk.data(), got), kTuple);
+      (void)data_bytes;
+      if (data_error) error = x.Describe(data_error);
+      left -= got;
+    }
+    if (error) break;
+    auto [end_error, end_bytes] = co_await asio::async_write(x.stream(), asio::buffer(kLineEnd), kTuple);
+    (void)end_bytes;
+    if (end_error) error = x.Describe(end_error);
+  }
+  if (!error) {
+    auto [close_error, close_bytes] =
+        co_await asio::async_write(x.stream(), asio::buffer(close), kTuple);
+    (void)close_bytes;
+    if (close_error) error = x.Describe(close_error);
+  }
+  if (error) {
+    *out = TransportError{*error};
+    co_return;
+  }
+  auto reading = ReadUploadReply(x, out);
+  co_await std::move(reading);
 }
 
 using StreamOutcome = std::optional<BasicResult<StreamEnd, TransportError>>;
@@ -276,6 +392,15 @@ BasicResult<HttpReply, TransportError> ApiClient::Upload(const std::string& targ
   Exchange exchange(server_, token_, timeout_, io);
   RequestOutcome outcome;
   RunToCompletion(io, DoUpload(exchange, target, path, &outcome));
+  return std::move(*outcome);
+}
+
+BasicResult<HttpReply, TransportError> ApiClient::UploadParts(
+    const std::string& target, const std::vector<std::string>& paths) const {
+  asio::io_context io;
+  Exchange exchange(server_, token_, timeout_, io);
+  RequestOutcome outcome;
+  RunToCompletion(io, DoUploadParts(exchange, target, paths, &outcome));
   return std::move(*outcome);
 }
 

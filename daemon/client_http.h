@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "daemon/client_options.h"
@@ -60,6 +61,12 @@ class ApiClient {
   // A file that cannot be opened is a TransportError naming it.
   BasicResult<HttpReply, TransportError> Upload(const std::string& target,
                                                 const std::string& path) const;
+  // POSTs the files at `paths` as one multipart/form-data body, a part `file` each with its file
+  // name (as curl -F 'file=@PATH'), streamed from disk: `droidlab build add BASE SPLIT… [APP.dm]`.
+  // A file that cannot be read, or whose name no part header can carry, is a TransportError
+  // beginning "cannot read ".
+  BasicResult<HttpReply, TransportError> UploadParts(const std::string& target,
+                                                     const std::vector<std::string>& paths) const;
 
   // Reads the event stream at `target`. `on_open` runs once the daemon has answered 200 (it has
   // subscribed this client: what happens after this is in the stream), then `on_event` for each

@@ -5,7 +5,10 @@
 // services/core/java/com/android/server/pm/PackageManagerShellCommand.java:
 // - runInstallCreate: "Success: created install session [" + sessionId + "]" ("adb depends on
 //   parsing this string");
-// - runInstallWrite (doWriteSplit): "Success: streamed N bytes" (Android 7–9; quiet from 10);
+// - runInstallWrite (doWriteSplit with logSuccess): "Success: streamed N bytes" (every version;
+//   N the bytes copied on 7–9, the -S size from 10; the one-shot `install` passes logSuccess
+//   false and prints only the commit's answer); a failed write: "Error: failed to write; …";
+// - runInstallAbandon (doAbandonSession): "Success";
 // - doCommitSession: "Success", or "Failure [" + EXTRA_STATUS_MESSAGE + "]", the message being
 //   PackageManager.installStatusToString's code and the reason:
 //     Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package com.zig.raylib signatures do

@@ -184,6 +184,12 @@ AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CountRunsUsingBuild(int6
   co_return co_await std::move(reading);
 }
 
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CountBuildsWithFile(std::string sha256) const {
+  auto query = [sha256 = std::move(sha256)](Reader& r) { return r.CountBuildsWithFile(sha256); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
 // ---- Schedules
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {

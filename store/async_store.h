@@ -69,6 +69,7 @@ class AsyncStore {
   Awaitable<StoreResult<Build>> GetBuildBySha256(std::string sha256) const;
   Awaitable<StoreResult<std::vector<Build>>> ListBuildsCreatedBefore(int64_t created_at) const;
   Awaitable<StoreResult<int64_t>> CountRunsUsingBuild(int64_t build_id) const;
+  Awaitable<StoreResult<int64_t>> CountBuildsWithFile(std::string sha256) const;
 
   // ---- Schedules: resume once committed durably.
   Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule) const;

@@ -29,6 +29,22 @@ StoreResult<AddedBuild> InsertBuild(Database& db, const NewBuild& build) {
   added.created = db.Changes() > 0;
   if (added.created) {
     added.id = db.LastInsertRowId();
+    for (size_t i = 0; i < build.files.size(); ++i) {
+      const BuildFile& file = build.files[i];
+      auto f = RunCached(
+          db, sql::kInsertBuildFile,
+          [&](Statement& st) {
+            st.BindInt64(1, added.id);
+            st.BindInt64(2, static_cast<int64_t>(i));
+            st.BindText(3, file.name);
+            st.BindText(4, file.kind);
+            st.BindOptional(5, file.split);
+            st.BindText(6, file.sha256);
+            st.BindInt64(7, file.size);
+          },
+          what);
+      if (!f) return f.error();
+    }
     return added;
   }
   auto st = db.Cached(sql::kBuildIdBySha256);
@@ -41,6 +57,12 @@ StoreResult<AddedBuild> InsertBuild(Database& db, const NewBuild& build) {
 
 Status DeleteBuild(Database& db, int64_t build_id) {
   const std::string what = "deleting build " + std::to_string(build_id);
+  // Foreign keys are off (store/open.cpp): the files' rows go first, by hand.
+  if (auto s = RunCached(db, sql::kDeleteBuildFiles,
+                         [&](Statement& st) { st.BindInt64(1, build_id); }, what);
+      !s) {
+    return s;
+  }
   if (auto s = RunCached(db, sql::kDeleteBuild, [&](Statement& st) { st.BindInt64(1, build_id); },
                          what);
       !s) {

@@ -171,6 +171,13 @@ StoreResult<std::optional<T>> OneRow(ScopedStatement& st, ReadRow read, std::str
   return st->Error(what);
 }
 
+// The one number a `SELECT count(*) …` gives.
+StoreResult<int64_t> CountOf(ScopedStatement& st, std::string_view what) {
+  auto n = OneRow<int64_t>(st, [](const Statement& row) { return row.ColumnInt64(0); }, what);
+  if (!n) return n.error();
+  return n->value_or(0);
+}
+
 constexpr std::string_view kCursorPrefix = "r1";
 
 void AppendHex(std::string& out, uint64_t value) {
@@ -458,49 +465,83 @@ StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
   return points;
 }
 
+Status Reader::FillBuildFiles(std::vector<Build>& builds) {
+  for (Build& build : builds) {
+    auto st = db_->Cached(sql::kBuildFiles);
+    if (!st) return st.error();
+    (*st)->BindInt64(1, build.id);
+    auto files = CollectRows<BuildFile>(
+        *st,
+        [](const Statement& row) {
+          BuildFile file;
+          file.name = row.ColumnString(0);
+          file.kind = row.ColumnString(1);
+          file.split = row.ColumnOptionalString(2);
+          file.sha256 = row.ColumnString(3);
+          file.size = row.ColumnInt64(4);
+          return file;
+        },
+        "reading a build's files");
+    if (!files) return files.error();
+    build.files = std::move(*files);
+  }
+  return OkStatus();
+}
+
 StoreResult<std::vector<Build>> Reader::ListBuilds() {
   auto st = db_->Cached(sql::kBuilds);
   if (!st) return st.error();
-  return CollectRows<Build>(*st, ReadBuild, "listing builds");
+  auto builds = CollectRows<Build>(*st, ReadBuild, "listing builds");
+  if (!builds) return builds;
+  if (auto filled = FillBuildFiles(*builds); !filled) return filled.error();
+  return builds;
 }
 
 StoreResult<Build> Reader::GetBuild(int64_t build_id) {
   auto st = db_->Cached(sql::kBuildById);
   if (!st) return st.error();
   (*st)->BindInt64(1, build_id);
-  auto build = OneRow<Build>(*st, ReadBuild, "reading a build");
-  if (!build) return build.error();
-  if (!*build) return MakeStoreError(StoreErrorCode::kNotFound, "no build " + std::to_string(build_id));
-  return std::move(**build);
+  return ReadOneBuild(*st, "no build " + std::to_string(build_id));
 }
 
 StoreResult<Build> Reader::GetBuildBySha256(std::string_view sha256) {
   auto st = db_->Cached(sql::kBuildBySha256);
   if (!st) return st.error();
   (*st)->BindText(1, sha256);
-  auto build = OneRow<Build>(*st, ReadBuild, "reading a build");
+  return ReadOneBuild(*st, "no build with sha256 " + std::string(sha256));
+}
+
+StoreResult<Build> Reader::ReadOneBuild(ScopedStatement& st, std::string not_found) {
+  auto build = OneRow<Build>(st, ReadBuild, "reading a build");
   if (!build) return build.error();
-  if (!*build) {
-    return MakeStoreError(StoreErrorCode::kNotFound, "no build with sha256 " + std::string(sha256));
-  }
-  return std::move(**build);
+  if (!*build) return MakeStoreError(StoreErrorCode::kNotFound, std::move(not_found));
+  std::vector<Build> one = {std::move(**build)};
+  if (auto filled = FillBuildFiles(one); !filled) return filled.error();
+  return std::move(one.front());
 }
 
 StoreResult<std::vector<Build>> Reader::ListBuildsCreatedBefore(int64_t created_at) {
   auto st = db_->Cached(sql::kBuildsCreatedBefore);
   if (!st) return st.error();
   (*st)->BindInt64(1, created_at);
-  return CollectRows<Build>(*st, ReadBuild, "listing old builds");
+  auto builds = CollectRows<Build>(*st, ReadBuild, "listing old builds");
+  if (!builds) return builds;
+  if (auto filled = FillBuildFiles(*builds); !filled) return filled.error();
+  return builds;
+}
+
+StoreResult<int64_t> Reader::CountBuildsWithFile(std::string_view sha256) {
+  auto st = db_->Cached(sql::kBuildFileUsers);
+  if (!st) return st.error();
+  (*st)->BindText(1, sha256);
+  return CountOf(*st, "counting the builds of a file");
 }
 
 StoreResult<int64_t> Reader::CountRunsUsingBuild(int64_t build_id) {
   auto st = db_->Cached(sql::kBuildInUse);
   if (!st) return st.error();
   (*st)->BindInt64(1, build_id);
-  auto n = OneRow<int64_t>(*st, [](const Statement& row) { return row.ColumnInt64(0); },
-                           "counting the runs of a build");
-  if (!n) return n.error();
-  return n->value_or(0);
+  return CountOf(*st, "counting the runs of a build");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

@@ -19,6 +19,7 @@
 namespace droidlab::store {
 
 class Database;
+class ScopedStatement;
 
 // Which of a run's rows: at most `limit` (-1: all) after `cursor` (empty: from the first).
 struct RowPageQuery {
@@ -84,6 +85,8 @@ class Reader {
   StoreResult<std::vector<Build>> ListBuildsCreatedBefore(int64_t created_at);
   // How many queued or running runs name the build (a build in use is not deleted).
   StoreResult<int64_t> CountRunsUsingBuild(int64_t build_id);
+  // How many builds keep a file with these bytes (deleting a build removes a file none keeps).
+  StoreResult<int64_t> CountBuildsWithFile(std::string_view sha256);
 
   StoreResult<std::vector<Schedule>> ListSchedules();
   // How many runs there are of each status present ("queued", ...), by status name.
@@ -96,6 +99,10 @@ class Reader {
   StoreResult<std::string> IntegrityCheck();
 
  private:
+  // Reads each build's files (build_files) into it.
+  Status FillBuildFiles(std::vector<Build>& builds);
+  // The build `st` selects, with its files; kNotFound saying `not_found`.
+  StoreResult<Build> ReadOneBuild(ScopedStatement& st, std::string not_found);
   std::unique_ptr<Database> db_;
 };
 

@@ -162,8 +162,18 @@ struct NewSchedule {
 };
 
 // A build under test (schema/0005_builds.sql): an APK kept by the daemon, content-addressed.
+// One file of a build (schema/0007_build_files.sql).
+struct BuildFile {
+  std::string name;                  // as uploaded, for people
+  std::string kind;                  // "base", "split" or "dm"
+  std::optional<std::string> split;  // a split's name
+  std::string sha256;                // of its bytes, lower-case hex
+  int64_t size = 0;
+};
+
 struct NewBuild {
-  std::string sha256;  // lower-case hex of the APK's bytes
+  // Of the APK's bytes; for a build of several files, of the set (orchestrator/README.md).
+  std::string sha256;
   std::string package;
   int64_t version_code = 0;
   std::optional<std::string> version_name;
@@ -172,6 +182,7 @@ struct NewBuild {
   int64_t size = 0;
   std::optional<std::string> file_name;  // as uploaded, for people
   int64_t created_at = 0;
+  std::vector<BuildFile> files;  // the base first, then the splits, then a .dm
 };
 
 struct Build : NewBuild {

@@ -95,7 +95,8 @@ function askForToken() {
 
 async function api(path, options = {}) {
   const init = {...options, headers: {...authHeaders(), ...(options.headers || {})}};
-  if (options.body !== undefined && typeof options.body !== 'string' && !(options.body instanceof Blob)) {
+  if (options.body !== undefined && typeof options.body !== 'string' && !(options.body instanceof Blob) &&
+      !(options.body instanceof FormData)) {
     init.body = JSON.stringify(options.body);
     init.headers['Content-Type'] = 'application/json';
   }
@@ -644,18 +645,25 @@ pages.schedules = (root) => {
 };
 
 // The builds under test (POST /api/v1/builds): upload an APK (sent as the body, streamed by the
-// browser), list, delete.
+// browser) or an app's files at once (a base APK, its splits, a .dm: sent as multipart/form-data),
+// list with their files, delete.
 pages.builds = (root) => {
   const table = h('table', {id: 'builds'});
-  const input = h('input', {type: 'file', name: 'apk', accept: '.apk', required: true});
+  const input = h('input', {type: 'file', name: 'apk', accept: '.apk,.dm', multiple: true, required: true});
   const form = h('form', {class: 'new-run', id: 'build-upload', onsubmit: async (e) => {
     e.preventDefault();
     const file = input.files[0];
     if (!file) return;
     try {
-      await api('/api/v1/builds', {method: 'POST', body: file, headers: {
-        'Content-Type': 'application/vnd.android.package-archive',
-        'X-File-Name': file.name.replace(/[^\x20-\x7e]/g, '_')}});
+      if (input.files.length > 1) {
+        const parts = new FormData();
+        for (const f of input.files) parts.append('file', f, f.name);
+        await api('/api/v1/builds', {method: 'POST', body: parts});
+      } else {
+        await api('/api/v1/builds', {method: 'POST', body: file, headers: {
+          'Content-Type': 'application/vnd.android.package-archive',
+          'X-File-Name': file.name.replace(/[^\x20-\x7e]/g, '_')}});
+      }
       showError('');
       form.reset();
       load().catch(report);
@@ -667,10 +675,12 @@ pages.builds = (root) => {
   const load = async () => {
     const body = await api('/api/v1/builds');
     table.replaceChildren(
-      h('tr', {}, ['id', 'package', 'version', 'versionCode', 'SDK', 'size', 'sha256', 'added', ''].map((t) => h('th', {}, t))),
+      h('tr', {}, ['id', 'package', 'version', 'versionCode', 'SDK', 'files', 'size', 'sha256', 'added', ''].map((t) => h('th', {}, t))),
       ...body.builds.map((b) => h('tr', {'data-build-id': b.id},
         h('td', {}, b.id), h('td', {}, b.package), h('td', {}, b.version_name ?? ''),
         h('td', {}, b.version_code), h('td', {}, `${b.min_sdk ?? '?'}–${b.target_sdk ?? '?'}`),
+        h('td', {title: (b.files ?? []).map((f) => f.name).join(', ')},
+          (b.files ?? []).map((f) => (f.kind === 'split' ? f.split : f.kind)).join(', ')),
         h('td', {}, b.size >= 1e6 ? `${(b.size / 1e6).toFixed(1)} MB` : `${(b.size / 1e3).toFixed(1)} kB`), h('td', {}, h('code', {title: b.sha256}, b.sha256.slice(0, 12))),
         h('td', {}, fmtTime(b.created_at)),
         h('td', {}, h('button', {onclick: async () => {

@@ -28,17 +28,39 @@ std::string ZipOpenError(int code) {
   return text;
 }
 
-}  // namespace
+using Archive = std::unique_ptr<zip_t, ArchiveCloser>;
 
-BasicResult<parsers::ApkManifest, std::string> ReadApkManifest(const std::string& path) {
+// The zip at `path`, or why not ("not an APK", "not a .dm": `what`).
+BasicResult<Archive, std::string> OpenZip(const std::string& path, std::string_view what) {
   int open_error = 0;
-  std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(path.c_str(), ZIP_RDONLY, &open_error));
+  Archive archive(zip_open(path.c_str(), ZIP_RDONLY, &open_error));
   if (!archive) {
     if (open_error == ZIP_ER_NOZIP || open_error == ZIP_ER_INCONS) {
-      return path + ": not an APK: not a zip archive (" + ZipOpenError(open_error) + ")";
+      return path + ": " + std::string(what) + ": not a zip archive (" + ZipOpenError(open_error) +
+             ")";
     }
     return path + ": cannot open: " + ZipOpenError(open_error);
   }
+  return archive;
+}
+
+}  // namespace
+
+BasicResult<void, std::string> CheckDexMetadata(const std::string& path) {
+  auto archive = OpenZip(path, "not a .dm");
+  if (!archive) return archive.error();
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_stat(archive->get(), "primary.prof", 0, &stat) != 0) {
+    return path + ": not a .dm: the archive has no primary.prof";
+  }
+  return {};
+}
+
+BasicResult<parsers::ApkManifest, std::string> ReadApkManifest(const std::string& path) {
+  auto opened = OpenZip(path, "not an APK");
+  if (!opened) return opened.error();
+  Archive archive = std::move(*opened);
   zip_stat_t stat;
   zip_stat_init(&stat);
   if (zip_stat(archive.get(), kManifestEntry, 0, &stat) != 0) {

@@ -23,4 +23,11 @@ inline constexpr size_t kMaxManifestBytes = 8u << 20;
 // parsed (ParseApkManifest's message); its package is not a valid package name.
 BasicResult<parsers::ApkManifest, std::string> ReadApkManifest(const std::string& path);
 
+// A dex metadata file (.dm, Android 9+): a zip archive that holds the app's baseline profile as
+// `primary.prof` (frameworks/base core/java/android/content/pm/dex/DexMetadataHelper.java;
+// art/libartbase/base/zip_archive and the ART profile loader look for that entry). Nothing
+// else of it is read. Errors, one line naming the file: it cannot be opened; it is not a zip
+// archive; it holds no primary.prof.
+BasicResult<void, std::string> CheckDexMetadata(const std::string& path);
+
 }  // namespace droidlab::orchestrator

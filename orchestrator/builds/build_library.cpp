@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "orchestrator/builds/apk_reader.h"
+#include "orchestrator/builds/multipart.h"
 #include "store/async_store.h"
 #include "store/store.h"
 
@@ -210,6 +211,196 @@ std::string NameForPeople(const std::optional<std::string>& file_name) {
 }
 
 BuildError Failed(std::string message) { return BuildError{BuildError::Kind::kFailed, std::move(message)}; }
+BuildError Invalid(std::string message) {
+  return BuildError{BuildError::Kind::kInvalid, std::move(message)};
+}
+
+std::string Sha256Hex(const std::string& text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned n = 0;
+  EVP_Digest(text.data(), text.size(), digest, &n, EVP_sha256(), nullptr);
+  return Hex(digest, n);
+}
+
+// One part of a multipart upload, written to incoming/ as it was read.
+struct PartFile {
+  std::string path;
+  std::string name;  // the part's filename, bare
+  std::string sha256;
+  int64_t size = 0;
+  BuildFileFacts facts;
+  std::optional<parsers::ApkManifest> manifest;
+};
+
+void UnlinkParts(const std::vector<PartFile>& parts) {
+  for (const PartFile& part : parts) ::unlink(part.path.c_str());
+}
+
+// Reads the spooled multipart body at `body` (then removes it) into one file per part under
+// `incoming`, each hashed as written; then reads each part: a .dm (by its name) must hold
+// primary.prof, anything else is an APK whose manifest is read. Blocking: the file thread only.
+// On error nothing is left behind.
+BasicResult<std::vector<PartFile>, std::string> SplitParts(const std::string& body,
+                                                         const std::string& boundary,
+                                                         const std::string& incoming,
+                                                         uint64_t upload) {
+  std::vector<PartFile> parts;
+  std::optional<std::string> error;
+  int out = -1;
+  EVP_MD_CTX* sha = EVP_MD_CTX_new();
+  auto close_part = [&]() {
+    if (out >= 0) ::close(out);
+    out = -1;
+  };
+  MultipartReader::Sink sink;
+  sink.begin = [&](const MultipartPart& part) {
+    if (error) return;
+    auto name = BareName(part.filename);
+    if (!name) {
+      error = "part " + std::to_string(parts.size() + 1) +
+              " has no file name (Content-Disposition filename=\"…\", without a '/')";
+      return;
+    }
+    PartFile file;
+    file.path = incoming + "/upload-" + std::to_string(::getpid()) + "-" + std::to_string(upload) +
+                "-part" + std::to_string(parts.size()) + ".part";
+    file.name = *name;
+    out = ::open(file.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) {
+      error = ErrnoText("cannot create " + file.path);
+      return;
+    }
+    parts.push_back(std::move(file));
+    EVP_DigestInit_ex(sha, EVP_sha256(), nullptr);
+  };
+  sink.data = [&](std::string_view bytes) {
+    if (error || out < 0) return;
+    EVP_DigestUpdate(sha, bytes.data(), bytes.size());
+    parts.back().size += static_cast<int64_t>(bytes.size());
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(out, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = ErrnoText("writing " + parts.back().path);
+        return;
+      }
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+  };
+  sink.end = [&]() {
+    if (error || out < 0) return;
+    if (::fsync(out) != 0) error = ErrnoText("syncing " + parts.back().path);
+    close_part();
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    EVP_DigestFinal_ex(sha, digest, &n);
+    parts.back().sha256 = Hex(digest, n);
+  };
+  MultipartReader reader(boundary, MultipartLimits{}, std::move(sink));
+  const int in = ::open(body.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) error = ErrnoText("cannot open " + body);
+  std::vector<char> chunk(256 * 1024);
+  while (in >= 0 && !error) {
+    const ssize_t n = ::read(in, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) error = ErrnoText("reading " + body);
+    if (n <= 0) break;
+    if (auto refused = reader.Feed(std::string_view(chunk.data(), static_cast<size_t>(n)))) {
+      if (!error) error = std::move(refused);
+    }
+  }
+  if (!error) error = reader.Finish();
+  if (in >= 0) ::close(in);
+  ::unlink(body.c_str());
+  close_part();
+  EVP_MD_CTX_free(sha);
+  if (error) {
+    UnlinkParts(parts);
+    return *error;
+  }
+  for (PartFile& part : parts) {
+    std::optional<std::string> why;
+    part.facts.name = part.name;
+    if (part.name.size() > 3 && part.name.ends_with(".dm")) {
+      part.facts.dex_metadata = true;
+      if (auto dm = CheckDexMetadata(part.path); !dm) why = dm.error();
+    } else if (auto manifest = ReadApkManifest(part.path); !manifest) {
+      why = manifest.error();
+    } else {
+      part.facts.package = manifest->package;
+      part.facts.version_code = manifest->version_code;
+      part.facts.split = manifest->split;
+      part.manifest = std::move(*manifest);
+    }
+    if (why) {
+      // The reader names the spool's path, which means nothing to the client.
+      if (why->starts_with(part.path)) *why = part.name + why->substr(part.path.size());
+      UnlinkParts(parts);
+      return *why;
+    }
+  }
+  return parts;
+}
+
+// The build's files in their order — the base, the splits by name, a .dm — and the build's
+// sha256: one file's own, or the SHA-256 of the set's lines "SHA256 KIND WHAT\n" (WHAT: "base",
+// the split's name, or for a .dm the APK it goes with), so that the same base with other splits
+// or without its .dm is another build.
+std::string OrderAndHash(std::vector<PartFile>& parts) {
+  auto rank = [](const PartFile& p) { return p.facts.dex_metadata ? 2 : (p.facts.split ? 1 : 0); };
+  std::stable_sort(parts.begin(), parts.end(), [&](const PartFile& a, const PartFile& b) {
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
+    return a.facts.split.value_or("") < b.facts.split.value_or("");
+  });
+  if (parts.size() == 1) return parts.front().sha256;
+  std::string lines;
+  for (const PartFile& p : parts) {
+    std::string what = "base";
+    if (p.facts.split) what = *p.facts.split;
+    if (p.facts.dex_metadata) {
+      for (const PartFile& apk : parts) {
+        if (!apk.facts.dex_metadata && apk.name.substr(0, apk.name.rfind('.')) ==
+                                           p.name.substr(0, p.name.rfind('.'))) {
+          what = apk.facts.split.value_or("base");
+        }
+      }
+    }
+    const char* kind = p.facts.dex_metadata ? "dm" : (p.facts.split ? "split" : "base");
+    lines += p.sha256 + " " + kind + " " + what + "\n";
+  }
+  return Sha256Hex(lines);
+}
+
+store::BuildFile FileRow(const PartFile& p) {
+  store::BuildFile file;
+  file.name = p.name;
+  file.kind = p.facts.dex_metadata ? "dm" : (p.facts.split ? "split" : "base");
+  file.split = p.facts.split;
+  file.sha256 = p.sha256;
+  file.size = p.size;
+  return file;
+}
+
+// Moves each part to its kept path (or drops it: those bytes are kept already), then makes the
+// renames durable. Blocking: the file thread only.
+std::optional<std::string> KeepParts(const std::vector<PartFile>& parts, const std::string& dir) {
+  std::optional<std::string> error;
+  for (const PartFile& part : parts) {
+    const std::string kept = KeptFilePath(dir, FileRow(part));
+    if (error || ::access(kept.c_str(), F_OK) == 0) {
+      ::unlink(part.path.c_str());
+    } else if (::rename(part.path.c_str(), kept.c_str()) != 0) {
+      error = ErrnoText("cannot move the upload to " + kept);
+      ::unlink(part.path.c_str());
+    }
+  }
+  const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d >= 0) {
+    ::fsync(d);
+    ::close(d);
+  }
+  return error;
+}
 
 }  // namespace
 
@@ -232,6 +423,9 @@ std::optional<std::string> BuildLibrary::Open() {
 }
 
 std::string BuildLibrary::PathOf(const store::Build& build) const {
+  for (const store::BuildFile& file : build.files) {
+    if (file.kind == "base") return KeptFilePath(dir_, file);
+  }
   return KeptApkPath(dir_, build.sha256);
 }
 
@@ -329,6 +523,12 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
   row.size = file.size;
   row.file_name = BareName(std::move(file_name));
   row.created_at = now_ms;
+  store::BuildFile base;
+  base.name = row.file_name.value_or("base.apk");
+  base.kind = "base";
+  base.sha256 = row.sha256;
+  base.size = row.size;
+  row.files.push_back(std::move(base));
   auto adding = door.AddBuild(row);
   auto added = co_await std::move(adding);
   if (!added) co_return Failed("the build is not stored: " + added.error().message);
@@ -370,11 +570,100 @@ asio::awaitable<BuildResult<bool>> BuildLibrary::Delete(int64_t build_id) {
     }
     co_return Failed(deleted.error().message);
   }
-  const std::string path = PathOf(*build);
-  std::function<int()> unlink = [path]() { return ::unlink(path.c_str()); };
+  std::vector<std::string> unkept;
+  if (build->files.empty()) unkept.push_back(PathOf(*build));
+  for (const store::BuildFile& file : build->files) {
+    auto counting_others = door.CountBuildsWithFile(file.sha256);
+    auto others = co_await std::move(counting_others);
+    if (others && *others == 0) unkept.push_back(KeptFilePath(dir_, file));
+  }
+  std::function<int()> unlink = [unkept]() {
+    for (const std::string& path : unkept) ::unlink(path.c_str());
+    return 0;
+  };
   auto unlinking = impl_->Run(std::move(unlink));
   co_await std::move(unlinking);
   co_return true;
+}
+
+asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::AddMultipart(SpooledFile body,
+                                                                  std::string content_type,
+                                                                  int64_t now_ms) {
+  auto boundary = MultipartBoundary(content_type);
+  if (!boundary) {
+    const std::string spooled = body.path;
+    std::function<int()> drop = [spooled]() { return ::unlink(spooled.c_str()); };
+    auto dropping = impl_->Run(std::move(drop));
+    co_await std::move(dropping);
+    co_return Invalid(boundary.error().message);
+  }
+  const std::string body_path = body.path;
+  const std::string incoming = (fs::path(dir_) / "incoming").string();
+  const uint64_t upload = impl_->next_upload++;
+  const std::string boundary_text = *boundary;
+  std::function<BasicResult<std::vector<PartFile>, std::string>()> split = [=]() {
+    return SplitParts(body_path, boundary_text, incoming, upload);
+  };
+  auto splitting = impl_->Run(std::move(split));
+  auto split_parts = co_await std::move(splitting);
+  if (!split_parts) co_return Invalid(split_parts.error());
+  std::vector<PartFile> parts = std::move(split_parts).value();
+  std::vector<BuildFileFacts> facts;
+  for (const PartFile& part : parts) facts.push_back(part.facts);
+  auto checked = CheckBuildFiles(facts);
+  if (!checked) {
+    std::function<int()> drop_parts = [parts]() {
+      UnlinkParts(parts);
+      return 0;
+    };
+    auto dropping_parts = impl_->Run(std::move(drop_parts));
+    co_await std::move(dropping_parts);
+    co_return Invalid(checked.error());
+  }
+  const std::string sha256 = OrderAndHash(parts);
+
+  store::AsyncStore door(store_);
+  auto finding = door.GetBuildBySha256(sha256);
+  auto found = co_await std::move(finding);
+  if (found || found.error().code != store::StoreErrorCode::kNotFound) {
+    std::function<int()> drop_kept = [parts]() {
+      UnlinkParts(parts);
+      return 0;
+    };
+    auto dropping_kept = impl_->Run(std::move(drop_kept));
+    co_await std::move(dropping_kept);
+    if (!found) co_return Failed(found.error().message);
+    co_return KeptBuild{std::move(found).value(), false};
+  }
+  const std::string dir = dir_;
+  std::function<std::optional<std::string>()> keep = [parts, dir]() {
+    return KeepParts(parts, dir);
+  };
+  auto keeping = impl_->Run(std::move(keep));
+  std::optional<std::string> kept_error = co_await std::move(keeping);
+  if (kept_error) co_return Failed(*kept_error);
+
+  const parsers::ApkManifest& manifest = *parts.front().manifest;
+  store::NewBuild row;
+  row.sha256 = sha256;
+  row.package = manifest.package;
+  row.version_code = manifest.version_code;
+  row.version_name = manifest.version_name;
+  row.min_sdk = manifest.min_sdk;
+  if (manifest.target_sdk) row.target_sdk = *manifest.target_sdk;
+  for (const PartFile& part : parts) {
+    row.size += part.size;
+    row.files.push_back(FileRow(part));
+  }
+  row.file_name = parts.front().name;
+  row.created_at = now_ms;
+  auto adding = door.AddBuild(row);
+  auto added = co_await std::move(adding);
+  if (!added) co_return Failed("the build is not stored: " + added.error().message);
+  auto reading = door.GetBuild(added->id);
+  auto stored = co_await std::move(reading);
+  if (!stored) co_return Failed(stored.error().message);
+  co_return KeptBuild{std::move(stored).value(), added->created};
 }
 
 asio::awaitable<BuildResult<int64_t>> BuildLibrary::Prune(int64_t created_before) {

@@ -32,6 +32,11 @@ inline std::string KeptApkPath(const std::string& dir, const std::string& sha256
   return dir + "/" + sha256 + ".apk";
 }
 
+// Where one file of a build is kept: <dir>/<sha256>.apk, or <dir>/<sha256>.dm for a .dm.
+inline std::string KeptFilePath(const std::string& dir, const store::BuildFile& file) {
+  return file.kind == "dm" ? dir + "/" + file.sha256 + ".dm" : KeptApkPath(dir, file.sha256);
+}
+
 struct BuildError {
   enum class Kind {
     kInvalid,   // not an APK, a manifest that cannot be read: the client's to fix (400)
@@ -87,13 +92,24 @@ class BuildLibrary {
   boost::asio::awaitable<BuildResult<KeptBuild>> Add(SpooledFile file,
                                                      std::optional<std::string> file_name,
                                                      int64_t now_ms);
-  // The row, then the file; refused (kInUse) while a queued or running run names the build.
+  // A multipart/form-data body (`content_type` gives its boundary) spooled to `body`: each part
+  // a file of one build — its base APK, split APKs, a .dm named after its APK — read from the
+  // spooled file on the file thread (multipart.h), each part written to incoming/ and hashed as
+  // it is read (never whole in memory), then each APK's manifest read and the set checked
+  // (CheckBuildFiles); nothing is kept unless all of it is. Each file is kept under its own
+  // SHA-256; the build's sha256 is that of the set (one APK: the APK's own). The same set
+  // uploaded again is the same build. kInvalid for a body, part or set refused, with why.
+  boost::asio::awaitable<BuildResult<KeptBuild>> AddMultipart(SpooledFile body,
+                                                              std::string content_type,
+                                                              int64_t now_ms);
+  // The row, then its files no other build keeps; refused (kInUse) while a queued or running
+  // run names the build.
   boost::asio::awaitable<BuildResult<bool>> Delete(int64_t build_id);
   // Deletes the builds created before `created_before` (retention, like runs'), those in use
   // excepted; how many.
   boost::asio::awaitable<BuildResult<int64_t>> Prune(int64_t created_before);
 
-  // Where a kept build's APK is.
+  // Where a kept build's base APK is.
   std::string PathOf(const store::Build& build) const;
   const std::string& dir() const { return dir_; }
 

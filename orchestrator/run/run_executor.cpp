@@ -20,6 +20,7 @@
 
 #include "base/wall_clock.h"
 #include "adb/install_plan.h"
+#include "orchestrator/builds/build_install.h"
 #include "orchestrator/builds/build_library.h"
 #include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
@@ -647,7 +648,6 @@ asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int6
         "this daemon keeps no builds: build " + std::to_string(build_id) + " cannot be installed";
     co_return attempt;
   }
-  const std::string path = KeptApkPath(options_.builds_dir, build->sha256);
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
       std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
   const int64_t started = options_.now_ms();
@@ -665,8 +665,10 @@ asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int6
   install_options.replace = true;
   // The build under test may be older than what the phone has (tonight's against the release).
   install_options.allow_downgrade = true;
-  auto sending = shell.client().Install(shell.serial(), path, install_options, std::move(progress),
-                                        adb::DeadlineAfter(options_.install_timeout));
+  // One APK, or a base with its splits and .dm in one install session (builds/build_install.h).
+  auto sending = InstallKeptBuild(shell.client(), shell.serial(), options_.builds_dir, *build,
+                                  install_options, std::move(progress),
+                                  adb::DeadlineAfter(options_.install_timeout));
   auto sent = co_await std::move(sending);
   if (!sent) {
     attempt.cancelled = sent.error().code == adb::AdbErrc::kCancelled || co_await Cancelled();

@@ -1,4 +1,5 @@
-// The SQL of the `builds` table (schema/0005_builds.sql). Internal to store/.
+// The SQL of the `builds` and `build_files` tables (schema/0005_builds.sql,
+// schema/0007_build_files.sql). Internal to store/.
 #pragma once
 
 namespace droidlab::store::sql {
@@ -10,6 +11,16 @@ inline constexpr char kInsertBuild[] =
     " ON CONFLICT (sha256) DO NOTHING";
 inline constexpr char kBuildIdBySha256[] = "SELECT id FROM builds WHERE sha256 = ?1";
 inline constexpr char kDeleteBuild[] = "DELETE FROM builds WHERE id = ?1";
+inline constexpr char kInsertBuildFile[] =
+    "INSERT INTO build_files (build_id, position, name, kind, split, sha256, size)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+inline constexpr char kDeleteBuildFiles[] = "DELETE FROM build_files WHERE build_id = ?1";
+inline constexpr char kBuildFiles[] =
+    "SELECT name, kind, split, sha256, size FROM build_files WHERE build_id = ?1"
+    " ORDER BY position";
+// How many builds keep a file with these bytes (a file shared by two builds stays on disk).
+inline constexpr char kBuildFileUsers[] =
+    "SELECT count(DISTINCT build_id) FROM build_files WHERE sha256 = ?1";
 
 // A queued or running run that names the build in its spec ("build" or a side-by-side run's
 // "baseline_build", RunSpec).

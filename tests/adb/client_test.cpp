@@ -12,10 +12,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <map>
 
 #include "adb/names.h"
 #include "adb/shell_quote.h"
 #include "tests/common/fake_adb_server.h"
+#include "tests/common/temp_dir.h"
 
 namespace droidlab::adb {
 namespace {
@@ -722,6 +724,92 @@ TEST_F(ClientTest, HostileArgumentsReachTheDeviceQuoted) {
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(fake.requests().back(),
             "shell,v2,raw:pm path 'com.x; reboot' '$(reboot)' '`id`' 'a\nb' 'it'\\''s' 'ü'");
+}
+
+// --- install sessions (InstallMultiple) --------------------------------------------------------
+
+// A device with `cmd` (exec:cmd package …) whose package manager answers each session step with
+// `answers[verb]` (client/adb_install.cpp install_multiple_app_streamed reads the same lines).
+FakeAdbServer::Handler SessionHandler(std::map<std::string, std::string> answers) {
+  return [answers = std::move(answers)](const FakeRequest& r) {
+    if (r.service == "host-serial:" + std::string(kSerial) + ":features") {
+      return FakeStep::ReplyAndClose(FakeOkay("shell_v2,cmd"));
+    }
+    if (r.service == "host:transport:" + std::string(kSerial)) return FakeStep::Reply(FakeOkay());
+    for (const auto& [verb, answer] : answers) {
+      if (r.service.starts_with("exec:cmd package " + verb + " ")) {
+        return FakeStep::ReplyAndClose(FakeOkay() + answer);
+      }
+    }
+    return FakeStep::ReplyAndClose(testutil::FakeFail("unknown service " + r.service));
+  };
+}
+
+// Every step's answer in pieces of every size from 1 byte up: the session goes the same way.
+// (Empty files: no bytes follow a write's OKAY, so the fake needs not read any.)
+TEST_F(ClientTest, InstallSessionStepsAcrossFragmentsOfEverySize) {
+  testutil::TempDir dir;
+  testutil::WriteFileBytes(dir.File("base.apk"), "");
+  testutil::WriteFileBytes(dir.File("split.apk"), "");
+  const std::vector<SessionFile> files = {{dir.File("base.apk"), "base.apk"},
+                                          {dir.File("split.apk"), "split_config.x.apk"}};
+  for (size_t fragment = 1; fragment <= 40; fragment += (fragment < 8 ? 1 : 16)) {
+    FakeAdbServer fake(io_.get_executor(),
+                       SessionHandler({{"install-create", "Success: created install session [77]\n"},
+                                       {"install-write", "Success: streamed 0 bytes\n"},
+                                       {"install-commit", "Success\n"}}),
+                       {.fragment_size = fragment});
+    Client client(io_.get_executor(), Options(fake));
+    auto result = Run(client.InstallMultiple(TestSerial(), files, {}, {},
+                                             DeadlineAfter(std::chrono::seconds(5))));
+    ASSERT_TRUE(result.ok()) << fragment << ": " << result.error().message;
+    EXPECT_TRUE(result->success) << fragment;
+    EXPECT_EQ(result->method, InstallMethod::kExecCmd);
+    EXPECT_EQ(result->session_id, std::optional<int64_t>(77));
+    std::vector<std::string> steps;
+    for (const std::string& request : fake.requests()) {
+      if (request.starts_with("exec:")) steps.push_back(request);
+    }
+    EXPECT_EQ(steps, (std::vector<std::string>{
+                         "exec:cmd package install-create -r -S 0",
+                         "exec:cmd package install-write -S 0 77 base.apk -",
+                         "exec:cmd package install-write -S 0 77 split_config.x.apk -",
+                         "exec:cmd package install-commit 77"}))
+        << fragment;
+  }
+}
+
+// A write the package manager refuses ends the session with install-abandon, and the install's
+// result is that refusal; a create it refuses is the result, with nothing to abandon.
+TEST_F(ClientTest, ARefusedWriteAbandonsTheSession) {
+  testutil::TempDir dir;
+  testutil::WriteFileBytes(dir.File("base.apk"), "");
+  const std::vector<SessionFile> files = {{dir.File("base.apk"), "base.apk"}};
+  FakeAdbServer fake(
+      io_.get_executor(),
+      SessionHandler({{"install-create", "Success: created install session [9]\n"},
+                      {"install-write", "Error: failed to write; No space left on device\n"},
+                      {"install-abandon", "Success\n"}}),
+      {.fragment_size = 1});
+  Client client(io_.get_executor(), Options(fake));
+  auto refused = Run(client.InstallMultiple(TestSerial(), files, {}, {},
+                                            DeadlineAfter(std::chrono::seconds(5))));
+  ASSERT_TRUE(refused.ok()) << refused.error().message;
+  EXPECT_FALSE(refused->success);
+  EXPECT_EQ(refused->reason, "failed to write; No space left on device");
+  EXPECT_EQ(fake.requests().back(), "exec:cmd package install-abandon 9");
+
+  FakeAdbServer no_session(
+      io_.get_executor(),
+      SessionHandler({{"install-create", "Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]\n"}}));
+  Client client2(io_.get_executor(), Options(no_session));
+  auto not_made = Run(client2.InstallMultiple(TestSerial(), files, {}, {},
+                                              DeadlineAfter(std::chrono::seconds(5))));
+  ASSERT_TRUE(not_made.ok()) << not_made.error().message;
+  EXPECT_FALSE(not_made->success);
+  EXPECT_EQ(not_made->code, "INSTALL_FAILED_INSUFFICIENT_STORAGE");
+  EXPECT_EQ(not_made->session_id, std::nullopt);
+  EXPECT_FALSE(no_session.requests().back().starts_with("exec:cmd package install-abandon"));
 }
 
 }  // namespace

@@ -123,5 +123,44 @@ TEST(InstallServicesTest, ExecAndAbbExecStrings) {
   EXPECT_EQ(AbbExecPackageInstall(hostile, 1).error().code, AdbErrc::kInvalidArgument);
 }
 
+// client/adb_install.cpp install_multiple_app_streamed: send_command joins the args with ' ' after
+// "exec:cmd package", or with NUL after "abb_exec:package"; PackageManagerShellCommand's syntax.
+TEST(InstallSessionTest, StepsAsAdbInstallMultipleSendsThem) {
+  InstallOptions options;
+  options.allow_downgrade = true;
+  const auto create = InstallCreateArgs(options, 2048);
+  EXPECT_EQ(create, (std::vector<std::string>{"install-create", "-r", "-d", "-S", "2048"}));
+  EXPECT_EQ(ExecCmdPackage(create)->str(), "exec:cmd package install-create -r -d -S 2048");
+  EXPECT_EQ(AbbExecPackage(create)->str(),
+            "abb_exec:package\0install-create\0-r\0-d\0-S\0002048"s);
+  const auto write = InstallWriteArgs(1392406147, 1187, "base.apk", "-");
+  EXPECT_EQ(ExecCmdPackage(write)->str(),
+            "exec:cmd package install-write -S 1187 1392406147 base.apk -");
+  EXPECT_EQ(InstallWriteArgs(7, 9, "base.dm", LegacySessionPath("base.dm")),
+            (std::vector<std::string>{"install-write", "-S", "9", "7", "base.dm",
+                                      "/data/local/tmp/base.dm"}));
+  EXPECT_EQ(ExecCmdPackage(InstallCommitArgs(7))->str(), "exec:cmd package install-commit 7");
+  EXPECT_EQ(AbbExecPackage(InstallAbandonArgs(7))->str(),
+            "abb_exec:package\0install-abandon\0007"s);
+}
+
+TEST(InstallSessionTest, OnlyPlainWordsAndSafeNames) {
+  for (const char* word : {"a b", "x;y", "'q'", "$(id)", "", "a\nb", "back\\slash"}) {
+    const std::vector<std::string> args = {"install-write", word};
+    EXPECT_EQ(ExecCmdPackage(args).error().code, AdbErrc::kInvalidArgument) << word;
+    EXPECT_EQ(AbbExecPackage(args).error().code, AdbErrc::kInvalidArgument) << word;
+  }
+  const std::vector<std::string> with_nul = {"install-write", "a\0b"s};
+  EXPECT_FALSE(AbbExecPackage(with_nul).ok());
+  for (const char* name : {"base.apk", "split_config.arm64_v8a.apk", "base.dm", "A-1.apk"}) {
+    EXPECT_TRUE(CheckSessionFileName(name).ok()) << name;
+  }
+  for (const char* name : {"", ".apk", "-d.apk", "base", "base.zip", "../base.apk", "a b.apk",
+                           "a/b.apk", "base.apk;rm"}) {
+    EXPECT_EQ(CheckSessionFileName(name).error().code, AdbErrc::kInvalidArgument) << name;
+  }
+  EXPECT_FALSE(CheckSessionFileName(std::string(201, 'a') + ".apk").ok());
+}
+
 }  // namespace
 }  // namespace droidlab::adb

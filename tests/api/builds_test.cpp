@@ -86,8 +86,9 @@ TEST_F(BuildsTest, AnApkIsKeptOnceUnderItsHashWithWhatItsManifestSays) {
   EXPECT_EQ(b["target_sdk"], 34);
   EXPECT_EQ(b["sha256"], sha);
   EXPECT_EQ(b["size"], static_cast<int64_t>(apk.size()));
-  EXPECT_EQ(b["files"], Json::parse(R"([{"name":"nightly.apk","sha256":")" + sha +
-                                    R"(","size":)" + std::to_string(apk.size()) + "}]"));
+  EXPECT_EQ(b["files"], Json::parse(R"([{"name":"nightly.apk","kind":"base","split":null,)"
+                                    R"("sha256":")" + sha + R"(","size":)" +
+                                    std::to_string(apk.size()) + "}]"));
   // The file on disk is the upload, byte for byte.
   EXPECT_EQ(ReadFile(dir_.File("builds/" + sha + ".apk")), apk);
   EXPECT_EQ(Incoming(), 0u);
@@ -151,14 +152,14 @@ TEST_F(BuildsTest, AnUploadLargerThanABodyIsStreamedToDisk) {
   EXPECT_EQ(runs.status, 413);
 }
 
-TEST_F(BuildsTest, AnUploadNeedsALengthAndNoParts) {
+TEST_F(BuildsTest, AnUploadNeedsALengthAndNoOtherMultipart) {
   Start();
   auto chunked = Send(
       "POST /api/v1/builds HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n"
       "Connection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
   EXPECT_EQ(chunked.status, 411) << chunked.body;
-  auto parts = Send(Upload("--x\r\n\r\n--x--\r\n", "a.apk", "multipart/form-data; boundary=x"));
-  EXPECT_EQ(parts.status, 415) << parts.body;
+  auto mixed = Send(Upload("--x\r\n\r\n--x--\r\n", "a.apk", "multipart/mixed; boundary=x"));
+  EXPECT_EQ(mixed.status, 415) << mixed.body;
   EXPECT_EQ(Incoming(), 0u);
 }
 
@@ -220,6 +221,150 @@ TEST_F(BuildsTest, ABuildInUseIsNotDeleted) {
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("build: no build 99"), std::string::npos) << missing.body;
 }
+
+// ---- A build of several files, as multipart/form-data (RFC 7578) ----
+// tests/data/apk/README.md: app_aapt2.apk is com.example.app 42, split_aapt2.apk its
+// config.arm64_v8a, split_feature_aapt2.apk its feature_camera, app_aapt2.dm its .dm.
+
+struct FilePart {
+  std::string name;  // the part's filename
+  std::string bytes;
+};
+
+FilePart Fixture(const std::string& name, std::string as = "") {
+  return {as.empty() ? name : as, testutil::ReadTestData("apk/" + name)};
+}
+
+// The body as curl -F 'file=@NAME' builds it.
+std::string MultipartBody(const std::vector<FilePart>& parts, const std::string& boundary) {
+  std::string body;
+  for (const FilePart& p : parts) {
+    body += "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" +
+            p.name + "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + p.bytes + "\r\n";
+  }
+  return body + "--" + boundary + "--\r\n";
+}
+
+std::string MultipartUpload(const std::vector<FilePart>& parts) {
+  const std::string boundary = "------------------------d74496d66958873e";
+  return Upload(MultipartBody(parts, boundary), "", "multipart/form-data; boundary=" + boundary);
+}
+
+TEST_F(BuildsTest, BaseSplitsAndDmAreOneBuildEachFileKeptUnderItsHash) {
+  Start();
+  const std::vector<FilePart> parts = {Fixture("split_feature_aapt2.apk"),
+                                       Fixture("app_aapt2.dm", "app.dm"),
+                                       Fixture("app_aapt2.apk", "app.apk"),
+                                       Fixture("split_aapt2.apk")};
+  auto created = Send(MultipartUpload(parts));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const Json b = Json::parse(created.body);
+  EXPECT_EQ(b["package"], "com.example.app");
+  EXPECT_EQ(b["version_code"], 42);
+  int64_t total = 0;
+  for (const auto& p : parts) total += static_cast<int64_t>(p.bytes.size());
+  EXPECT_EQ(b["size"], total);
+  // The base first, then the splits by name, then the .dm.
+  ASSERT_EQ(b["files"].size(), 4u) << b.dump();
+  const std::vector<std::pair<std::string, Json>> order = {
+      {"app.apk", nullptr}, {"split_aapt2.apk", "config.arm64_v8a"},
+      {"split_feature_aapt2.apk", "feature_camera"}, {"app.dm", nullptr}};
+  const std::vector<std::string> kinds = {"base", "split", "split", "dm"};
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Json& f = b["files"][i];
+    EXPECT_EQ(f["name"], order[i].first);
+    EXPECT_EQ(f["kind"], kinds[i]);
+    EXPECT_EQ(f["split"], order[i].second);
+    const auto part = std::find_if(parts.begin(), parts.end(),
+                                   [&](const FilePart& p) { return p.name == order[i].first; });
+    EXPECT_EQ(f["sha256"], Sha256Hex(part->bytes));
+    EXPECT_EQ(f["size"], static_cast<int64_t>(part->bytes.size()));
+    const std::string file = f["sha256"].get<std::string>() + (kinds[i] == "dm" ? ".dm" : ".apk");
+    EXPECT_EQ(ReadFile(dir_.File("builds/" + file)), part->bytes);
+    kept.push_back(file);
+  }
+  // The set's hash, not the base's: the base alone is another build.
+  EXPECT_NE(b["sha256"], Sha256Hex(parts[2].bytes));
+  EXPECT_EQ(Incoming(), 0u);
+  auto again = Send(MultipartUpload(parts));
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(Json::parse(again.body)["id"], b["id"]);
+
+  // The base alone shares its file with the build of four: deleting that one keeps it.
+  auto alone = Send(Upload(parts[2].bytes, "app.apk"));
+  ASSERT_EQ(alone.status, 201) << alone.body;
+  EXPECT_EQ(Kept().size(), 4u);
+  const std::string id = std::to_string(b["id"].get<int64_t>());
+  ASSERT_EQ(Call("DELETE", "/api/v1/builds/" + id).status, 200);
+  EXPECT_EQ(Kept(), std::vector<std::string>{Sha256Hex(parts[2].bytes) + ".apk"});
+  const std::string alone_id = std::to_string(Json::parse(alone.body)["id"].get<int64_t>());
+  ASSERT_EQ(Call("DELETE", "/api/v1/builds/" + alone_id).status, 200);
+  EXPECT_TRUE(Kept().empty());
+}
+
+struct MultipartRefusal {
+  const char* name;
+  std::string request;
+  const char* says;
+};
+
+class MultipartRefusalTest : public BuildsTest,
+                             public ::testing::WithParamInterface<MultipartRefusal> {};
+
+TEST_P(MultipartRefusalTest, IsA400SayingWhyAndKeepsNothing) {
+  Start();
+  auto refused = Send(GetParam().request);
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_NE(refused.body.find(GetParam().says), std::string::npos) << refused.body;
+  EXPECT_EQ(refused.body.find("incoming"), std::string::npos) << refused.body;
+  EXPECT_TRUE(Kept().empty());
+  EXPECT_EQ(Incoming(), 0u);
+}
+
+std::string Truncated() {
+  std::string body = MultipartBody({Fixture("app_aapt2.apk")}, "b");
+  body.resize(body.size() / 2);
+  return Upload(body, "", "multipart/form-data; boundary=b");
+}
+
+std::string TooMany() {
+  std::vector<FilePart> parts;
+  for (int i = 0; i < 33; ++i) parts.push_back({"s" + std::to_string(i) + ".apk", "x"});
+  return MultipartUpload(parts);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bodies, MultipartRefusalTest,
+    ::testing::Values(
+        MultipartRefusal{"MissingBoundary",
+                         Upload(MultipartBody({Fixture("app_aapt2.apk")}, "b"), "",
+                                "multipart/form-data"),
+                         "without a boundary"},
+        MultipartRefusal{"Truncated", Truncated(), "cut short"},
+        MultipartRefusal{"NoBase", MultipartUpload({Fixture("split_aapt2.apk")}), "no base APK"},
+        MultipartRefusal{"TwoBases",
+                         MultipartUpload({Fixture("app_aapt2.apk"), Fixture("app_aapt.apk")}),
+                         "two base APKs: app_aapt2.apk and app_aapt.apk"},
+        MultipartRefusal{"SplitOfAnotherPackage",
+                         MultipartUpload({Fixture("app_aapt2.apk"),
+                                          Fixture("split_other_package_aapt2.apk")}),
+                         "is a split of com.example.other, not of com.example.app"},
+        MultipartRefusal{"SplitOfAnotherVersion",
+                         MultipartUpload({Fixture("app_aapt2.apk"),
+                                          Fixture("split_other_version_aapt2.apk")}),
+                         "has versionCode 43, the base 42"},
+        MultipartRefusal{"DmWithoutItsApk",
+                         MultipartUpload({Fixture("app_aapt2.apk"), Fixture("app_aapt2.dm", "other.dm")}),
+                         "other.dm has no APK of the same name"},
+        MultipartRefusal{"DmThatIsNoDm",
+                         MultipartUpload({Fixture("app_aapt2.apk", "app.apk"),
+                                          Fixture("app_aapt2.apk", "app.dm")}),
+                         "app.dm: not a .dm: the archive has no primary.prof"},
+        MultipartRefusal{"NotAnApk", MultipartUpload({{"notes.apk", "plain text\n"}}),
+                         "notes.apk: not an APK"},
+        MultipartRefusal{"TooManyParts", TooMany(), "more than 32 parts"}),
+    [](const auto& c) { return std::string(c.param.name); });
 
 }  // namespace
 }  // namespace droidlab::api

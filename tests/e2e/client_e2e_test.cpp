@@ -258,6 +258,49 @@ TEST_F(ClientE2eTest, SideBySideRunCatchesASlowerBuildAndPassesAnIdenticalOne) {
       << identical.out;
 }
 
+// Issue 14 §1 with split APKs: `droidlab build add BASE SPLIT SPLIT APP.dm` is one build (the
+// APKs are of one package and versionCode), uploaded as multipart; a run naming it installs the
+// four files in one install session (devsim, Android 13: abb_exec install-create/-write/-commit),
+// and the phone then lists the splits (dumpsys package `splits=[…]`). tests/data/apk/README.md.
+TEST_F(ClientE2eTest, BuildAddOfSplitsIsOneBuildARunInstallsInOneSession) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+  const std::string base = dir_.File("app.apk");
+  const std::string split = dir_.File("config.arm64_v8a.apk");
+  const std::string feature = dir_.File("feature_camera.apk");
+  const std::string dm = dir_.File("app.dm");
+  std::ofstream(base, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");
+  std::ofstream(split, std::ios::binary) << ReadTestData("apk/split_aapt2.apk");
+  std::ofstream(feature, std::ios::binary) << ReadTestData("apk/split_feature_aapt2.apk");
+  std::ofstream(dm, std::ios::binary) << ReadTestData("apk/app_aapt2.dm");
+  auto added = Client({"build", "add", split, dm, base, feature, "--json"});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  ASSERT_EQ(std::count(added.out.begin(), added.out.end(), '\n'), 1) << added.out;
+  const Json build = Json::parse(added.out, nullptr, false);
+  ASSERT_TRUE(build.is_object()) << added.out;
+  ASSERT_EQ(build["files"].size(), 4u) << build.dump();
+  EXPECT_EQ(build["files"][0]["name"], "app.apk");
+  EXPECT_EQ(build["files"][3]["kind"], "dm");
+
+  auto run = Client(With(ColdRun(devices[0].address, "com.example.app", 2),
+                         {"--build", std::to_string(build["id"].get<int64_t>()), "--wait",
+                          "--json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const Json ended = Json::parse(run.out.substr(0, run.out.find('\n')), nullptr, false);
+  ASSERT_TRUE(ended.is_object()) << run.out;
+  EXPECT_EQ(ended["status"], "succeeded") << ended.dump();
+  EXPECT_EQ(ended["preflight"]["build"]["install_method"], "abb_exec") << ended.dump();
+  const std::string dump = Shell(devices[0], "dumpsys package com.example.app").out;
+  EXPECT_NE(dump.find("versionCode=42 "), std::string::npos) << dump;
+  EXPECT_NE(dump.find("splits=[base, config.arm64_v8a, feature_camera]"), std::string::npos)
+      << dump;
+
+  // A .dm that goes with no APK given is a usage error, said before anything is sent.
+  auto lone = Client({"build", "add", base, dm + ".orphan.dm"});
+  EXPECT_EQ(lone.exit_code, 2) << lone.err;
+}
+
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
   ASSERT_EQ(devices.size(), 1u);

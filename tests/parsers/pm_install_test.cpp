@@ -46,6 +46,78 @@ TEST(PmInstallTest, SuccessAndStreamed) {
   EXPECT_TRUE(streamed->success);
 }
 
+// An install session's answers, step by step and per version, as `adb install-multiple` reads
+// them (client/adb_install.cpp install_multiple_app_streamed: "Success" first, the id between
+// the last '[' and ']').
+struct SessionAnswerCase {
+  const char* name;
+  const char* output;
+  bool success;
+  std::optional<int64_t> session;
+  const char* code;
+  const char* reason;
+};
+
+class PmInstallSessionTest : public ::testing::TestWithParam<SessionAnswerCase> {};
+
+TEST_P(PmInstallSessionTest, ReadAsAdbInstallMultipleReadsIt) {
+  const SessionAnswerCase& c = GetParam();
+  auto r = ParsePmInstallOutput(c.output);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->success, c.success);
+  EXPECT_EQ(r->session_id, c.session);
+  EXPECT_EQ(r->code, c.code);
+  EXPECT_EQ(r->reason, c.reason);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Steps, PmInstallSessionTest,
+    ::testing::Values(
+        // Android 5–6, cmds/pm/src/com/android/commands/pm/Pm.java runInstallCreate; 7–14,
+        // services/core/java/com/android/server/pm/PackageManagerShellCommand.java
+        // runInstallCreate: the same line ("adb depends on parsing this string").
+        SessionAnswerCase{"CreateAndroid6", "Success: created install session [1392406147]\n",
+                          true, 1392406147, "", ""},
+        SessionAnswerCase{"CreateAndroid14", "Success: created install session [295587018]\r\n",
+                          true, 295587018, "", ""},
+        // install-write: doWriteSplit(…, logSuccess=true). Android 7–9 print the bytes copied
+        // ("total"), 10–14 the -S size; Pm.java (5–6) as 7.
+        SessionAnswerCase{"WriteAndroid7", "Success: streamed 1187 bytes\n", true, std::nullopt,
+                          "", ""},
+        // Android 10+: a write that fails, "Error: failed to write; " + the IOException's message.
+        SessionAnswerCase{"WriteFailedAndroid10",
+                          "Error: failed to write; Requested internal only, but not enough "
+                          "space\n",
+                          false, std::nullopt, "",
+                          "failed to write; Requested internal only, but not enough space"},
+        // install-commit: doCommitSession, "Failure [" + EXTRA_STATUS_MESSAGE + "]" with
+        // PackageInstallerSession.validateApkInstallLocked's words (Android 9–14).
+        SessionAnswerCase{"CommitNoBaseAndroid13",
+                          "Failure [INSTALL_FAILED_INVALID_APK: Full install must include a base "
+                          "package]\n",
+                          false, std::nullopt, "INSTALL_FAILED_INVALID_APK",
+                          "Full install must include a base package"},
+        SessionAnswerCase{"CommitOtherPackageAndroid11",
+                          "Failure [INSTALL_FAILED_INVALID_APK: /data/app/vmdl7.tmp/split.apk "
+                          "package com.example.other inconsistent with com.example.app]\n",
+                          false, std::nullopt, "INSTALL_FAILED_INVALID_APK",
+                          "/data/app/vmdl7.tmp/split.apk package com.example.other inconsistent "
+                          "with com.example.app"},
+        // Pm.java (Android 5–6) prints the status message alone on stderr: the code.
+        SessionAnswerCase{"CommitFailureAndroid6", "Failure [INSTALL_FAILED_INVALID_APK]\n", false,
+                          std::nullopt, "INSTALL_FAILED_INVALID_APK", ""},
+        SessionAnswerCase{"AbandonAndroid14", "Success\n", true, std::nullopt, "", ""},
+        // An unknown session: openSessionInternal's SecurityException through
+        // BasicShellCommandHandler (Android 11+).
+        SessionAnswerCase{"UnknownSessionAndroid11",
+                          "Exception occurred while executing 'install-commit':\n"
+                          "java.lang.SecurityException: Caller has no access to session 7\n"
+                          "\tat com.android.server.pm.PackageInstallerService.openSessionInternal"
+                          "(PackageInstallerService.java:1020)\n",
+                          false, std::nullopt, "",
+                          "java.lang.SecurityException: Caller has no access to session 7"}),
+    [](const auto& c) { return std::string(c.param.name); });
+
 // Android 11+: an exception escaping the command; its class and message are the reason.
 TEST(PmInstallTest, ExceptionIsAFailureWithItsMessage) {
   auto r = ParsePmInstallOutput(ReadTestData("pm_install/exception_apex.txt"));

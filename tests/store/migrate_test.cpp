@@ -42,9 +42,34 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(Pragma(*db, "PRAGMA user_version"), schema::CurrentVersion());
   EXPECT_EQ(Pragma(*db, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(CountTables(*db), 10);  // devices, device_state_changes, schedules, runs, launches,
+  EXPECT_EQ(CountTables(*db), 11);  // devices, device_state_changes, schedules, runs, launches,
                                     // looper_stats, proc_samples (0001); device_restores (0002);
-                                    // id_high_water (0003); builds (0005)
+                                    // id_high_water (0003); builds (0005); build_files (0007)
+}
+
+// 0007 on a database with builds: each becomes a build of one file, its APK.
+TEST(MigrateTest, BuildsKeptBeforeSplitsAreBuildsOfOneFile) {
+  TempDir dir;
+  const std::string path = dir.File("builds.db");
+  const auto all = schema::Migrations();
+  {
+    auto old = OpenWriterDatabase(path, {}, all.subspan(0, 5));
+    ASSERT_TRUE(old.ok()) << old.error().message;
+    ASSERT_TRUE(old->Execute("INSERT INTO builds (id, sha256, package, version_code, size,"
+                             " file_name, created_at) VALUES (3, 'abc', 'com.a', 42, 714,"
+                             " 'nightly.apk', 1), (4, 'def', 'com.a', 43, 715, NULL, 2)",
+                             "seeding")
+                    .ok());
+  }
+  auto db = OpenWriterDatabase(path, {});
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  EXPECT_EQ(Pragma(*db, "SELECT count(*) FROM build_files"), 2);
+  EXPECT_EQ(Pragma(*db, "SELECT size FROM build_files WHERE build_id = 3 AND kind = 'base'"
+                        " AND sha256 = 'abc' AND name = 'nightly.apk' AND position = 0"),
+            714);
+  EXPECT_EQ(Pragma(*db, "SELECT count(*) FROM build_files WHERE build_id = 4 AND"
+                        " name = 'base.apk'"),
+            1);
 }
 
 // 0003 on a database with runs: the ids already given are kept as given.

@@ -413,6 +413,48 @@ TEST_F(StoreTest, BuildsAreKeptOncePerHash) {
             StoreErrorCode::kNotFound);
 }
 
+// schema/0007_build_files.sql: a build's files, in order, kept with it and gone with it; a file
+// shared by two builds is counted by both.
+TEST_F(StoreTest, ABuildsFilesAreKeptInOrderAndDeletedWithIt) {
+  auto file = [](std::string name, std::string kind, std::optional<std::string> split, char c,
+                 int64_t size) {
+    return BuildFile{std::move(name), std::move(kind), std::move(split), std::string(64, c), size};
+  };
+  NewBuild b;
+  b.sha256 = std::string(64, 's');
+  b.package = "com.example.app";
+  b.version_code = 42;
+  b.size = 60;
+  b.created_at = 1;
+  b.files = {file("app.apk", "base", std::nullopt, 'a', 10),
+             file("cfg.apk", "split", "config.arm64_v8a", 'c', 20), file("app.dm", "dm", std::nullopt, 'd', 30)};
+  auto added = store_->AddBuild(b);
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  NewBuild alone = b;
+  alone.sha256 = std::string(64, 'a');
+  alone.files = {b.files[0]};
+  auto added_alone = store_->AddBuild(alone);
+  ASSERT_TRUE(added_alone.ok());
+  auto got = store_->Read([&](Reader& r) { return r.GetBuild(added->id); });
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->files.size(), 3u);
+  EXPECT_EQ(got->files[1].name, "cfg.apk");
+  EXPECT_EQ(got->files[1].kind, "split");
+  EXPECT_EQ(got->files[1].split, std::optional<std::string>("config.arm64_v8a"));
+  EXPECT_EQ(got->files[2].kind, "dm");
+  EXPECT_EQ(got->files[2].size, 30);
+  auto listed = store_->Read([](Reader& r) { return r.ListBuilds(); });
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].files.size() + (*listed)[1].files.size(), 4u);
+  const std::string shared(64, 'a');
+  EXPECT_EQ(*store_->Read([&](Reader& r) { return r.CountBuildsWithFile(shared); }), 2);
+  ASSERT_TRUE(store_->DeleteBuild(added->id).ok());
+  EXPECT_EQ(*store_->Read([&](Reader& r) { return r.CountBuildsWithFile(shared); }), 1);
+  const std::string dm(64, 'd');
+  EXPECT_EQ(*store_->Read([&](Reader& r) { return r.CountBuildsWithFile(dm); }), 0);
+}
+
 TEST_F(StoreTest, RunsNewestFirstWithFiltersAndCursor) {
   // 30 runs over two devices and two packages; created_at ties on purpose.
   std::vector<int64_t> ids;

@@ -106,9 +106,13 @@ std::optional<InstallServiceRequest> ParseInstallService(std::string_view servic
     return std::nullopt;
   }
   const auto& argv = request.argv;
-  if (argv.size() < 5 || argv[0] != "cmd" || argv[1] != "package" || argv[2] != "install") {
-    return std::nullopt;
+  if (argv.size() < 3 || argv[0] != "cmd" || argv[1] != "package") return std::nullopt;
+  const std::string& verb = argv[2];
+  if (verb == "install-create" || verb == "install-commit" || verb == "install-abandon") {
+    return request;  // no bytes follow: the answer comes at once
   }
+  if (verb == "install-write" && argv.back() != "-") return request;  // from a path on the phone
+  if (argv.size() < 5 || (verb != "install" && verb != "install-write")) return std::nullopt;
   std::optional<std::uint64_t> size;
   for (std::size_t i = 3; i + 1 < argv.size(); ++i) {
     if (argv[i] != "-S") continue;

@@ -28,10 +28,15 @@ std::optional<ShellRequest> ParseShellService(std::string_view service);
 //   "abb_exec:package\0install\0-r\0-S\01234"   adbd's abb gets the NUL-separated args
 struct InstallServiceRequest {
   std::vector<std::string> argv;  // as one command line: {"cmd", "package", "install", …}
+                                  // or {"cmd", "package", "install-write", …}
   std::uint64_t size = 0;         // -S: the bytes that follow on the stream
   bool abb = false;
 };
-// nullopt when the service is neither, or has no -S SIZE.
+// Also an install session's steps on the same services (client/adb_install.cpp
+// install_multiple_app_streamed): "… install-write -S N ID NAME -" takes N bytes like install;
+// install-create, install-commit, install-abandon (and install-write from a path) take none
+// (size 0).
+// nullopt when the service is none of these, or install / install-write - has no -S SIZE.
 std::optional<InstallServiceRequest> ParseInstallService(std::string_view service);
 
 // "sync:" (the file sync protocol, tools/devsim/sync_service.h).

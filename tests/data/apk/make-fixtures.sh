@@ -26,3 +26,22 @@ for apk in app_aapt app_aapt2 major_aapt2 split_aapt2 preview_aapt2; do
   unzip -p "$apk.apk" AndroidManifest.xml > "$apk.manifest.bin"
 done
 unzip -p prefs_aapt2.apk res/xml/prefs.xml > prefs_aapt2.xml.bin
+
+# Split APKs that do not belong with app_aapt2.apk (another package, another versionCode) and a
+# feature split that does: the build library's and devsim's split checks.
+aapt2 link --manifest src/split_other_package.xml -I "$fw" -o split_other_package_aapt2.apk
+aapt2 link --manifest src/split_other_version.xml -I "$fw" -o split_other_version_aapt2.apk
+aapt2 link --manifest src/split_feature.xml -I "$fw" -o split_feature_aapt2.apk
+
+# A dex metadata file (.dm): a zip holding primary.prof, an ART profile of format 010
+# (art/libprofile/profile/profile_compilation_info.cc: magic "pro\0", version "010\0", the
+# number of dex files (u8), the uncompressed and compressed sizes of the zlib body (u32 LE each),
+# then the body) with no dex file in it: as small as a profile gets. zip -X: no extra fields.
+python3 - "$work/primary.prof" <<'PY'
+import struct, sys, zlib
+body = zlib.compress(b"")
+with open(sys.argv[1], "wb") as f:
+    f.write(b"pro\0" + b"010\0" + struct.pack("<BII", 0, 0, len(body)) + body)
+PY
+rm -f app_aapt2.dm
+(cd "$work" && TZ=UTC touch -t 202601010000 primary.prof && zip -X -q "$OLDPWD/app_aapt2.dm" primary.prof)

@@ -87,6 +87,7 @@ StoredFile ApkReceiver::Finish() {
   auto manifest = orchestrator::ReadApkManifest(impl_->path);
   if (!manifest) {
     file.not_apk_reason = manifest.error();
+    file.dex_metadata = orchestrator::CheckDexMetadata(impl_->path).ok();
     return file;
   }
   ApkFacts facts;
@@ -95,6 +96,7 @@ StoredFile ApkReceiver::Finish() {
   facts.version_name = manifest->version_name;
   facts.min_sdk = manifest->min_sdk;
   facts.target_sdk = manifest->target_sdk;
+  facts.split = manifest->split;
   file.apk = std::move(facts);
   return file;
 }

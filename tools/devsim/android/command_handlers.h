@@ -67,6 +67,10 @@ struct StoredFile;
 // `args` follow "install": pm's options (-r, -d, -S N, …).
 CommandOutput RunStreamedInstall(DeviceState& device, const Argv& args, const StoredFile& file);
 CommandOutput RunPmInstall(DeviceState& device, const Argv& args);
+// An install session's step (`args` from the verb: install-create|install-write|install-commit|
+// install-abandon …), from `pm`/`cmd package` in a shell or over exec:/abb_exec:, where
+// `streamed` is what install-write's "-" read from the stream (nullptr in a shell).
+CommandOutput RunInstallSession(DeviceState& device, const Argv& args, const StoredFile* streamed);
 CommandOutput RunRm(DeviceState& device, const Argv& argv);
 CommandOutput RunSha1sum(DeviceState& device, const Argv& argv);
 

@@ -14,6 +14,8 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/devsim/android/fault_injection.h"
 #include "tools/devsim/android/launch_formats.h"
@@ -48,6 +50,9 @@ enum class ActivityState { kNone, kForeground, kBackground, kDestroyed };
 struct App {
   PackageSpec spec;
   std::string apk_path;
+  // Its split APKs' names, sorted as the package manager sorts them (PackageParser /
+  // ApkLiteParseUtils parseClusterPackageLite): what `dumpsys package` prints after "base".
+  std::vector<std::string> splits;
   int pid = 0;  // 0: not running
   ActivityState activity = ActivityState::kNone;
   // When background dexopt comes for it (compilation.h); none scheduled: nullopt.
@@ -61,6 +66,7 @@ struct ApkFacts {
   std::optional<std::string> version_name;
   int min_sdk = 1;
   std::optional<int> target_sdk;
+  std::optional<std::string> split;  // a split APK's name (`split="config.arm64_v8a"`)
 };
 
 // A file the host pushed (sync: SEND) or streamed (an install): its size and SHA-1, and, when
@@ -70,8 +76,16 @@ struct StoredFile {
   std::string sha1;                // 40 lowercase hex digits, as toybox sha1sum prints
   std::optional<ApkFacts> apk;     // nullopt: not a zip with a readable AndroidManifest.xml
   std::string not_apk_reason;      // why not (ReadApkManifest's words), for logs
+  bool dex_metadata = false;       // not an APK but a .dm: a zip holding primary.prof
   std::uint32_t mode = 0644;
   std::uint32_t mtime = 0;
+};
+
+// An install session (PackageInstallerSession): its install options and the files written into
+// it, by the name install-write gave, in the order written.
+struct InstallSession {
+  bool allow_downgrade = false;
+  std::vector<std::pair<std::string, StoredFile>> files;
 };
 
 struct DeviceState {
@@ -131,6 +145,8 @@ struct DeviceState {
   // The files the host pushed, by absolute path (only what adb pushes: /data/local/tmp/…).
   std::map<std::string, StoredFile> files;
   int next_install_session = 1392406147;  // PackageInstallerService's session ids (vmdlN.tmp)
+  // Install sessions made by install-create and not yet committed or abandoned, by id.
+  std::map<int, InstallSession> install_sessions;
   LogcatBuffer logcat;
   int next_pid = 4200;
   int system_server_pid = 0;

@@ -62,6 +62,10 @@ CommandOutput RunPm(DeviceState& device, const Argv& argv) {
   if (argv.size() >= 2 && argv[1] == "delete-dexopt") {
     return RunPackageDeleteDexopt(device, Argv(argv.begin() + 2, argv.end()));
   }
+  if (argv.size() >= 2 && (argv[1] == "install-create" || argv[1] == "install-write" ||
+                           argv[1] == "install-commit" || argv[1] == "install-abandon")) {
+    return RunInstallSession(device, Argv(argv.begin() + 1, argv.end()), nullptr);
+  }
   if (argv.size() >= 3 && argv[1] == "install") {
     return RunPmInstall(device, Argv(argv.begin() + 2, argv.end()));
   }
@@ -92,6 +96,7 @@ CommandOutput DumpPackage(DeviceState& device, const std::string& package) {
                 static_cast<unsigned>(std::hash<std::string>{}(package)&0xfffffff));
   info.hash = hash;
   info.abi = device.scenario.device.abi;
+  info.splits = app->splits;
   const auto installed = device.created - std::chrono::hours(24 * 3);
   const std::time_t seconds = std::chrono::system_clock::to_time_t(installed);
   std::tm tm{};

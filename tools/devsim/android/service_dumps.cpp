@@ -150,7 +150,11 @@ std::string FormatPackageDump(int sdk, const PackageDumpInfo& info) {
          std::to_string(p.min_sdk) + " targetSdk=" + std::to_string(p.target_sdk) + "\n";
   if (sdk >= 31) out += "    minExtensionVersions=[]\n";
   out += "    versionName=" + p.version_name + "\n";
-  out += "    splits=[base]\n";
+  // Settings.dumpPackageLPr's dumpSplitNames (Android 5+): "[base, config.arm64_v8a]", a name
+  // followed by ":REV" only when its revisionCode is not 0 (never in devsim's APKs).
+  out += "    splits=[base";
+  for (const std::string& split : info.splits) out += ", " + split;
+  out += "]\n";
   out += "    apkSigningVersion=2\n";
   out += "    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n";
   out += "    dataDir=/data/user/0/" + p.name + "\n";

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tools/devsim/android/scenario.h"
 
@@ -67,6 +68,7 @@ struct PackageDumpInfo {
   std::string hash;       // identity hash printed after "Package [name]"
   std::string abi;        // "arm64-v8a"
   std::string first_install;  // "2024-03-18 09:41:07"
+  std::vector<std::string> splits;  // split APKs' names, sorted (App::splits)
 };
 
 // `dumpsys package PKG`: the Packages: entry and the Dexopt state: section.

@@ -79,7 +79,11 @@ CommandOutput SimulatedAndroid::RunStreamedInstall(const std::vector<std::string
   if (device_.ServicesStarting() && ServiceNotYetPublished(argv, output)) {
     // system_server is still starting after a reboot: no package service to install with.
   } else {
-    output = devsim::RunStreamedInstall(device_, Argv(argv.begin() + 3, argv.end()), file);
+    if (argv.at(2) == "install") {
+      output = devsim::RunStreamedInstall(device_, Argv(argv.begin() + 3, argv.end()), file);
+    } else {  // an install session's step
+      output = devsim::RunInstallSession(device_, Argv(argv.begin() + 2, argv.end()), &file);
+    }
   }
   ApplyFaults(device_.faults, argv, output);
   return output;
