@@ -84,6 +84,8 @@ class Reader {
   StoreResult<std::vector<Build>> ListBuildsCreatedBefore(int64_t created_at);
   // How many queued or running runs name the build (a build in use is not deleted).
   StoreResult<int64_t> CountRunsUsingBuild(int64_t build_id);
+  // Per package, the build droidlab last put on the device (runs' preflight.build), by package.
+  StoreResult<std::vector<DeviceInstalledBuild>> InstalledBuildsOnDevice(std::string_view serial);
 
   StoreResult<std::vector<Schedule>> ListSchedules();
   // How many runs there are of each status present ("queued", ...), by status name.

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "orchestrator/builds/apk_reader.h"
+#include "orchestrator/builds/apk_signature.h"
 #include "store/async_store.h"
 #include "store/store.h"
 
@@ -211,6 +212,24 @@ std::string NameForPeople(const std::optional<std::string>& file_name) {
 
 BuildError Failed(std::string message) { return BuildError{BuildError::Kind::kFailed, std::move(message)}; }
 
+// What an upload is, read before anything is kept: its manifest, and who signed it (an APK whose
+// signing block cannot be read is refused: no phone would install it either).
+struct ReadApk {
+  parsers::ApkManifest manifest;
+  std::optional<std::string> signature;  // as dumpsys prints it; nullopt: unsigned
+};
+
+BasicResult<ReadApk, std::string> ReadManifestAndSignature(const std::string& path) {
+  auto manifest = ReadApkManifest(path);
+  if (!manifest) return manifest.error();
+  auto signature = ReadApkSignature(path);
+  if (!signature) return signature.error();
+  ReadApk apk;
+  apk.manifest = std::move(*manifest);
+  if (*signature) apk.signature = (*signature)->Text();
+  return apk;
+}
+
 }  // namespace
 
 BuildLibrary::BuildLibrary(store::Store& store, std::string dir)
@@ -264,19 +283,20 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
                                                          std::optional<std::string> file_name,
                                                          int64_t now_ms) {
   const std::string spooled = file.path;
-  std::function<BasicResult<parsers::ApkManifest, std::string>()> read = [spooled]() {
-    auto manifest = ReadApkManifest(spooled);
-    if (!manifest) ::unlink(spooled.c_str());  // refused: nothing kept
-    return manifest;
+  std::function<BasicResult<ReadApk, std::string>()> read = [spooled]() {
+    auto apk = ReadManifestAndSignature(spooled);
+    if (!apk) ::unlink(spooled.c_str());  // refused: nothing kept
+    return apk;
   };
   auto reading = impl_->Run(std::move(read));
-  auto manifest = co_await std::move(reading);
-  if (!manifest) {
+  auto apk = co_await std::move(reading);
+  if (!apk) {
     // The reader names the file it read: the spool's, which means nothing to the client.
-    std::string words = manifest.error();
+    std::string words = apk.error();
     if (words.starts_with(spooled)) words = NameForPeople(file_name) + words.substr(spooled.size());
     co_return BuildError{BuildError::Kind::kInvalid, std::move(words)};
   }
+  const parsers::ApkManifest* manifest = &apk->manifest;
   if (manifest->split) {
     std::function<int()> drop_split = [spooled]() { return ::unlink(spooled.c_str()); };
     auto dropping_split = impl_->Run(std::move(drop_split));
@@ -329,6 +349,7 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
   row.size = file.size;
   row.file_name = BareName(std::move(file_name));
   row.created_at = now_ms;
+  row.signature = apk->signature;
   auto adding = door.AddBuild(row);
   auto added = co_await std::move(adding);
   if (!added) co_return Failed("the build is not stored: " + added.error().message);
