@@ -61,6 +61,8 @@ struct ApkFacts {
   std::optional<std::string> version_name;
   int min_sdk = 1;
   std::optional<int> target_sdk;
+  std::string signature;  // orchestrator/builds/apk_signature.h's Text(); "" when unsigned
+  int signature_scheme = 0;
 };
 
 // A file the host pushed (sync: SEND) or streamed (an install): its size and SHA-1, and, when
