@@ -27,6 +27,7 @@
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/device_loss.h"
 #include "orchestrator/run/device_shell.h"
+#include "orchestrator/run/installed_build.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
 #include "orchestrator/run/looper_rows.h"
@@ -576,9 +577,18 @@ asio::awaitable<bool> Execution::InstallBuild(DeviceShell& shell) {
                                        std::to_string(build_id) + " cannot be installed");
     co_return false;
   }
+  auto checking = WhyInstallOnDevice(shell, store_, *build, CommandDeadline());
+  std::optional<std::string> why_install = co_await std::move(checking);
+  if (!why_install) {
+    installed_ = AlreadyInstalled(*build);
+    Log("build " + std::to_string(build_id) + " is already installed (same versionCode, signature "
+        "and bytes as droidlab's last install there): not installed again");
+    co_return true;
+  }
   const std::string path = KeptApkPath(options_.builds_dir, build->sha256);
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
-      std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
+      std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes): " +
+      *why_install);
   const int64_t started = options_.now_ms();
   auto log = options_.log;
   adb::ProgressCallback progress = [log, next_percent = 25](uint64_t sent, uint64_t total) mutable {

@@ -170,6 +170,83 @@ TEST_F(ClientE2eTest, ARunInstallsItsBuildFirst) {
       << other.err;
 }
 
+// Issue 14 §1 and §2: a second run of the same build on the same phone does not install it again
+// (devsim Android 13: dumpsys package shows the APK's versionCode and its signer's hash, the
+// same as the build's, and droidlab's last install there was those bytes — and its code path,
+// new with every real install, stays); another versionCode or another key is installed. The
+// device's page says what droidlab last put on it.
+TEST_F(ClientE2eTest, TheSameBuildIsNotInstalledTwice) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  StartDaemonWith({serial});
+  auto apk = [&](const std::string& name) {
+    const std::string path = dir_.File(name);
+    std::ofstream(path, std::ios::binary) << ReadTestData("apk/" + name);
+    return path;
+  };
+  auto code_path = [&] {
+    const std::string dump = Shell(devices[0], "dumpsys package com.example.app").out;
+    const size_t at = dump.find("codePath=");
+    return at == std::string::npos ? std::string() : dump.substr(at, dump.find('\n', at) - at);
+  };
+  // One cold launch with `build` (an id or a file): how its preflight says the build came.
+  auto run_with = [&](const std::string& build) {
+    auto run = Client(With(ColdRun(serial, "com.example.app", 1), {"--build", build, "--json"}));
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    const Json queued = Json::parse(run.out.substr(0, run.out.find('\n')), nullptr, false);
+    if (!queued.is_object()) return Json();
+    const int64_t id = queued["id"].get<int64_t>();
+    EXPECT_TRUE(WaitUntil([&] { return RunStatus(port_, id) == "succeeded"; }, seconds(30)))
+        << RunStatus(port_, id);
+    return Get(port_, "/api/v1/runs/" + std::to_string(id))["preflight"]["build"];
+  };
+
+  const Json first = run_with(apk("signed_v2v3.apk"));
+  EXPECT_EQ(first["install_method"], "abb_exec") << first.dump();
+  EXPECT_GT(first["bytes"].get<int64_t>(), 0);
+  const Json build = Get(port_, "/api/v1/builds/1");
+  std::string java_hash = ReadTestData("apk/testkey.hashcode.txt");
+  java_hash.pop_back();
+  EXPECT_EQ(build["signature"], java_hash) << build.dump();
+  const std::string installed_at = code_path();
+  ASSERT_NE(installed_at, "");
+
+  const Json second = run_with("1");
+  EXPECT_EQ(second["install_method"], "already-installed") << second.dump();
+  EXPECT_EQ(second["bytes"], 0);
+  EXPECT_EQ(second["id"], 1);
+  EXPECT_EQ(code_path(), installed_at);
+
+  const Json newer = run_with(apk("signed43_v2v3.apk"));  // build 2: versionCode 43
+  EXPECT_EQ(newer["install_method"], "abb_exec") << newer.dump();
+  EXPECT_NE(code_path(), installed_at);
+  const Json back = run_with("1");  // versionCode 42 again: a downgrade, installed
+  EXPECT_EQ(back["install_method"], "abb_exec") << back.dump();
+  // versionCode 42 by another key (build 3): the phone's signer differs, so it is installed
+  // (a phone would refuse it, INSTALL_FAILED_UPDATE_INCOMPATIBLE; devsim checks no signature),
+  // and build 1 after it is installed again too.
+  const Json other_key = run_with(apk("otherkey_v2v3.apk"));
+  EXPECT_EQ(other_key["install_method"], "abb_exec") << other_key.dump();
+  const Json again = run_with("1");
+  EXPECT_EQ(again["install_method"], "abb_exec") << again.dump();
+  EXPECT_EQ(run_with("1")["install_method"], "already-installed");
+
+  // GET /devices/{serial}: per package, the last build droidlab put there and by which run.
+  std::string encoded;
+  for (char c : serial) encoded += c == ':' ? std::string("%3A") : std::string(1, c);
+  const Json device = Get(port_, "/api/v1/devices/" + encoded);
+  ASSERT_TRUE(device.is_object());
+  ASSERT_EQ(device["installed_builds"].size(), 1u) << device.dump();
+  const Json& installed = device["installed_builds"][0];
+  EXPECT_EQ(installed["package"], "com.example.app");
+  EXPECT_EQ(installed["build_id"], 1);
+  EXPECT_EQ(installed["version_code"], 42);
+  EXPECT_EQ(installed["sha256"], build["sha256"]);
+  EXPECT_EQ(installed["install_method"], "already-installed");
+  EXPECT_EQ(installed["run_id"], 7);
+}
+
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
   ASSERT_EQ(devices.size(), 1u);

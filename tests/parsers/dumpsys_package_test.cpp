@@ -179,32 +179,21 @@ TEST(DumpsysPackageTest, Android14SignaturesWithALineage) {
 // Android 9-13: the line quoted in zjn0505/adb-alfred issue #7 (2021), and two v2 signers with no
 // lineage; an unsigned package's empty list.
 TEST(DumpsysPackageTest, Android9PlusSignatureForms) {
-  const std::string head = "Packages:\n  Package [a.b] (1f):\n    versionCode=7 minSdk=28 targetSdk=33\n";
-  auto one = ParseDumpsysPackage(
-      head + "    signatures=PackageSignatures{397b94f version:3, signatures:[42590c97], past "
-             "signatures:[]}\n",
-      "a.b");
-  ASSERT_TRUE(one.ok());
-  ASSERT_TRUE(one->signatures.has_value());
-  EXPECT_EQ(one->signatures->scheme_version, 3);
-  EXPECT_EQ(one->signatures->current, std::vector<std::string>{"42590c97"});
-  EXPECT_TRUE(one->signatures->past.empty());
-
-  auto two = ParseDumpsysPackage(
-      head + "    signatures=PackageSignatures{9122424 version:2, signatures:[bbb2e2d2, 5], past "
-             "signatures:[]}\n",
-      "a.b");
-  ASSERT_TRUE(two.ok());
-  ASSERT_TRUE(two->signatures.has_value());
-  EXPECT_EQ(two->signatures->current, (std::vector<std::string>{"bbb2e2d2", "5"}));
-
-  auto none = ParseDumpsysPackage(
-      head + "    signatures=PackageSignatures{9122424 version:0, signatures:[], past "
-             "signatures:[]}\n",
-      "a.b");
-  ASSERT_TRUE(none.ok());
-  ASSERT_TRUE(none->signatures.has_value());
-  EXPECT_TRUE(none->signatures->current.empty());
+  // The package block with one signatures line: what it reads as.
+  auto read = [](const std::string& line) {
+    auto r = ParseDumpsysPackage("Packages:\n  Package [a.b] (1f):\n    versionCode=7 minSdk=28 "
+                                 "targetSdk=33\n    signatures=PackageSignatures{" + line + "}\n",
+                                 "a.b");
+    EXPECT_TRUE(r.ok() && r->signatures) << line;
+    return r.ok() && r->signatures ? *r->signatures : PackageSignatures{};
+  };
+  const auto one = read("397b94f version:3, signatures:[42590c97], past signatures:[]");
+  EXPECT_EQ(one.scheme_version, 3);
+  EXPECT_EQ(one.current, std::vector<std::string>{"42590c97"});
+  EXPECT_TRUE(one.past.empty());
+  EXPECT_EQ(read("9122424 version:2, signatures:[bbb2e2d2, 5], past signatures:[]").current,
+            (std::vector<std::string>{"bbb2e2d2", "5"}));
+  EXPECT_TRUE(read("9122424 version:0, signatures:[], past signatures:[]").current.empty());
 }
 
 // Android 7.1.1 (real, Nexus 6P): the old form prints object identity hashes, which say nothing
