@@ -21,6 +21,15 @@ nlohmann::json Opt(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+nlohmann::json BuildJson(const InstalledBuild& build) {
+  return {{"id", build.id},
+          {"sha256", build.sha256},
+          {"version_code", build.version_code},
+          {"install_method", build.method},
+          {"bytes", build.bytes},
+          {"install_ms", build.install_ms}};
+}
+
 }  // namespace
 
 // Why the device's screen makes a run worthless, if it does (a plain function: no `?:` over
@@ -158,14 +167,7 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                   {"page_size", clock->page_size},
                   {"realtime_at_boot_ms", clock->realtime_at_boot_ms}};
   }
-  if (build) {
-    j["build"] = {{"id", build->id},
-                  {"sha256", build->sha256},
-                  {"version_code", build->version_code},
-                  {"install_method", build->method},
-                  {"bytes", build->bytes},
-                  {"install_ms", build->install_ms}};
-  }
+  if (build) j["build"] = BuildJson(*build);
   if (compilation) {
     const CompilationRecord& c = *compilation;
     j["compilation"] = {{"requested", CompilationName(c.requested)},
@@ -186,6 +188,12 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
     l["battery_unplugged"] = looper->unplugged;
     j["looper_stats"] = l;
   }
+  return j.dump();
+}
+
+std::string InstalledBuildOnlyJson(const InstalledBuild& build) {
+  nlohmann::json j;
+  j["build"] = BuildJson(build);
   return j.dump();
 }
 

@@ -72,4 +72,9 @@ std::string PreflightJson(const PreflightReport& report, const DeviceClock* cloc
                           const CompilationRecord* compilation = nullptr,
                           const InstalledBuild* build = nullptr);
 
+// What is stored for a run that installed its build but ended before its preflight report (a
+// screen found off, a device gone): {"build": …} alone, so the store still knows what the phone
+// has (orchestrator/run/installed_build.h trusts droidlab's last recorded install).
+std::string InstalledBuildOnlyJson(const InstalledBuild& build);
+
 }  // namespace droidlab::orchestrator

@@ -257,6 +257,8 @@ asio::awaitable<RunOutcome> Execution::Finish() {
         PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
                       looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr,
                       installed_ ? &*installed_ : nullptr);
+  } else if (installed_) {
+    update.preflight_json = InstalledBuildOnlyJson(*installed_);
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
