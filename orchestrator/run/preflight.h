@@ -59,7 +59,8 @@ struct InstalledBuild {
   int64_t id = 0;
   std::string sha256;
   int64_t version_code = 0;
-  std::string method;  // adb::InstallMethodName: "abb_exec", "exec:cmd", "push+pm"
+  std::string method;  // adb::InstallMethodName ("abb_exec", "exec:cmd", "push+pm"), or
+                       // kAlreadyInstalled (installed_build.h): the phone had it, 0 bytes sent
   int64_t bytes = 0;
   int64_t install_ms = 0;
 };
