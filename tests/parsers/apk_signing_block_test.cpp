@@ -43,18 +43,22 @@ TEST(ApkSigningBlockTest, V2AndV3SignersOfARealApk) {
 }
 
 TEST(ApkSigningBlockTest, V2OnlyAndNoBlock) {
-  auto v1v2 = ParseApkSigningBlock(ReadTestData("apk/signed_v1v2.apk"));
+  // The result holds views into the bytes: they live as long as it is read.
+  const std::string v1v2_bytes = ReadTestData("apk/signed_v1v2.apk");
+  auto v1v2 = ParseApkSigningBlock(v1v2_bytes);
   ASSERT_TRUE(v1v2.ok()) << v1v2.error().message;
   EXPECT_TRUE(v1v2->present);
   EXPECT_EQ(v1v2->v2.size(), 1u);
   EXPECT_TRUE(v1v2->v3.empty());
   // JAR signing only, and an unsigned APK: a zip with no signing block.
   for (const char* name : {"apk/signed_v1.apk", "apk/app_aapt2.apk"}) {
-    auto none = ParseApkSigningBlock(ReadTestData(name));
+    const std::string bytes = ReadTestData(name);
+    auto none = ParseApkSigningBlock(bytes);
     ASSERT_TRUE(none.ok()) << name << ": " << none.error().message;
     EXPECT_FALSE(none->present) << name;
   }
-  auto other = ParseApkSigningBlock(ReadTestData("apk/otherkey_v2v3.apk"));
+  const std::string other_bytes = ReadTestData("apk/otherkey_v2v3.apk");
+  auto other = ParseApkSigningBlock(other_bytes);
   ASSERT_TRUE(other.ok());
   ASSERT_EQ(other->v3.size(), 1u);
   EXPECT_EQ(SignatureHashCodeHex(other->v3[0].certificates[0]),
@@ -99,10 +103,10 @@ std::string Apk(const std::string& pairs, std::string comment = "") {
 }
 
 TEST(ApkSigningBlockTest, BuiltBlockIsRead) {
-  auto r =
-      ParseApkSigningBlock(Apk(Pair(kApkSignatureSchemeV2Id, V2Value("CERT")) +
-                                   Pair(0x42726577, "padding") + Pair(kApkSignatureSchemeV31Id, ""),
-                               "a zip comment"));
+  const std::string apk = Apk(Pair(kApkSignatureSchemeV2Id, V2Value("CERT")) +
+                                  Pair(0x42726577, "padding") + Pair(kApkSignatureSchemeV31Id, ""),
+                              "a zip comment");
+  auto r = ParseApkSigningBlock(apk);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->present);
   ASSERT_EQ(r->v2.size(), 1u);
@@ -159,9 +163,10 @@ TEST(ApkSigningBlockTest, EveryBoundIsChecked) {
   const std::string signed_data = Prefixed("") + Prefixed(Prefixed("CERT")) + Prefixed("");
   EXPECT_EQ(code(Apk(Pair(kApkSignatureSchemeV3Id, Prefixed(Prefixed(Prefixed(signed_data)))))),
             ParseErrorCode::kMalformed);
-  auto v3 = ParseApkSigningBlock(Apk(
+  const std::string v3_apk = Apk(
       Pair(kApkSignatureSchemeV3Id, Prefixed(Prefixed(Prefixed(signed_data) + Le(28, 4) +
-                                                      Le(33, 4) + Prefixed("") + Prefixed(""))))));
+                                                      Le(33, 4) + Prefixed("") + Prefixed("")))));
+  auto v3 = ParseApkSigningBlock(v3_apk);
   ASSERT_TRUE(v3.ok()) << v3.error().message;
   ASSERT_EQ(v3->v3.size(), 1u);
   EXPECT_EQ(v3->v3[0].min_sdk, 28u);
