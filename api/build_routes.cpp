@@ -35,6 +35,7 @@ Json BuildJson(const store::Build& b) {
               {"target_sdk", b.target_sdk ? Json(*b.target_sdk) : Json(nullptr)},
               {"sha256", b.sha256},
               {"size", b.size},
+              {"signature", b.signature ? Json(*b.signature) : Json(nullptr)},
               {"files", std::move(files)},
               {"created_at", b.created_at}};
 }

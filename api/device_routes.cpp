@@ -1,4 +1,6 @@
-// GET /devices and /devices/{serial}: the stored devices with the registry's live view over them.
+// GET /devices and /devices/{serial}: the stored devices with the registry's live view over them;
+// one device also with what droidlab installed on it (issue 14 §2: per package, the last build a
+// run recorded there).
 #include <string>
 #include <vector>
 
@@ -16,6 +18,27 @@ HttpResponse DevicesResponse(const RouteContext& ctx, const std::vector<store::D
   Json list = Json::array();
   for (const auto& d : devices) list.push_back(DeviceJson(d, ctx.Live(d.serial)));
   return Wrapped("devices", std::move(list));
+}
+
+Json InstalledBuildsJson(const std::vector<store::DeviceInstalledBuild>& installed) {
+  Json list = Json::array();
+  for (const auto& i : installed) {
+    list.push_back(Json{{"package", i.package},
+                        {"build_id", i.build_id},
+                        {"version_code", i.version_code ? Json(*i.version_code) : Json(nullptr)},
+                        {"sha256", i.sha256 ? Json(*i.sha256) : Json(nullptr)},
+                        {"install_method", i.install_method ? Json(*i.install_method) : Json(nullptr)},
+                        {"at", i.at ? Json(*i.at) : Json(nullptr)},
+                        {"run_id", i.run_id}});
+  }
+  return list;
+}
+
+HttpResponse DeviceResponse(const RouteContext& ctx, const store::Device& device,
+                            const std::vector<store::DeviceInstalledBuild>& installed) {
+  Json body = DeviceJson(device, ctx.Live(device.serial));
+  body["installed_builds"] = InstalledBuildsJson(installed);
+  return Ok(std::move(body));
 }
 
 }  // namespace
@@ -39,7 +62,10 @@ asio::awaitable<HttpResponse> Device(const HttpRequest&, const PathParams& p,
     }
     co_return StoreFailure(device.error());
   }
-  co_return Ok(DeviceJson(*device, ctx.Live(serial)));
+  auto reading_installed = ctx.store.InstalledBuildsOnDevice(serial);
+  auto installed = co_await std::move(reading_installed);
+  if (!installed) co_return StoreFailure(installed.error());
+  co_return DeviceResponse(ctx, *device, *installed);
 }
 
 }  // namespace droidlab::api

@@ -74,6 +74,66 @@ bool ParseOatFileStatus(std::string_view rest, DexoptStatus& out) {
   return true;
 }
 
+bool IsHashHex(std::string_view s) {
+  if (s.empty() || s.size() > 8) return false;
+  for (char c : s) {
+    if (!(IsAsciiDigit(c) || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// "a, b" (or empty) → the hex values; each item may go on after a space ("HASH flags: 3", a
+// past signer). False when an item is not an Integer.toHexString value.
+bool HashList(std::string_view list, std::vector<std::string>& out) {
+  list = Trim(list);
+  while (!list.empty()) {
+    std::string_view item = list;
+    if (auto head = SplitFirst(list, ',')) {
+      item = *head;
+    } else {
+      list = {};
+    }
+    item = Trim(item);
+    std::string_view hash = NextToken(item);
+    if (!IsHashHex(hash)) return false;
+    out.emplace_back(hash);
+    list = TrimLeft(list);
+  }
+  return true;
+}
+
+// After "signatures=": "PackageSignatures{ID version:N, signatures:[…], past signatures:[…]}"
+// (Android 9+) or "PackageSignatures{ID […]}" (8.1 and older).
+std::optional<PackageSignatures> ParseSignatures(std::string_view rest) {
+  if (!ConsumePrefix(rest, "PackageSignatures{") || !rest.ends_with('}')) return std::nullopt;
+  rest.remove_suffix(1);
+  if (!IsHashHex(NextToken(rest))) return std::nullopt;
+  rest = TrimLeft(rest);
+  PackageSignatures out;
+  if (ConsumePrefix(rest, "version:")) {
+    auto version = SplitFirst(rest, ',');
+    if (!version) return std::nullopt;
+    out.scheme_version = ParseInt<int>(*version);
+    if (!out.scheme_version) return std::nullopt;
+    rest = TrimLeft(rest);
+    if (!ConsumePrefix(rest, "signatures:[")) return std::nullopt;
+    const size_t close = rest.find(']');
+    if (close == std::string_view::npos || !HashList(rest.substr(0, close), out.current)) {
+      return std::nullopt;
+    }
+    rest.remove_prefix(close + 1);
+    if (!ConsumePrefix(rest, ", past signatures:[") || !rest.ends_with(']')) return std::nullopt;
+    rest.remove_suffix(1);
+    if (!HashList(rest, out.past)) return std::nullopt;
+    return out;
+  }
+  if (!ConsumePrefix(rest, "[") || !rest.ends_with(']')) return std::nullopt;
+  rest.remove_suffix(1);
+  if (!HashList(rest, out.current)) return std::nullopt;
+  out.identity_hashes = true;
+  return out;
+}
+
 class PackageReader {
  public:
   explicit PackageReader(std::string_view package_name) : package_name_(package_name) {}
@@ -150,6 +210,11 @@ class PackageReader {
     std::string_view rest = line;
     if (ConsumePrefix(rest, "versionName=")) {
       out_.version_name.emplace(rest);
+      return;
+    }
+    if (ConsumePrefix(rest, "signatures=")) {
+      out_.signatures = ParseSignatures(rest);
+      if (!out_.signatures) ++out_.skipped_lines;
       return;
     }
     if (!line.starts_with("versionCode=")) return;

@@ -29,12 +29,23 @@
 //   compilation_filter=, the odex path kept as the location.
 // Android 7's "Instruction Set:"/"status:" form is not read (its lines are counted as skipped).
 //
+// Signatures (the package block's "signatures=" line, PackageSignatures.toString in
+// services/core/java/com/android/server/pm/PackageSignatures.java), by version:
+// - Android 9+: "signatures=PackageSignatures{397b94f version:3, signatures:[42590c97], past
+//   signatures:[]}" (zjn0505/adb-alfred issue #7): the scheme version, then for each current
+//   signer Integer.toHexString(Signature.hashCode()) — a hash of its certificate's bytes
+//   (parsers/apk_signing_block.h) —, then the rotation lineage's certificates as "HASH flags: F".
+// - Android 8.1 and older: "signatures=PackageSignatures{9fe380d [53ea108d]}" (Nexus 6P, 7.1.1,
+//   Stack Overflow question 40549987): System.identityHashCode of each Signature object, which
+//   changes with every boot and install. Read as `identity_hashes`: it says nothing of the key.
+//
 // A package not installed: "Unable to find package: PKG" (the dump stops there on Android 13+;
 // older versions print it inside "Dexopt state:"): the result has installed == false.
 // Hidden system packages (the factory version under an update) are not the installed version and
 // are not read. Sections are found by their header text, blocks by indentation; lines of the
-// package's own Dexopt block that fit no form above, and a versionCode line whose numbers do not
-// parse, are counted in skipped_lines. Line ends as LineSplitter.
+// package's own Dexopt block that fit no form above, a versionCode line whose numbers do not
+// parse, and a signatures line of neither form are counted in skipped_lines. Line ends as
+// LineSplitter.
 #pragma once
 
 #include <cstdint>
@@ -58,12 +69,20 @@ struct DexoptStatus {
   std::optional<std::string> error;     // "[Exception]: …": status could not be read
 };
 
+struct PackageSignatures {
+  std::optional<int> scheme_version;  // "version:N" (Android 9+): 1 JAR, 2 v2, 3 v3
+  std::vector<std::string> current;   // hex as printed, in printed order
+  std::vector<std::string> past;      // the lineage's (Android 9+), hex as printed
+  bool identity_hashes = false;       // the Android 8.1-and-older form: object identities
+};
+
 struct DumpsysPackage {
   bool installed = false;  // false: "Unable to find package: PKG"
   std::optional<int64_t> version_code;  // the long version code since Android 9
   std::optional<int> min_sdk;
   std::optional<int> target_sdk;
   std::optional<std::string> version_name;  // as printed; "null" when the manifest has none
+  std::optional<PackageSignatures> signatures;  // absent: no line, or one of another form
   std::vector<DexoptStatus> dexopt;         // this package's entries, in printed order
   uint64_t skipped_lines = 0;
 

@@ -190,6 +190,13 @@ AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CountBuildsWithFile(std:
   co_return co_await std::move(reading);
 }
 
+AsyncStore::Awaitable<StoreResult<std::vector<DeviceInstalledBuild>>>
+AsyncStore::InstalledBuildsOnDevice(std::string serial) const {
+  auto query = [serial](Reader& r) { return r.InstalledBuildsOnDevice(serial); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
 // ---- Schedules
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateSchedule(NewSchedule schedule) const {

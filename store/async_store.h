@@ -70,6 +70,8 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<Build>>> ListBuildsCreatedBefore(int64_t created_at) const;
   Awaitable<StoreResult<int64_t>> CountRunsUsingBuild(int64_t build_id) const;
   Awaitable<StoreResult<int64_t>> CountBuildsWithFile(std::string sha256) const;
+  Awaitable<StoreResult<std::vector<DeviceInstalledBuild>>> InstalledBuildsOnDevice(
+      std::string serial) const;
 
   // ---- Schedules: resume once committed durably.
   Awaitable<StoreResult<int64_t>> CreateSchedule(NewSchedule schedule) const;

@@ -22,6 +22,7 @@ StoreResult<AddedBuild> InsertBuild(Database& db, const NewBuild& build) {
         st.BindInt64(7, build.size);
         st.BindOptional(8, build.file_name);
         st.BindInt64(9, build.created_at);
+        st.BindOptional(10, build.signature);
       },
       what);
   if (!s) return s.error();

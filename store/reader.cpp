@@ -125,7 +125,20 @@ Build ReadBuild(const Statement& st) {
   build.size = st.ColumnInt64(7);
   build.file_name = st.ColumnOptionalString(8);
   build.created_at = st.ColumnInt64(9);
+  build.signature = st.ColumnOptionalString(10);
   return build;
+}
+
+DeviceInstalledBuild ReadInstalledBuild(const Statement& st) {
+  DeviceInstalledBuild installed;
+  installed.package = st.ColumnString(0);
+  installed.build_id = st.ColumnInt64(1);
+  installed.version_code = st.ColumnOptionalInt64(2);
+  installed.sha256 = st.ColumnOptionalString(3);
+  installed.install_method = st.ColumnOptionalString(4);
+  installed.at = st.ColumnOptionalInt64(5);
+  installed.run_id = st.ColumnInt64(6);
+  return installed;
 }
 
 DeviceRestore ReadDeviceRestore(const Statement& st) {
@@ -542,6 +555,15 @@ StoreResult<int64_t> Reader::CountRunsUsingBuild(int64_t build_id) {
   if (!st) return st.error();
   (*st)->BindInt64(1, build_id);
   return CountOf(*st, "counting the runs of a build");
+}
+
+StoreResult<std::vector<DeviceInstalledBuild>> Reader::InstalledBuildsOnDevice(
+    std::string_view serial) {
+  auto st = db_->Cached(sql::kInstalledBuildsOnDevice);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  return CollectRows<DeviceInstalledBuild>(*st, ReadInstalledBuild,
+                                           "reading what droidlab installed on a device");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

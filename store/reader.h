@@ -87,6 +87,8 @@ class Reader {
   StoreResult<int64_t> CountRunsUsingBuild(int64_t build_id);
   // How many builds keep a file with these bytes (deleting a build removes a file none keeps).
   StoreResult<int64_t> CountBuildsWithFile(std::string_view sha256);
+  // Per package, the build droidlab last put on the device (runs' preflight.build), by package.
+  StoreResult<std::vector<DeviceInstalledBuild>> InstalledBuildsOnDevice(std::string_view serial);
 
   StoreResult<std::vector<Schedule>> ListSchedules();
   // How many runs there are of each status present ("queued", ...), by status name.

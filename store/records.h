@@ -183,10 +183,24 @@ struct NewBuild {
   std::optional<std::string> file_name;  // as uploaded, for people
   int64_t created_at = 0;
   std::vector<BuildFile> files;  // the base first, then the splits, then a .dm
+  // Who signed it, as `dumpsys package` prints it (0008_build_signature.sql); nullopt: unsigned.
+  std::optional<std::string> signature;
 };
 
 struct Build : NewBuild {
   int64_t id = 0;
+};
+
+// The build droidlab last put on a device for one package: the newest run on that serial whose
+// preflight recorded a build (`preflight.build`, installed or found already installed).
+struct DeviceInstalledBuild {
+  std::string package;
+  int64_t build_id = 0;
+  std::optional<int64_t> version_code;
+  std::optional<std::string> sha256;
+  std::optional<std::string> install_method;  // "abb_exec", …, "already-installed"
+  std::optional<int64_t> at;                  // the run's start
+  int64_t run_id = 0;
 };
 
 struct AddedBuild {

@@ -241,7 +241,8 @@ pages.devices = (root) => {
     const rows = devices.devices.map((d) => {
       const run = now.get(d.serial);
       return h('tr', {'data-serial': d.serial},
-        h('td', {}, d.serial), h('td', {}, statusBadge(d.state)), h('td', {}, d.model ?? '—'),
+        h('td', {}, h('a', {href: `#/devices/${encodeURIComponent(d.serial)}`}, d.serial)),
+        h('td', {}, statusBadge(d.state)), h('td', {}, d.model ?? '—'),
         h('td', {}, d.manufacturer ?? '—'), h('td', {}, d.sdk ?? '—'), h('td', {}, d.release ?? '—'),
         h('td', {}, d.abi ?? '—'),
         h('td', {}, run ? h('a', {href: `#/runs/${run.id}`},
@@ -252,6 +253,37 @@ pages.devices = (root) => {
     table.tBodies[0].replaceChildren(...rows);
     if (rows.length === 0) {
       table.tBodies[0].append(h('tr', {}, h('td', {colspan: 9}, 'no device has been seen yet')));
+    }
+  };
+  const reload = debounce(() => load().catch(report), 200);
+  const off = onEvent((event) => {
+    if (event === 'device' || event === 'run' || event === 'refresh') reload();
+  });
+  load().catch(report);
+  return off;
+};
+
+// One device: its facts and what droidlab installed on it (per package, the last build a run
+// recorded there: installed, or found already installed).
+pages.device = (root, params, serial) => {
+  const facts = h('p', {class: 'device-facts'});
+  const table = h('table', {id: 'installed-builds'});
+  root.append(h('h2', {}, `Device ${serial}`), facts,
+              h('h3', {}, 'Installed by droidlab'), table);
+  const load = async () => {
+    const d = await api(`/api/v1/devices/${encodeURIComponent(serial)}`);
+    facts.replaceChildren(statusBadge(d.state),
+      ` ${d.manufacturer ?? ''} ${d.model ?? '—'}, Android ${d.release ?? '?'} (SDK ${d.sdk ?? '?'}), `,
+      h('a', {href: `#/runs?serial=${encodeURIComponent(serial)}`}, 'its runs'));
+    table.replaceChildren(
+      h('tr', {}, ['package', 'build', 'versionCode', 'sha256', 'how', 'when', 'run'].map((t) => h('th', {}, t))),
+      ...d.installed_builds.map((b) => h('tr', {'data-package': b.package},
+        h('td', {}, b.package), h('td', {}, `#${b.build_id}`), h('td', {}, b.version_code ?? '—'),
+        h('td', {}, h('code', {title: b.sha256 ?? ''}, (b.sha256 ?? '').slice(0, 12))),
+        h('td', {}, b.install_method ?? '—'), h('td', {}, fmtTime(b.at)),
+        h('td', {}, h('a', {href: `#/runs/${b.run_id}`}, `#${b.run_id}`)))));
+    if (d.installed_builds.length === 0) {
+      table.append(h('tr', {}, h('td', {colspan: 7}, 'droidlab has installed no build here')));
     }
   };
   const reload = debounce(() => load().catch(report), 200);
@@ -675,13 +707,14 @@ pages.builds = (root) => {
   const load = async () => {
     const body = await api('/api/v1/builds');
     table.replaceChildren(
-      h('tr', {}, ['id', 'package', 'version', 'versionCode', 'SDK', 'files', 'size', 'sha256', 'added', ''].map((t) => h('th', {}, t))),
+      h('tr', {}, ['id', 'package', 'version', 'versionCode', 'SDK', 'files', 'size', 'sha256', 'signature', 'added', ''].map((t) => h('th', {}, t))),
       ...body.builds.map((b) => h('tr', {'data-build-id': b.id},
         h('td', {}, b.id), h('td', {}, b.package), h('td', {}, b.version_name ?? ''),
         h('td', {}, b.version_code), h('td', {}, `${b.min_sdk ?? '?'}–${b.target_sdk ?? '?'}`),
         h('td', {title: (b.files ?? []).map((f) => f.name).join(', ')},
           (b.files ?? []).map((f) => (f.kind === 'split' ? f.split : f.kind)).join(', ')),
         h('td', {}, b.size >= 1e6 ? `${(b.size / 1e6).toFixed(1)} MB` : `${(b.size / 1e3).toFixed(1)} kB`), h('td', {}, h('code', {title: b.sha256}, b.sha256.slice(0, 12))),
+        h('td', {}, b.signature ? h('code', {}, b.signature) : 'unsigned'),
         h('td', {}, fmtTime(b.created_at)),
         h('td', {}, h('button', {onclick: async () => {
           await api(`/api/v1/builds/${b.id}`, {method: 'DELETE'}).catch(report);
@@ -709,6 +742,9 @@ function route() {
   if (name === 'runs' && parts[1]) {
     name = 'run';
     arg = parts[1];
+  } else if (name === 'devices' && parts[1]) {
+    name = 'device';
+    arg = decodeURIComponent(parts[1]);
   }
   if (!pages[name]) name = 'devices';
   if (state.page && state.page.cleanup) state.page.cleanup();
@@ -718,7 +754,8 @@ function route() {
   const root = h('div', {class: `page page-${name}`});
   main().replaceChildren(root);
   document.querySelectorAll('nav a').forEach((a) => {
-    a.classList.toggle('active', a.dataset.page === (name === 'run' ? 'runs' : name));
+    const nav = {run: 'runs', device: 'devices'};
+    a.classList.toggle('active', a.dataset.page === (nav[name] ?? name));
   });
   state.page = {name, cleanup: pages[name](root, params, arg)};
 }

@@ -26,6 +26,7 @@
 
 #include "orchestrator/builds/apk_reader.h"
 #include "orchestrator/builds/multipart.h"
+#include "orchestrator/builds/apk_signature.h"
 #include "store/async_store.h"
 #include "store/store.h"
 
@@ -230,6 +231,7 @@ struct PartFile {
   int64_t size = 0;
   BuildFileFacts facts;
   std::optional<parsers::ApkManifest> manifest;
+  std::optional<std::string> signature;  // an APK's signers as dumpsys prints them; unsigned: none
 };
 
 void UnlinkParts(const std::vector<PartFile>& parts) {
@@ -331,6 +333,11 @@ BasicResult<std::vector<PartFile>, std::string> SplitParts(const std::string& bo
       part.facts.version_code = manifest->version_code;
       part.facts.split = manifest->split;
       part.manifest = std::move(*manifest);
+      if (auto signers = ReadApkSignature(part.path); !signers) {
+        why = signers.error();
+      } else if (*signers) {
+        part.signature = (*signers)->Text();
+      }
     }
     if (why) {
       // The reader names the spool's path, which means nothing to the client.
@@ -402,6 +409,24 @@ std::optional<std::string> KeepParts(const std::vector<PartFile>& parts, const s
   return error;
 }
 
+// What an upload is, read before anything is kept: its manifest, and who signed it (an APK whose
+// signing block cannot be read is refused: no phone would install it either).
+struct ReadApk {
+  parsers::ApkManifest manifest;
+  std::optional<std::string> signature;  // as dumpsys prints it; nullopt: unsigned
+};
+
+BasicResult<ReadApk, std::string> ReadManifestAndSignature(const std::string& path) {
+  auto manifest = ReadApkManifest(path);
+  if (!manifest) return manifest.error();
+  auto signature = ReadApkSignature(path);
+  if (!signature) return signature.error();
+  ReadApk apk;
+  apk.manifest = std::move(*manifest);
+  if (*signature) apk.signature = (*signature)->Text();
+  return apk;
+}
+
 }  // namespace
 
 BuildLibrary::BuildLibrary(store::Store& store, std::string dir)
@@ -458,19 +483,20 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
                                                          std::optional<std::string> file_name,
                                                          int64_t now_ms) {
   const std::string spooled = file.path;
-  std::function<BasicResult<parsers::ApkManifest, std::string>()> read = [spooled]() {
-    auto manifest = ReadApkManifest(spooled);
-    if (!manifest) ::unlink(spooled.c_str());  // refused: nothing kept
-    return manifest;
+  std::function<BasicResult<ReadApk, std::string>()> read = [spooled]() {
+    auto apk = ReadManifestAndSignature(spooled);
+    if (!apk) ::unlink(spooled.c_str());  // refused: nothing kept
+    return apk;
   };
   auto reading = impl_->Run(std::move(read));
-  auto manifest = co_await std::move(reading);
-  if (!manifest) {
+  auto apk = co_await std::move(reading);
+  if (!apk) {
     // The reader names the file it read: the spool's, which means nothing to the client.
-    std::string words = manifest.error();
+    std::string words = apk.error();
     if (words.starts_with(spooled)) words = NameForPeople(file_name) + words.substr(spooled.size());
     co_return BuildError{BuildError::Kind::kInvalid, std::move(words)};
   }
+  const parsers::ApkManifest* manifest = &apk->manifest;
   if (manifest->split) {
     std::function<int()> drop_split = [spooled]() { return ::unlink(spooled.c_str()); };
     auto dropping_split = impl_->Run(std::move(drop_split));
@@ -523,6 +549,7 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::Add(SpooledFile file,
   row.size = file.size;
   row.file_name = BareName(std::move(file_name));
   row.created_at = now_ms;
+  row.signature = apk->signature;
   store::BuildFile base;
   base.name = row.file_name.value_or("base.apk");
   base.kind = "base";
@@ -657,6 +684,7 @@ asio::awaitable<BuildResult<KeptBuild>> BuildLibrary::AddMultipart(SpooledFile b
   }
   row.file_name = parts.front().name;
   row.created_at = now_ms;
+  row.signature = parts.front().signature;  // the base APK's: what dumpsys package shows
   auto adding = door.AddBuild(row);
   auto added = co_await std::move(adding);
   if (!added) co_return Failed("the build is not stored: " + added.error().message);

@@ -205,4 +205,10 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
   return j.dump();
 }
 
+std::string InstalledBuildOnlyJson(const InstalledBuild& build) {
+  nlohmann::json j;
+  j["build"] = InstalledBuildJson(build);
+  return j.dump();
+}
+
 }  // namespace droidlab::orchestrator

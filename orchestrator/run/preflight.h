@@ -60,7 +60,8 @@ struct InstalledBuild {
   int64_t id = 0;
   std::string sha256;
   int64_t version_code = 0;
-  std::string method;  // adb::InstallMethodName: "abb_exec", "exec:cmd", "push+pm"
+  std::string method;  // adb::InstallMethodName ("abb_exec", "exec:cmd", "push+pm"), or
+                       // kAlreadyInstalled (installed_build.h): the phone had it, 0 bytes sent
   int64_t bytes = 0;
   int64_t install_ms = 0;
 };
@@ -88,5 +89,10 @@ std::string PreflightJson(const PreflightReport& report, const DeviceClock* cloc
                           const CompilationRecord* compilation = nullptr,
                           const InstalledBuild* build = nullptr,
                           const SideBySideRecord* side_by_side = nullptr);
+
+// What is stored for a run that installed its build but ended before its preflight report (a
+// screen found off, a device gone): {"build": …} alone, so the store still knows what the phone
+// has (orchestrator/run/installed_build.h trusts droidlab's last recorded install).
+std::string InstalledBuildOnlyJson(const InstalledBuild& build);
 
 }  // namespace droidlab::orchestrator

@@ -28,6 +28,7 @@
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/device_loss.h"
 #include "orchestrator/run/device_shell.h"
+#include "orchestrator/run/installed_build.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
 #include "orchestrator/run/looper_rows.h"
@@ -287,6 +288,8 @@ asio::awaitable<RunOutcome> Execution::Finish() {
         PreflightJson(*preflight_, clock_ ? &*clock_ : nullptr,
                       looper_started_ ? &looper_ : nullptr, compilation_ ? &*compilation_ : nullptr,
                       installed_ ? &*installed_ : nullptr, side_by_side_ ? &*side_by_side_ : nullptr);
+  } else if (installed_) {
+    update.preflight_json = InstalledBuildOnlyJson(*installed_);
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
@@ -648,8 +651,17 @@ asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int6
         "this daemon keeps no builds: build " + std::to_string(build_id) + " cannot be installed";
     co_return attempt;
   }
+  auto checking = WhyInstallOnDevice(shell, store_, *build, CommandDeadline());
+  std::optional<std::string> why_install = co_await std::move(checking);
+  if (!why_install) {
+    attempt.installed = AlreadyInstalled(*build);
+    Log("build " + std::to_string(build_id) + " is already installed (same versionCode, signature "
+        "and bytes as droidlab's last install there): not installed again");
+    co_return attempt;
+  }
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
-      std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes)");
+      std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes): " +
+      *why_install);
   const int64_t started = options_.now_ms();
   auto log = options_.log;
   adb::ProgressCallback progress = [log, next_percent = 25](uint64_t sent, uint64_t total) mutable {
@@ -709,12 +721,13 @@ asio::awaitable<bool> Execution::InstallFirstBuild(DeviceShell& shell) {
     // Its installs are recorded together (preflight.side_by_side), the first one too.
     SideBySideInstall first;
     first.arm = Arm::kBaseline;
-    first.build = std::move(*attempt.installed);
+    first.build = *attempt.installed;
     side_by_side_->installs.push_back(std::move(first));
     on_phone_ = Arm::kBaseline;
-  } else {
-    installed_ = std::move(attempt.installed);
   }
+  // preflight.build: the build this run last installed — what the phone has now, which the next
+  // run's check reads (installed_build.h).
+  installed_ = std::move(attempt.installed);
   co_return true;
 }
 
@@ -725,6 +738,7 @@ asio::awaitable<std::optional<std::string>> Execution::SwitchBuild(DeviceShell& 
   InstallAttempt attempt = co_await std::move(installing);
   if (!attempt.installed) co_return std::move(attempt.error);
   on_phone_ = arm;
+  installed_ = attempt.installed;  // what the phone has now (InstallFirstBuild)
   SideBySideInstall install;
   install.arm = arm;
   install.build = std::move(*attempt.installed);

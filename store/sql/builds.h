@@ -1,5 +1,5 @@
 // The SQL of the `builds` and `build_files` tables (schema/0005_builds.sql,
-// schema/0007_build_files.sql). Internal to store/.
+// 0007_build_files.sql, 0008_build_signature.sql). Internal to store/.
 #pragma once
 
 namespace droidlab::store::sql {
@@ -7,7 +7,7 @@ namespace droidlab::store::sql {
 // A build already kept (the same sha256) is not inserted again: its id is read back.
 inline constexpr char kInsertBuild[] =
     "INSERT INTO builds (sha256, package, version_code, version_name, min_sdk, target_sdk, size,"
-    " file_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+    " file_name, created_at, signature) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     " ON CONFLICT (sha256) DO NOTHING";
 inline constexpr char kBuildIdBySha256[] = "SELECT id FROM builds WHERE sha256 = ?1";
 inline constexpr char kDeleteBuild[] = "DELETE FROM builds WHERE id = ?1";
@@ -31,7 +31,7 @@ inline constexpr char kBuildInUse[] =
 // ReadBuild in reader.cpp reads DROIDLAB_BUILD_COLUMNS in this order.
 #define DROIDLAB_BUILD_COLUMNS                                                              \
   "id, sha256, package, version_code, version_name, min_sdk, target_sdk, size, file_name," \
-  " created_at"
+  " created_at, signature"
 inline constexpr char kBuilds[] =
     "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds ORDER BY created_at DESC, id DESC";
 inline constexpr char kBuildById[] = "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds WHERE id = ?1";
@@ -40,5 +40,17 @@ inline constexpr char kBuildBySha256[] =
 inline constexpr char kBuildsCreatedBefore[] =
     "SELECT " DROIDLAB_BUILD_COLUMNS " FROM builds WHERE created_at < ?1 ORDER BY id";
 #undef DROIDLAB_BUILD_COLUMNS
+
+// What droidlab installed on a phone: per package, the newest run on that serial whose preflight
+// recorded a build (installed, or found already installed). ReadInstalledBuild reads the columns
+// in this order.
+inline constexpr char kInstalledBuildsOnDevice[] =
+    "SELECT r.package, json_extract(r.preflight, '$.build.id'),"
+    " json_extract(r.preflight, '$.build.version_code'), json_extract(r.preflight, '$.build.sha256'),"
+    " json_extract(r.preflight, '$.build.install_method'), r.started_at, r.id FROM runs r"
+    " WHERE r.serial = ?1 AND r.id = (SELECT max(n.id) FROM runs n WHERE n.serial = r.serial"
+    " AND n.package = r.package AND json_valid(n.preflight)"
+    " AND json_extract(n.preflight, '$.build.id') IS NOT NULL)"
+    " ORDER BY r.package";
 
 }  // namespace droidlab::store::sql

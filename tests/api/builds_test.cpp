@@ -86,6 +86,7 @@ TEST_F(BuildsTest, AnApkIsKeptOnceUnderItsHashWithWhatItsManifestSays) {
   EXPECT_EQ(b["target_sdk"], 34);
   EXPECT_EQ(b["sha256"], sha);
   EXPECT_EQ(b["size"], static_cast<int64_t>(apk.size()));
+  EXPECT_EQ(b["signature"], nullptr);  // unsigned
   EXPECT_EQ(b["files"], Json::parse(R"([{"name":"nightly.apk","kind":"base","split":null,)"
                                     R"("sha256":")" + sha + R"(","size":)" +
                                     std::to_string(apk.size()) + "}]"));
@@ -105,6 +106,25 @@ TEST_F(BuildsTest, AnApkIsKeptOnceUnderItsHashWithWhatItsManifestSays) {
   auto list = Json::parse(Call("GET", "/api/v1/builds").body);
   ASSERT_EQ(list["builds"].size(), 1u);
   EXPECT_EQ(list["builds"][0]["id"], b["id"]);
+}
+
+// A signed APK (apksigner, tests/data/apk/README.md): its signer as `dumpsys package` prints it,
+// the value Java computed for the test key; the same APK signed by another key is another build
+// with another signature.
+TEST_F(BuildsTest, ASignedApkKeepsItsSigner) {
+  Start();
+  auto signed_build = Send(Upload(testutil::ReadTestData("apk/signed_v2v3.apk"), "signed.apk"));
+  ASSERT_EQ(signed_build.status, 201) << signed_build.body;
+  std::string java_hash = testutil::ReadTestData("apk/testkey.hashcode.txt");
+  java_hash.pop_back();
+  EXPECT_EQ(Json::parse(signed_build.body)["signature"], java_hash);
+  auto other = Send(Upload(testutil::ReadTestData("apk/otherkey_v2v3.apk"), "other.apk"));
+  ASSERT_EQ(other.status, 201) << other.body;
+  std::string other_hash = testutil::ReadTestData("apk/otherkey.hashcode.txt");
+  other_hash.pop_back();
+  EXPECT_EQ(Json::parse(other.body)["signature"], other_hash);
+  const std::string id = std::to_string(Json::parse(signed_build.body)["id"].get<int64_t>());
+  EXPECT_EQ(Json::parse(Call("GET", "/api/v1/builds/" + id).body)["signature"], java_hash);
 }
 
 TEST_F(BuildsTest, WhatIsNotAnApkIsRefusedAndNothingIsKept) {

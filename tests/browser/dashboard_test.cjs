@@ -10,6 +10,7 @@
 //      ones (> 700 ms, > 5 s) marked;
 //   4. the trend page compares a second run with the first, live, and marks a regression (the
 //      daemon's compare answer made one: devsim runs do not regress); a schedule added by its form;
+//      an APK uploaded on the builds page, a run that installs it, and the device's page showing it;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
 // Screenshots go to $DROIDLAB_BROWSER_ARTIFACTS (printed). Exit 0 pass, 1 fail, 77 skip.
@@ -321,6 +322,22 @@ async function main() {
     check(builds.length === 1 && builds[0].files[0].name === 'app_aapt2.apk',
           `the upload kept its name: ${JSON.stringify(builds)}`);
     await page.screenshot({path: path.join(artifacts, 'builds.png'), fullPage: true});
+    // The device's page (issue 14 §2): after a run that installed the build, the build is what
+    // droidlab put on the phone, with the run that did it.
+    const built = await api('POST', '/api/v1/runs', {
+      serial: devices[1].address, package: 'com.example.app', mode: 'cold', iterations: 1,
+      build: builds[0].id});
+    check(built.status === 201, `the run with the build was queued: ${JSON.stringify(built.body)}`);
+    await waitFor('the run with the build to succeed', async () =>
+      (await api('GET', `/api/v1/runs/${built.body.id}`)).body.status === 'succeeded', 30000);
+    await page.goto(`${base}/#/devices/${encodeURIComponent(devices[1].address)}`);
+    const installedRow = page.locator('#installed-builds tr[data-package="com.example.app"]');
+    await installedRow.waitFor({timeout: 10000});
+    const installedText = await installedRow.textContent();
+    check(installedText.includes(`#${builds[0].id}`) && installedText.includes(`#${built.body.id}`) &&
+          installedText.includes('42'),
+          `the device page shows the build the run installed: ${installedText}`);
+    await page.screenshot({path: path.join(artifacts, 'device.png'), fullPage: true});
     // A side-by-side run (issue 14 §4) of a second build against the first: the run page shows
     // each build's launches and the verdict of one against the other, with the conditions.
     const uploaded = await fetch(`${base}/api/v1/builds`, {method: 'POST',

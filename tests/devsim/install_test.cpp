@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "parsers/dumpsys_package.h"
 #include "tests/common/test_data.h"
 #include "tests/devsim/pinned_clock_phone.h"
 #include "tools/devsim/android/apk_receiver.h"
@@ -192,6 +194,43 @@ TEST_F(PackageInstallTest, Android6PmInstallOfAPushedFile) {
   const auto gone = Sh("rm /data/local/tmp/t.apk");
   EXPECT_EQ(gone.Stderr(), "rm: /data/local/tmp/t.apk: No such file or directory\n");
   EXPECT_EQ(gone.exit_code, 1);
+}
+
+// PackageSignatures.toString (services/core/java/com/android/server/pm/PackageSignatures.java):
+// Android 9+ prints the installed APK's signer as Signature.hashCode() in hex — the value Java
+// computed for the test key (tests/data/apk/testkey.hashcode.txt) —; Android 8.1 and older print
+// object identities that change with each install. Read back with droidlab's own parser.
+TEST_F(PackageInstallTest, DumpsysPackagePrintsTheInstalledSigner) {
+  std::string java_hash = testutil::ReadTestData("apk/testkey.hashcode.txt");
+  while (!java_hash.empty() && java_hash.back() == '\n') java_hash.pop_back();
+  for (const int sdk : {28, 33, 34}) {
+    Make(sdk);
+    auto before = parsers::ParseDumpsysPackage(Sh("dumpsys package com.example.app").Stdout(),
+                                               "com.example.app");
+    ASSERT_TRUE(before.ok() && before->signatures) << sdk;
+    EXPECT_EQ(before->signatures->current, std::vector<std::string>{"5f3a9c21"});  // scenario's
+    ASSERT_EQ(Streamed(testutil::ReadTestData("apk/signed_v2v3.apk"), {"-r", "-d"}).Stdout(),
+              "Success\n");
+    const std::string dump = Sh("dumpsys package com.example.app").Stdout();
+    auto after = parsers::ParseDumpsysPackage(dump, "com.example.app");
+    ASSERT_TRUE(after.ok() && after->signatures) << dump;
+    EXPECT_EQ(after->signatures->scheme_version, 3) << sdk;
+    EXPECT_EQ(after->signatures->current, std::vector<std::string>{java_hash}) << dump;
+    EXPECT_NE(dump.find("    apkSigningVersion=3\n"), std::string::npos) << dump;
+  }
+  Make(26);
+  ASSERT_EQ(Streamed(testutil::ReadTestData("apk/signed_v2v3.apk"), {"-r", "-d"}).Stdout(),
+            "Success\n");
+  auto first = parsers::ParseDumpsysPackage(Sh("dumpsys package com.example.app").Stdout(),
+                                            "com.example.app");
+  ASSERT_TRUE(first.ok() && first->signatures);
+  EXPECT_TRUE(first->signatures->identity_hashes);
+  ASSERT_EQ(Streamed(testutil::ReadTestData("apk/signed_v2v3.apk"), {"-r", "-d"}).Stdout(),
+            "Success\n");
+  auto second = parsers::ParseDumpsysPackage(Sh("dumpsys package com.example.app").Stdout(),
+                                             "com.example.app");
+  ASSERT_TRUE(second.ok() && second->signatures);
+  EXPECT_NE(first->signatures->current, second->signatures->current);
 }
 
 TEST_F(PackageInstallTest, HangFaultStallsTheStreamOnce) {

@@ -59,6 +59,27 @@ class ClientE2eTest : public DaemonLabTest {
             "cold",      "--iterations", std::to_string(iterations)};
   }
 
+  // tests/data/apk/NAME copied into the test's folder: its path.
+  std::string TestApk(const std::string& name) {
+    const std::string path = dir_.File(name);
+    std::ofstream(path, std::ios::binary) << ReadTestData("apk/" + name);
+    return path;
+  }
+
+  // One cold launch of com.example.app on `serial` with `build` (an id or a file), waited for
+  // until it ends `status`: how its preflight says the build came (preflight.build).
+  Json BuildRun(const std::string& serial, const std::string& build,
+                const std::string& status = "succeeded") {
+    auto run = Client(With(ColdRun(serial, "com.example.app", 1), {"--build", build, "--json"}));
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    const Json queued = Json::parse(run.out.substr(0, run.out.find('\n')), nullptr, false);
+    if (!queued.is_object()) return Json();
+    const int64_t id = queued["id"].get<int64_t>();
+    EXPECT_TRUE(WaitUntil([&] { return RunStatus(port_, id) == status; }, seconds(30)))
+        << RunStatus(port_, id);
+    return Get(port_, "/api/v1/runs/" + std::to_string(id))["preflight"]["build"];
+  }
+
   static std::vector<std::string> With(std::vector<std::string> args,
                                        const std::vector<std::string>& more) {
     args.insert(args.end(), more.begin(), more.end());
@@ -299,6 +320,113 @@ TEST_F(ClientE2eTest, BuildAddOfSplitsIsOneBuildARunInstallsInOneSession) {
   // A .dm that goes with no APK given is a usage error, said before anything is sent.
   auto lone = Client({"build", "add", base, dm + ".orphan.dm"});
   EXPECT_EQ(lone.exit_code, 2) << lone.err;
+}
+
+// Issue 14 §1 and §2: a second run of the same build on the same phone does not install it again
+// (devsim Android 13: dumpsys package shows the APK's versionCode and its signer's hash, the
+// same as the build's, and droidlab's last install there was those bytes — and its code path,
+// new with every real install, stays); another versionCode or another key is installed. The
+// device's page says what droidlab last put on it.
+TEST_F(ClientE2eTest, TheSameBuildIsNotInstalledTwice) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  StartDaemonWith({serial});
+  auto code_path = [&] {
+    const std::string dump = Shell(devices[0], "dumpsys package com.example.app").out;
+    const size_t at = dump.find("codePath=");
+    return at == std::string::npos ? std::string() : dump.substr(at, dump.find('\n', at) - at);
+  };
+
+  const Json first = BuildRun(serial, TestApk("signed_v2v3.apk"));
+  EXPECT_EQ(first["install_method"], "abb_exec") << first.dump();
+  EXPECT_GT(first["bytes"].get<int64_t>(), 0);
+  const Json build = Get(port_, "/api/v1/builds/1");
+  std::string java_hash = ReadTestData("apk/testkey.hashcode.txt");
+  java_hash.pop_back();
+  EXPECT_EQ(build["signature"], java_hash) << build.dump();
+  const std::string installed_at = code_path();
+  ASSERT_NE(installed_at, "");
+
+  const Json second = BuildRun(serial, "1");
+  EXPECT_EQ(second["install_method"], "already-installed") << second.dump();
+  EXPECT_EQ(second["bytes"], 0);
+  EXPECT_EQ(second["id"], 1);
+  EXPECT_EQ(code_path(), installed_at);
+
+  const Json newer = BuildRun(serial, TestApk("signed43_v2v3.apk"));  // build 2: versionCode 43
+  EXPECT_EQ(newer["install_method"], "abb_exec") << newer.dump();
+  EXPECT_NE(code_path(), installed_at);
+  const Json back = BuildRun(serial, "1");  // versionCode 42 again: a downgrade, installed
+  EXPECT_EQ(back["install_method"], "abb_exec") << back.dump();
+  // versionCode 42 by another key (build 3): the phone's signer differs, so it is installed
+  // (a phone would refuse it, INSTALL_FAILED_UPDATE_INCOMPATIBLE; devsim checks no signature),
+  // and build 1 after it is installed again too.
+  const Json other_key = BuildRun(serial, TestApk("otherkey_v2v3.apk"));
+  EXPECT_EQ(other_key["install_method"], "abb_exec") << other_key.dump();
+  const Json again = BuildRun(serial, "1");
+  EXPECT_EQ(again["install_method"], "abb_exec") << again.dump();
+  EXPECT_EQ(BuildRun(serial, "1")["install_method"], "already-installed");
+
+  // GET /devices/{serial}: per package, the last build droidlab put there and by which run.
+  std::string encoded;
+  for (char c : serial) encoded += c == ':' ? std::string("%3A") : std::string(1, c);
+  const Json device = Get(port_, "/api/v1/devices/" + encoded);
+  ASSERT_TRUE(device.is_object());
+  ASSERT_EQ(device["installed_builds"].size(), 1u) << device.dump();
+  const Json& installed = device["installed_builds"][0];
+  EXPECT_EQ(installed["package"], "com.example.app");
+  EXPECT_EQ(installed["build_id"], 1);
+  EXPECT_EQ(installed["version_code"], 42);
+  EXPECT_EQ(installed["sha256"], build["sha256"]);
+  EXPECT_EQ(installed["install_method"], "already-installed");
+  EXPECT_EQ(installed["run_id"], 7);
+}
+
+// A run that installed its build and then failed its preflight (the screen off) still records
+// what it put on the phone. signed_v1v2.apk and signed_v2v3.apk are com.example.app 42 signed by
+// the same key — the same to dumpsys package, other bytes (a nightly rebuilt without a new
+// versionCode) —, so only droidlab's record tells the phone has build 2, and build 1 is
+// installed again.
+TEST_F(ClientE2eTest, ABuildInstalledByARunThatFailedIsStillKnown) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  StartDaemonWith({serial});
+  EXPECT_EQ(BuildRun(serial, TestApk("signed_v2v3.apk"))["install_method"], "abb_exec");
+  Shell(devices[0], "input keyevent KEYCODE_SLEEP");
+  const Json failed = BuildRun(serial, TestApk("signed_v1v2.apk"), "failed");
+  EXPECT_EQ(failed["id"], 2) << failed.dump();
+  EXPECT_EQ(failed["install_method"], "abb_exec") << failed.dump();
+  Shell(devices[0], "input keyevent KEYCODE_WAKEUP");
+  Shell(devices[0], "wm dismiss-keyguard");
+  EXPECT_EQ(BuildRun(serial, "1")["install_method"], "abb_exec");
+  EXPECT_EQ(BuildRun(serial, "1")["install_method"], "already-installed");
+}
+
+// A side-by-side run leaves on the phone the build it installed last, and says so
+// (preflight.build): signed_v2v3.apk (build 1) and signed_v1v2.apk (build 2) look the same to
+// dumpsys package (com.example.app 42, one key), so after 1, then 1 against 2 (A B: 2 is left),
+// a run of 1 must install it again — with the side-by-side run's installs unknown to the check
+// it would not. Each switch of that run installed too: the phone had the other build.
+TEST_F(ClientE2eTest, ASideBySideRunLeavesItsLastBuildKnown) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  StartDaemonWith({serial});
+  EXPECT_EQ(BuildRun(serial, TestApk("signed_v2v3.apk"))["install_method"], "abb_exec");
+  auto ab = Client(With(ColdRun(serial, "com.example.app", 1),
+                        {"--baseline-build", "1", "--build", TestApk("signed_v1v2.apk"), "--block",
+                         "1", "--json"}));
+  ASSERT_EQ(ab.exit_code, 0) << ab.out << ab.err;
+  const Json run = Get(port_, "/api/v1/runs/2");
+  EXPECT_EQ(run["status"], "succeeded") << run.dump();
+  const Json& installs = run["preflight"]["side_by_side"]["installs"];
+  ASSERT_EQ(installs.size(), 2u) << run.dump();
+  EXPECT_EQ(installs[1]["id"], 2);
+  EXPECT_EQ(installs[1]["install_method"], "abb_exec");
+  EXPECT_EQ(run["preflight"]["build"]["id"], 2) << run.dump();
+  EXPECT_EQ(BuildRun(serial, "1")["install_method"], "abb_exec");
 }
 
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {

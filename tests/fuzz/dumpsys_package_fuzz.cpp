@@ -2,7 +2,8 @@
 // the dump. Invariants: an installed result came from a "Package [PKG]" block or a "[PKG]"
 // dexopt block, a not-installed one from "Unable to find package: PKG" (blanks around PKG
 // allowed, as the parser trims them); every dexopt entry has an
-// ISA; PrimaryDexopt points into the entries; skipped lines are bounded.
+// ISA; PrimaryDexopt points into the entries; signature hashes are 1-8 hex digits; skipped
+// lines are bounded.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const auto& d : r->dexopt) {
     if (d.isa.empty()) std::abort();
+  }
+  if (r->signatures) {
+    // Integer.toHexString values only; an identity-hash line has no scheme version.
+    for (const auto* list : {&r->signatures->current, &r->signatures->past}) {
+      for (const auto& hash : *list) {
+        if (hash.empty() || hash.size() > 8) std::abort();
+      }
+    }
+    if (r->signatures->identity_hashes && r->signatures->scheme_version) std::abort();
   }
   const auto* primary = r->PrimaryDexopt();
   if (primary != nullptr &&

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace droidlab::parsers {
 namespace {
@@ -158,6 +159,70 @@ TEST(DumpsysPackageTest, BadVersionLineIsCounted) {
   EXPECT_EQ(r->version_name, "null");
   EXPECT_EQ(r->skipped_lines, 1u);
   EXPECT_TRUE(r->dexopt.empty());
+}
+
+// Signatures, Android 9+ (PackageSignatures.toString in
+// services/core/java/com/android/server/pm/PackageSignatures.java): the scheme version, each
+// current signer's Signature.hashCode() in hex, the rotation lineage with its flags.
+TEST(DumpsysPackageTest, Android14SignaturesWithALineage) {
+  auto r = ParseDumpsysPackage(ReadTestData("dumpsys_package/android14_art_service_full_built.txt"),
+                               "com.example.lab");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->signatures.has_value());
+  EXPECT_EQ(r->signatures->scheme_version, 3);
+  EXPECT_EQ(r->signatures->current, std::vector<std::string>{"c8a9d6f2"});
+  EXPECT_EQ(r->signatures->past, (std::vector<std::string>{"7b41e0c3", "c8a9d6f2"}));
+  EXPECT_FALSE(r->signatures->identity_hashes);
+  EXPECT_EQ(r->skipped_lines, 0u);
+}
+
+// Android 9-13: the line quoted in zjn0505/adb-alfred issue #7 (2021), and two v2 signers with no
+// lineage; an unsigned package's empty list.
+TEST(DumpsysPackageTest, Android9PlusSignatureForms) {
+  // The package block with one signatures line: what it reads as.
+  auto read = [](const std::string& line) {
+    auto r = ParseDumpsysPackage("Packages:\n  Package [a.b] (1f):\n    versionCode=7 minSdk=28 "
+                                 "targetSdk=33\n    signatures=PackageSignatures{" + line + "}\n",
+                                 "a.b");
+    EXPECT_TRUE(r.ok() && r->signatures) << line;
+    return r.ok() && r->signatures ? *r->signatures : PackageSignatures{};
+  };
+  const auto one = read("397b94f version:3, signatures:[42590c97], past signatures:[]");
+  EXPECT_EQ(one.scheme_version, 3);
+  EXPECT_EQ(one.current, std::vector<std::string>{"42590c97"});
+  EXPECT_TRUE(one.past.empty());
+  EXPECT_EQ(read("9122424 version:2, signatures:[bbb2e2d2, 5], past signatures:[]").current,
+            (std::vector<std::string>{"bbb2e2d2", "5"}));
+  EXPECT_TRUE(read("9122424 version:0, signatures:[], past signatures:[]").current.empty());
+}
+
+// Android 7.1.1 (real, Nexus 6P): the old form prints object identity hashes, which say nothing
+// of the certificate: read, but marked.
+TEST(DumpsysPackageTest, Android7SignaturesAreIdentityHashes) {
+  auto r = ParseDumpsysPackage(ReadTestData("dumpsys_package/android7_1_nexus6p_so40549987.txt"),
+                               "com.example.testapp.first");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->version_code, 1);
+  ASSERT_TRUE(r->signatures.has_value());
+  EXPECT_TRUE(r->signatures->identity_hashes);
+  EXPECT_FALSE(r->signatures->scheme_version.has_value());
+  EXPECT_EQ(r->signatures->current, std::vector<std::string>{"53ea108d"});
+  EXPECT_EQ(r->skipped_lines, 0u);
+}
+
+// A signatures line of neither form is counted, not guessed at.
+TEST(DumpsysPackageTest, UnreadableSignaturesLineIsCounted) {
+  const std::string head = "Packages:\n  Package [a.b] (1f):\n";
+  for (const char* line : {"signatures=PackageSignatures{397b94f version:x, signatures:[1], past signatures:[]}",
+                           "signatures=PackageSignatures{397b94f version:3, signatures:[XYZ], past signatures:[]}",
+                           "signatures=PackageSignatures{397b94f version:3, signatures:[123456789], past signatures:[]}",
+                           "signatures=PackageSignatures{397b94f version:3, signatures:[1]",
+                           "signatures=null"}) {
+    auto r = ParseDumpsysPackage(head + "    " + line + "\n", "a.b");
+    ASSERT_TRUE(r.ok()) << line;
+    EXPECT_FALSE(r->signatures.has_value()) << line;
+    EXPECT_EQ(r->skipped_lines, 1u) << line;
+  }
 }
 
 TEST(DumpsysPackageTest, Errors) {

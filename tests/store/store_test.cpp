@@ -455,6 +455,58 @@ TEST_F(StoreTest, ABuildsFilesAreKeptInOrderAndDeletedWithIt) {
   EXPECT_EQ(*store_->Read([&](Reader& r) { return r.CountBuildsWithFile(dm); }), 0);
 }
 
+// Schema 0008: a build keeps who signed it (null: unsigned). What droidlab installed on a
+// device: per package, the newest run there whose preflight recorded a build — other devices,
+// other packages and runs with no build (or no preflight yet) left out.
+TEST_F(StoreTest, BuildSignatureAndWhatEachDeviceHasInstalled) {
+  NewBuild b;
+  b.sha256 = std::string(64, 'c');
+  b.package = "com.a";
+  b.version_code = 42;
+  b.size = 1;
+  b.signature = "66ec38d";
+  auto added = store_->AddBuild(b);
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  EXPECT_EQ(store_->Read([&](Reader& r) { return r.GetBuild(added->id); })->signature, "66ec38d");
+
+  auto run_with = [&](const std::string& serial, const std::string& package, int64_t at,
+                      const std::string& preflight) {
+    const int64_t id = CreateRun(serial, package, at);
+    RunStatusUpdate running;
+    running.run_id = id;
+    running.started_at = at;
+    if (!preflight.empty()) running.preflight_json = preflight;
+    EXPECT_TRUE(store_->UpdateRunStatus(running).ok());
+    return id;
+  };
+  const std::string sha = std::string(64, 'c');
+  auto build_json = [&](int64_t build, const std::string& method) {
+    return R"({"build":{"id":)" + std::to_string(build) + R"(,"sha256":")" + sha +
+           R"(","version_code":42,"install_method":")" + method + R"(","bytes":0}})";
+  };
+  run_with("s1", "com.a", 10, build_json(1, "abb_exec"));
+  const int64_t last_a = run_with("s1", "com.a", 20, build_json(2, "already-installed"));
+  run_with("s1", "com.a", 30, R"({"battery":{"level":90}})");  // a run with no build
+  run_with("s1", "com.a", 40, "");                              // not started
+  const int64_t b_run = run_with("s1", "com.b", 15, build_json(5, "exec:cmd"));
+  run_with("s2", "com.a", 50, build_json(9, "abb_exec"));
+  run_with("s1", "com.c", 60, "not json");
+
+  auto installed = store_->Read([](Reader& r) { return r.InstalledBuildsOnDevice("s1"); });
+  ASSERT_TRUE(installed.ok()) << installed.error().message;
+  ASSERT_EQ(installed->size(), 2u);
+  EXPECT_EQ((*installed)[0].package, "com.a");
+  EXPECT_EQ((*installed)[0].build_id, 2);
+  EXPECT_EQ((*installed)[0].run_id, last_a);
+  EXPECT_EQ((*installed)[0].version_code, 42);
+  EXPECT_EQ((*installed)[0].sha256, sha);
+  EXPECT_EQ((*installed)[0].install_method, "already-installed");
+  EXPECT_EQ((*installed)[0].at, 20);
+  EXPECT_EQ((*installed)[1].package, "com.b");
+  EXPECT_EQ((*installed)[1].run_id, b_run);
+  EXPECT_TRUE(store_->Read([](Reader& r) { return r.InstalledBuildsOnDevice("s3"); })->empty());
+}
+
 TEST_F(StoreTest, RunsNewestFirstWithFiltersAndCursor) {
   // 30 runs over two devices and two packages; created_at ties on purpose.
   std::vector<int64_t> ids;

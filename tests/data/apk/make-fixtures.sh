@@ -3,7 +3,7 @@
 # (Android 10's, 1:10.0.0+r36), aapt2 (2.19) and the framework resources of
 # android-framework-res, then takes each binary AndroidManifest.xml (and one res/xml file) out
 # with unzip for the parser tests. Not run by the tests: its output is committed, so the tests
-# need neither tool. apt-get install aapt android-framework-res unzip
+# need neither tool. apt-get install aapt android-framework-res unzip apksigner openssl
 set -euo pipefail
 cd "$(dirname "$0")"
 fw=/usr/share/android-framework-res/framework-res.apk
@@ -45,3 +45,37 @@ with open(sys.argv[1], "wb") as f:
 PY
 rm -f app_aapt2.dm
 (cd "$work" && TZ=UTC touch -t 202601010000 primary.prof && zip -X -q "$OLDPWD/app_aapt2.dm" primary.prof)
+
+# Signed copies (apksigner 0.9, Debian's package of Android's apksigner). The test keys are kept
+# (testkey.*, otherkey.*: RSA 2048, self-signed, made once by the lines below when missing), so
+# that the certificates — and the hashes dumpsys prints for them — stay the same across runs.
+for key in testkey otherkey; do
+  if [[ ! -f $key.pk8 ]]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj "/CN=droidlab $key" \
+      -keyout "$work/$key.pem" -outform DER -out "$key.x509.der"
+    openssl pkcs8 -topk8 -nocrypt -in "$work/$key.pem" -outform DER -out "$key.pk8"
+  fi
+done
+aapt2 link --manifest src/app43.xml -I "$fw" -o "$work"/app43.apk
+sign() {  # sign KEY IN OUT apksigner-flags...
+  local key=$1 in=$2 out=$3
+  shift 3
+  apksigner sign --key "$key.pk8" --cert "$key.x509.der" --in "$in" --out "$out" "$@"
+  rm -f "$out.idsig"
+}
+sign testkey app_aapt2.apk signed_v1.apk --v1-signing-enabled true --v2-signing-enabled false \
+  --v3-signing-enabled false
+sign testkey app_aapt2.apk signed_v1v2.apk --v1-signing-enabled true --v2-signing-enabled true \
+  --v3-signing-enabled false
+sign testkey app_aapt2.apk signed_v2v3.apk --v1-signing-enabled false --v2-signing-enabled true \
+  --v3-signing-enabled true
+sign otherkey app_aapt2.apk otherkey_v2v3.apk --v1-signing-enabled false \
+  --v2-signing-enabled true --v3-signing-enabled true
+sign testkey "$work"/app43.apk signed43_v2v3.apk --v1-signing-enabled false \
+  --v2-signing-enabled true --v3-signing-enabled true
+# What `dumpsys package` prints for each certificate (Signature.hashCode(): Arrays.hashCode of
+# its DER bytes), computed by Java itself rather than by the code under test.
+for key in testkey otherkey; do
+  printf 'System.out.println(Integer.toHexString(java.util.Arrays.hashCode(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("%s.x509.der")))));\n/exit\n' "$key" \
+    | jshell -q - > "$key.hashcode.txt"
+done

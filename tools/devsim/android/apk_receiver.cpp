@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "orchestrator/builds/apk_reader.h"
+#include "orchestrator/builds/apk_signature.h"
 
 namespace droidlab::devsim {
 namespace {
@@ -90,7 +91,16 @@ StoredFile ApkReceiver::Finish() {
     file.dex_metadata = orchestrator::CheckDexMetadata(impl_->path).ok();
     return file;
   }
+  auto signature = orchestrator::ReadApkSignature(impl_->path);
+  if (!signature) {
+    file.not_apk_reason = signature.error();
+    return file;
+  }
   ApkFacts facts;
+  if (*signature) {
+    facts.signature = (*signature)->Text();
+    facts.signature_scheme = (*signature)->scheme;
+  }
   facts.package = manifest->package;
   facts.version_code = static_cast<long>(manifest->version_code);
   facts.version_name = manifest->version_name;

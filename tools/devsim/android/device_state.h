@@ -67,6 +67,8 @@ struct ApkFacts {
   int min_sdk = 1;
   std::optional<int> target_sdk;
   std::optional<std::string> split;  // a split APK's name (`split="config.arm64_v8a"`)
+  std::string signature;  // orchestrator/builds/apk_signature.h's Text(); "" when unsigned
+  int signature_scheme = 0;
 };
 
 // A file the host pushed (sync: SEND) or streamed (an install): its size and SHA-1, and, when

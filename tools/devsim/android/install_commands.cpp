@@ -13,7 +13,9 @@
 // (PackageParser / ApkLiteParseUtils: the session's copy /data/app/vmdlN.tmp/base.apk);
 // INSTALL_FAILED_VERSION_DOWNGRADE "Update version code N is older than current M"
 // (PackageManagerServiceUtils.checkDowngrade; without -d). Every other check the package manager
-// makes (signatures, SDK levels, space) is not simulated: an APK that parses is installed.
+// makes (signatures, SDK levels, space) is not simulated: an APK that parses is installed, its
+// signers (orchestrator/builds/apk_signature.h) shown by dumpsys package; an unsigned one too,
+// which a phone would refuse (INSTALL_PARSE_FAILED_NO_CERTIFICATES) — the tests' fixtures are.
 //
 // Install sessions (`adb install-multiple`: a base APK, its splits, a .dm), in
 // PackageManagerShellCommand's words (Android 7+; Pm.java's on 5–6, the same):
@@ -121,6 +123,8 @@ CommandOutput InstallApk(DeviceState& device, const ApkFacts& apk, bool allow_do
   installed->spec.version_name = apk.version_name.value_or("null");
   installed->spec.min_sdk = apk.min_sdk;
   installed->spec.target_sdk = apk.target_sdk.value_or(apk.min_sdk);
+  installed->spec.signature = apk.signature;
+  installed->spec.signature_scheme = apk.signature_scheme;
   installed->splits.clear();
   CompileAtInstall(device, *installed);
   if (out != nullptr) *out = installed;

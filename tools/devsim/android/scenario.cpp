@@ -143,6 +143,8 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         Read(entry, "version_code", package.version_code);
         Read(entry, "min_sdk", package.min_sdk);
         Read(entry, "target_sdk", package.target_sdk);
+        Read(entry, "signature", package.signature);
+        Read(entry, "signature_scheme", package.signature_scheme);
         Read(entry, "compiler_filter", package.compiler_filter);
         Read(entry, "compilation_reason", package.compilation_reason);
         Read(entry, "has_profile", package.has_profile);

@@ -52,6 +52,11 @@ struct PackageSpec {
   long version_code = 123;
   int min_sdk = 24;
   int target_sdk = 33;
+  // Who signed the installed APK, as `dumpsys package` prints it on Android 9+ (the hex of each
+  // signer certificate's Signature.hashCode(), ", " between signers; "" for none) and the scheme
+  // it was verified with. An install from the host replaces both with the APK's own.
+  std::string signature = "5f3a9c21";
+  int signature_scheme = 2;
   std::string compiler_filter = "speed-profile";  // dumpsys package's dexopt status
   std::string compilation_reason = "bg-dexopt";
   // The app has a profile (cloud, baseline or from use): without one, Android 14+ compiles

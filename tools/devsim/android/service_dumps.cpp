@@ -1,6 +1,7 @@
 #include "tools/devsim/android/service_dumps.h"
 
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 namespace droidlab::devsim {
@@ -132,6 +133,23 @@ std::string FormatThermalDump(int sdk, int thermal_status, bool status_override,
   return out;
 }
 
+std::string FormatPackageSignatures(int sdk, const PackageDumpInfo& info) {
+  const PackageSpec& p = *info.spec;
+  // System.identityHashCode(this): any object's; here the dump's hash with its last digit moved.
+  const std::string identity = info.hash.substr(1) + info.hash.substr(0, 1);
+  if (sdk < 28) {
+    // Android 8.1 and older: each Signature object's identityHashCode, nothing of the key. One
+    // per signer; it changes with every install (the code path does).
+    if (p.signature.empty()) return "PackageSignatures{" + identity + " []}";
+    char object[16];
+    std::snprintf(object, sizeof object, "%x",
+                  static_cast<unsigned>(std::hash<std::string>{}(info.code_path) & 0x7fffffff));
+    return "PackageSignatures{" + identity + " [" + object + "]}";
+  }
+  return "PackageSignatures{" + identity + " version:" + std::to_string(p.signature_scheme) +
+         ", signatures:[" + p.signature + "], past signatures:[]}";
+}
+
 std::string FormatPackageDump(int sdk, const PackageDumpInfo& info) {
   const PackageSpec& p = *info.spec;
   const std::string isa = InstructionSet(info.abi);
@@ -155,13 +173,14 @@ std::string FormatPackageDump(int sdk, const PackageDumpInfo& info) {
   out += "    splits=[base";
   for (const std::string& split : info.splits) out += ", " + split;
   out += "]\n";
-  out += "    apkSigningVersion=2\n";
+  out += "    apkSigningVersion=" + std::to_string(p.signature_scheme) + "\n";
   out += "    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n";
   out += "    dataDir=/data/user/0/" + p.name + "\n";
   out += "    timeStamp=" + info.first_install + "\n";
   out += "    firstInstallTime=" + info.first_install + "\n";
   out += "    lastUpdateTime=" + info.first_install + "\n";
   out += "    installerPackageName=com.android.vending\n";
+  out += "    signatures=" + FormatPackageSignatures(sdk, info) + "\n";
   out += "\n";
   out += "Dexopt state:\n";
   out += "  [" + p.name + "]\n";

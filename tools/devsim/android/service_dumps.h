@@ -71,6 +71,12 @@ struct PackageDumpInfo {
   std::vector<std::string> splits;  // split APKs' names, sorted (App::splits)
 };
 
+// The value of the package block's "signatures=" line (PackageSignatures.toString,
+// services/core/java/com/android/server/pm/PackageSignatures.java): Android 9+ "PackageSignatures{
+// ID version:N, signatures:[HASH], past signatures:[]}" from the APK's certificate; before, the
+// Signature objects' identity hashes ("PackageSignatures{ID [HASH]}"), which say nothing of it.
+std::string FormatPackageSignatures(int sdk, const PackageDumpInfo& info);
+
 // `dumpsys package PKG`: the Packages: entry and the Dexopt state: section.
 std::string FormatPackageDump(int sdk, const PackageDumpInfo& info);
 
