@@ -70,6 +70,22 @@ struct LoopState {
   std::optional<std::string> error;  // the run fails with this
 };
 
+// Warm and hot launches need a process (and for hot a created activity) to come back to: one
+// launch first, not measured. False: the loop ends, `state` says why (`what` failed).
+asio::awaitable<bool> PrimeForMode(IterationContext& ctx, std::shared_ptr<LoopState> state,
+                                   std::string what) {
+  if (ctx.spec.mode == LaunchMode::kCold) co_return true;
+  auto priming = PrimingLaunch(ctx);
+  auto primed = co_await std::move(priming);
+  if (primed) co_return true;
+  if (primed.error().cancelled()) {
+    state->cancelled = true;
+  } else {
+    state->error = what + ": " + primed.error().message;
+  }
+  co_return false;
+}
+
 // An install's outcome: the build installed, or why not (and whether because of a cancel).
 struct InstallAttempt {
   std::optional<InstalledBuild> installed;
@@ -458,17 +474,10 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     }
     Log("looper stats on (" + looper_.gate + ")");
   }
-  if (spec_.mode != LaunchMode::kCold) {
-    // Warm and hot launches need a process (and for hot a created activity) to come back to.
-    auto primed = co_await PrimingLaunch(ctx);
-    if (!primed) {
-      if (primed.error().cancelled()) {
-        state->cancelled = true;
-      } else {
-        state->error = "priming launch: " + primed.error().message;
-      }
-      co_return;
-    }
+  {
+    auto priming = PrimeForMode(ctx, state, "priming launch");
+    const bool primed = co_await std::move(priming);
+    if (!primed) co_return;
   }
   Phase("launching");
   const int64_t total = spec_.side_by_side() ? static_cast<int64_t>(plan_.size())
@@ -498,18 +507,10 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
         }
         co_return;
       }
-      if (spec_.mode != LaunchMode::kCold) {
-        // The install killed the process a warm or hot launch comes back to.
-        auto primed = co_await PrimingLaunch(ctx);
-        if (!primed) {
-          if (primed.error().cancelled()) {
-            state->cancelled = true;
-          } else {
-            state->error = where + ": priming launch after the install: " + primed.error().message;
-          }
-          co_return;
-        }
-      }
+      // The install killed the process a warm or hot launch comes back to.
+      auto priming = PrimeForMode(ctx, state, where + ": priming launch after the install");
+      const bool primed = co_await std::move(priming);
+      if (!primed) co_return;
       Phase("launching");
     }
     // A hot phone slows every launch: wait until it is cool enough (cooldown.h).
