@@ -13,14 +13,16 @@
 
 #include "parsers/dumpsys_package.h"
 
-// "Unable to find package: " then NAME; the parser trims the rest of the line, so blanks around
-// the name (a CRLF capture's '\r', a doubled space) are allowed.
+// "Unable to find package: " then NAME; the parser trims the rest of the line (parsers/text.h
+// Trim: spaces and tabs before, and '\r' too after), so those blanks around the name (a doubled
+// space, a CRLF capture's '\r') are allowed — and no other byte: a name that starts with a
+// control byte is compared with it (the seed `name_starts_with_a_control_byte`).
 static bool SaysNotFound(std::string_view input, std::string_view name) {
   constexpr std::string_view kPrefix = "Unable to find package: ";
   for (size_t at = input.find(kPrefix); at != std::string_view::npos;
        at = input.find(kPrefix, at + 1)) {
     std::string_view rest = input.substr(at + kPrefix.size());
-    while (!rest.empty() && static_cast<unsigned char>(rest.front()) <= ' ') rest.remove_prefix(1);
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
     if (rest.substr(0, name.size()) == name) return true;
   }
   return false;
