@@ -78,7 +78,7 @@ class BuildLibrary {
   // `dir` is created when missing; stale files in <dir>/incoming/ (an upload cut off by a
   // crash) are removed by Open.
   BuildLibrary(store::Store& store, std::string dir);
-  ~BuildLibrary();  // joins the file thread
+  ~BuildLibrary();  // joins the file and hash threads
   BuildLibrary(const BuildLibrary&) = delete;
   BuildLibrary& operator=(const BuildLibrary&) = delete;
 
@@ -114,7 +114,8 @@ class BuildLibrary {
   const std::string& dir() const { return dir_; }
 
  private:
-  std::unique_ptr<FileThread> impl_;
+  std::unique_ptr<FileThread> impl_;    // every blocking file call, in order
+  std::unique_ptr<FileThread> hasher_;  // an upload's SHA-256, beside its writes
   store::Store& store_;
   std::string dir_;
 };
