@@ -40,9 +40,21 @@ InstalledBuild AlreadyInstalled(const store::Build& build) {
   return installed;
 }
 
+InstalledBuild InstallIntention(const store::Build& build) {
+  InstalledBuild installed = AlreadyInstalled(build);
+  installed.method = kInstalling;
+  return installed;
+}
+
 std::optional<std::string> WhyInstall(const store::Build& build,
                                       const parsers::DumpsysPackage& installed,
-                                      const std::optional<std::string>& last_installed_sha256) {
+                                      const std::optional<store::DeviceInstalledBuild>& last) {
+  if (last && last->install_method == kInstalling) {
+    return "droidlab's last install there (build " + std::to_string(last->build_id) + ", run " +
+           std::to_string(last->run_id) + ") was not seen to finish, so what the phone has is unknown";
+  }
+  const std::optional<std::string> last_installed_sha256 =
+      last ? last->sha256 : std::optional<std::string>();
   if (!installed.installed) return build.package + " is not installed";
   if (!installed.version_code) return "the installed versionCode cannot be read";
   if (*installed.version_code != build.version_code) {
@@ -95,14 +107,14 @@ boost::asio::awaitable<std::optional<std::string>> WhyInstallOnDevice(DeviceShel
   if (!history) {
     co_return "what droidlab installed on the phone cannot be read: " + history.error().message;
   }
-  std::optional<std::string> last_sha256;
+  std::optional<store::DeviceInstalledBuild> last;
   for (const auto& entry : *history) {
-    if (entry.package == build.package) last_sha256 = entry.sha256;
+    if (entry.package == build.package) last = entry;
   }
   auto reading_package = ReadInstalledPackage(shell, build.package, deadline);
   auto installed = co_await std::move(reading_package);
   if (!installed) co_return installed.error().message;
-  co_return WhyInstall(build, *installed, last_sha256);
+  co_return WhyInstall(build, *installed, last);
 }
 
 }  // namespace droidlab::orchestrator

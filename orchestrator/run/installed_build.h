@@ -29,15 +29,23 @@ namespace droidlab::orchestrator {
 // preflight.build's install_method when the phone had the build already.
 inline constexpr char kAlreadyInstalled[] = "already-installed";
 
+// preflight.build's install_method while an install is under way: recorded before the install
+// is sent, replaced when it is seen to end. Found by the next run's check, it means droidlab does
+// not know what the phone has (a crash or a lost phone mid-install): install again.
+inline constexpr char kInstalling[] = "installing";
+
 // What the run records when it did not install: the build, method "already-installed", 0 bytes.
 InstalledBuild AlreadyInstalled(const store::Build& build);
 
+// What the run records before it installs: the build, method "installing", 0 bytes.
+InstalledBuild InstallIntention(const store::Build& build);
+
 // Why the build must be installed, in words for the run's log; nullopt: the phone has it.
-// `last_installed_sha256`: the SHA-256 of the build droidlab last recorded on this phone for the
-// build's package (nullopt: none). Pure.
+// `last`: the build droidlab last recorded on this phone for the build's package (nullopt:
+// none); an install recorded as under way (kInstalling) is a reason to install. Pure.
 std::optional<std::string> WhyInstall(const store::Build& build,
                                       const parsers::DumpsysPackage& installed,
-                                      const std::optional<std::string>& last_installed_sha256);
+                                      const std::optional<store::DeviceInstalledBuild>& last);
 
 // `dumpsys package PKG` read and parsed. Errors: the command failed; the dump cannot be read.
 boost::asio::awaitable<CommandResult<parsers::DumpsysPackage>> ReadInstalledPackage(

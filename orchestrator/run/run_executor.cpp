@@ -213,6 +213,8 @@ class Execution {
   asio::awaitable<void> RereadCompilation(DeviceShell& shell);
   // The run row's preflight_json as known now (status running).
   asio::awaitable<store::Status> StoreRunningPreflight();
+  // installed_ (an install under way) stored with the run, before the install is sent.
+  asio::awaitable<store::Status> StoreInstallIntention();
   // Commits what undoes a change of the device before the change (looper_session.h).
   asio::awaitable<CommandResult<bool>> RecordUndo(store::DeviceRestore restore);
   // The daemon's OwedRestores, or the run's own over the same store.
@@ -248,6 +250,7 @@ class Execution {
   std::optional<DeviceClock> clock_;
   std::optional<CompilationRecord> compilation_;
   std::optional<InstalledBuild> installed_;
+  bool intention_stored_ = false;  // an install was recorded as under way (StoreInstallIntention)
   // A side-by-side run: its launches in order, the build on the phone, its installs.
   std::vector<PlannedLaunch> plan_;
   Arm on_phone_ = Arm::kBaseline;
@@ -306,6 +309,8 @@ asio::awaitable<RunOutcome> Execution::Finish() {
                       installed_ ? &*installed_ : nullptr, side_by_side_ ? &*side_by_side_ : nullptr);
   } else if (installed_) {
     update.preflight_json = InstalledBuildOnlyJson(*installed_);
+  } else if (intention_stored_) {
+    update.preflight_json = "{}";  // an install refused: the intention recorded is void
   }
   auto updating = UpdateStatus(std::move(update));
   store::Status s = co_await std::move(updating);
@@ -620,6 +625,20 @@ std::string CompilationLogLine(const CompilationRecord& c) {
 
 }  // namespace
 
+asio::awaitable<store::Status> Execution::StoreInstallIntention() {
+  intention_stored_ = true;
+  if (preflight_) {
+    auto storing = StoreRunningPreflight();
+    co_return co_await std::move(storing);
+  }
+  store::RunStatusUpdate running;
+  running.status = store::RunStatus::kRunning;
+  running.preflight_json = InstalledBuildOnlyJson(*installed_);
+  auto updating = UpdateStatus(std::move(running));
+  store::Status s = co_await std::move(updating);
+  co_return s;
+}
+
 asio::awaitable<store::Status> Execution::StoreRunningPreflight() {
   store::RunStatusUpdate running;
   running.status = store::RunStatus::kRunning;
@@ -663,6 +682,19 @@ asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int6
   Log("installing build " + std::to_string(build_id) + " (" + build->package + " versionCode " +
       std::to_string(build->version_code) + ", " + std::to_string(build->size) + " bytes): " +
       *why_install);
+  // Recorded before it is made: from here until the install is seen to end, what the phone has is
+  // unknown (installed_build.h, kInstalling), so a crash mid-install makes the next run install
+  // again rather than trust the record of what was there before.
+  std::optional<InstalledBuild> before = installed_;
+  installed_ = InstallIntention(*build);
+  auto recording = StoreInstallIntention();
+  store::Status recorded = co_await std::move(recording);
+  if (!recorded) {
+    installed_ = std::move(before);
+    attempt.error = "the install of build " + std::to_string(build_id) +
+                    " not recorded (the phone is not changed): " + recorded.error().message;
+    co_return attempt;
+  }
   const int64_t started = options_.now_ms();
   auto log = options_.log;
   adb::ProgressCallback progress = [log, next_percent = 25](uint64_t sent, uint64_t total) mutable {
@@ -689,6 +721,8 @@ asio::awaitable<InstallAttempt> Execution::InstallBuild(DeviceShell& shell, int6
     co_return attempt;
   }
   if (!sent->success) {
+    // The package manager refused it: the phone keeps what it had (installs are atomic).
+    installed_ = std::move(before);
     attempt.error = InstallFailureText(build_id, *sent);
     co_return attempt;
   }
