@@ -181,7 +181,9 @@ struct CalibrationOptions {
 
 struct Calibration {
   std::size_t pairs_used = 0;
-  std::size_t pairs_skipped = 0;  // a run with fewer than min_samples finite samples
+  // A run with fewer than min_samples finite samples, a first median <= 0, or a ratio of
+  // medians that overflows.
+  std::size_t pairs_skipped = 0;
   // The floor (a fraction: 0.031 = 3.1 %): the `quantile` of |Δ median| / first median over
   // the pairs. Null with fewer than min_pairs pairs.
   std::optional<double> floor_fraction;
