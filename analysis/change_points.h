@@ -12,27 +12,36 @@
 //   1. Each usable run becomes one value: x = the 20 %-trimmed mean of ln(samples) (ln(median)
 //      when only a median is known), and a variance v = τ² + κ·s²/n: τ² the run-to-run spread,
 //      s² the pooled within-run spread of ln(launch), n the run's samples, κ the estimator's
-//      efficiency (1.2 trimmed mean, π/2 median). τ² comes from the MAD of successive
-//      differences of x, so steps and outlier runs barely move it; unequal n get their own v.
+//      efficiency (1.2 trimmed mean, π/2 median). τ² comes from the MAD of each run's
+//      distance to the median of the 5 runs before it (the error of predicting a run from its
+//      recent past, slow wander included), so steps and outlier runs barely move it; unequal
+//      n get their own v.
 //   2. For every position i with at least min_segment_runs usable runs on each side, the
 //      windows of up to window_runs runs before and after i (never across an accepted change
 //      point) each get a Huber location (values clipped to ±2.5 √v around the window's
 //      median, then weighted by 1/v), and z(i) = (after − before) / √(SE² + SE²).
 //   3. Greedy: the position with the largest |z| that passes z_threshold and
-//      min_effect_percent is accepted; positions near it are rescored with windows bounded by
-//      it; repeat. Then every accepted change point is re-tested against its final neighbours
-//      and the weakest failing one is dropped, until all pass (Hunter's pruning).
-//   4. A change point within snap_runs of a run where the fingerprint or the compilation
-//      state changed (then, failing that, the versionCode) moves there when the test passes
-//      there too: a known cause is preferred, and an OTA is never blamed on the app by being
-//      placed one run late.
+//      min_effect_percent is a candidate. Its location is the split of the neighbourhood
+//      (window_runs / 2 either way) that fits best: weighted squared residuals of two Huber
+//      levels — the scan's |z| peaks broadly, since a robust window shrugs off the few runs
+//      of the other level it straddles. A fingerprint or compilation change in that range
+//      whose fit is within the χ²₁ 0.1 % bound of the best wins; else a versionCode change
+//      within snap_runs of the best, within the 1 % bound. If the chosen position has fewer
+//      than min_segment_runs runs after it or fails its own test, nothing is decided there
+//      now (the next run may). Else it is accepted, the positions near it are rescored with
+//      windows bounded by it, and the next candidate is taken.
+//   4. Every accepted change point is re-tested against its final neighbours, and the weakest
+//      failing one is dropped, until all pass (Hunter's pruning).
+// So an OTA is not pinned on the build one run before it, and a shift that shows in the
+// windows one run early is not blamed on a neighbouring build.
 // The p-value is the two-sided normal p of z at the final location: nominal, not adjusted for
 // the scan over positions; the false-alarm rate of the whole procedure is what the evaluation
 // measures (z_threshold was chosen from it).
 //
 // Pure and deterministic: no I/O, no clock, no randomness, no globals. Thread-safe.
-// Cost: O(n · window_runs · log window_runs) plus the samples' sort; 10,000 runs of 20 launches
-// in a few milliseconds (bench/change_point_eval.cpp).
+// Cost: O(n · window_runs²) at worst (small windows, an insertion sort each) plus the samples'
+// sort; 10,000 runs of 20 launches in ~30 ms on the development machine
+// (bench/change_point_eval.cpp).
 #pragma once
 
 #include <cstddef>
@@ -71,9 +80,9 @@ struct HistoryOptions {
   // A change point is settled once this many usable runs follow it: the windows around it are
   // then (nearly) full, and in the evaluation it no longer moved (see analysis/README.md).
   std::size_t settle_runs = 8;
-  double z_threshold = 5.0;         // |z| of a change point, at least
+  double z_threshold = 4.5;         // |z| of a change point, at least (chosen by the evaluation)
   double min_effect_percent = 1.0;  // |Δ %| of a change point, at least
-  std::size_t snap_runs = 2;        // see step 4 above
+  std::size_t snap_runs = 2;        // see step 3 above
   std::size_t min_run_samples = 3;  // finite samples (or count) a run needs to be used
   // Runs whose conditions were out of range are left out of segments (and of verdicts). False:
   // they take part, and a change where the flag flips is explained by "conditions".
