@@ -56,8 +56,10 @@
 
 namespace droidlab::analysis {
 
-// One run of a series. Either `samples` (the run's counted launches, any order; NaN / ±inf are
-// ignored) or, when it is empty, `median` and `count` (a summary from the store).
+// One run of a series. Either `samples` (the run's counted launches, any order; NaN, ±inf and
+// values <= 0 are ignored: the method works on ln(launch)) or, when it is empty, `median` and
+// `count` (a summary from the store). A run is used when it has at least min_run_samples such
+// samples (or a count that large and a finite median > 0) and, by default, was in range.
 struct RunPoint {
   std::int64_t run_id = 0;
   std::int64_t t = 0;  // seconds since the epoch (only carried through to the results)
