@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,24 +136,35 @@ int main(int argc, char** argv) {
   const auto history =
       bench::Generate(big, bench::PlanEvents(big.runs, 40, 30, sizes, seed, counter), seed);
   double best_ms = 1e9;
+  double best_cpu_ms = 1e9;
   double best_verdict_ms = 1e9;
   std::size_t found = 0;
+  // Wall time and this thread's CPU time: the machine is shared, and under load the wall time
+  // measures the other builds as much as the analysis.
+  const auto cpu_ms = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
+  };
   for (int rep = 0; rep < (quick ? 1 : 5); ++rep) {
+    const double c0 = cpu_ms();
     const auto t0 = std::chrono::steady_clock::now();
     const auto analysis = FindChangePoints(history.runs, options);
     const auto t1 = std::chrono::steady_clock::now();
+    const double c1 = cpu_ms();
     const auto verdict =
         JudgeAgainstHistory(history.runs, history.runs.size() - 1, std::nullopt, options);
     const auto t2 = std::chrono::steady_clock::now();
     found = analysis.change_points.size();
     best_ms = std::min(best_ms, std::chrono::duration<double, std::milli>(t1 - t0).count());
+    best_cpu_ms = std::min(best_cpu_ms, c1 - c0);
     best_verdict_ms =
         std::min(best_verdict_ms, std::chrono::duration<double, std::milli>(t2 - t1).count());
     if (verdict.reason.empty()) return 1;
   }
   std::printf(
-      "10,000 runs × 20 launches (%zu events): FindChangePoints %.2f ms (%zu change "
-      "points), JudgeAgainstHistory of the last run %.2f ms (best of %d)\n",
-      history.events.size(), best_ms, found, best_verdict_ms, quick ? 1 : 5);
+      "10,000 runs × 20 launches (%zu events): FindChangePoints %.2f ms wall, %.2f ms CPU (%zu "
+      "change points), JudgeAgainstHistory of the last run %.2f ms (best of %d)\n",
+      history.events.size(), best_ms, best_cpu_ms, found, best_verdict_ms, quick ? 1 : 5);
   return 0;
 }
