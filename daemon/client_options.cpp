@@ -50,11 +50,13 @@ FlagSet FlagsOf(ClientCommand command) {
     case ClientCommand::kRun:
       flags.valued.insert(kRunFlags.begin(), kRunFlags.end());
       flags.valued.insert({"--baseline", "--junit"});
-      flags.switches.insert({"--wait", "--fail-on-regression", "--allow-different-conditions"});
+      flags.switches.insert(
+          {"--wait", "--fail-on-regression", "--allow-different-conditions", "--calibration"});
       break;
     case ClientCommand::kSchedulesAdd:
       flags.valued.insert(kRunFlags.begin(), kRunFlags.end());
       flags.valued.insert({"--cron", "--timezone"});
+      flags.switches.insert({"--calibration"});
       break;
     case ClientCommand::kDevices:
     case ClientCommand::kWatch:
@@ -215,6 +217,7 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
   orchestrator::RunSpec spec = o.spec;
   if (o.build_file) spec.build = 1;
   if (o.baseline_build_file) spec.baseline_build = 1;
+  if (spec.calibration && !spec.baseline_build) spec.baseline_build = spec.build;  // as the daemon
   auto error = orchestrator::ValidateRunSpec(spec);
   if (!error) return std::nullopt;
   static const std::map<std::string, std::string> kFlagOfField = {
@@ -227,7 +230,8 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
       {"proc_sample_interval_ms", "--proc-interval-ms"},
       {"launch_timeout_ms", "--launch-timeout-ms"},
       {"baseline_build", "--baseline-build"},
-      {"block", "--block"}};
+      {"block", "--block"},
+      {"calibration", "--calibration"}};
   auto it = kFlagOfField.find(error->field);
   const std::string name = it != kFlagOfField.end() ? it->second : error->field;
   return name.empty() ? error->message : name + ": " + error->message;
@@ -317,6 +321,7 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
       if (flag == "--wait") o.wait = true;
       if (flag == "--fail-on-regression") o.fail_on_regression = true;
       if (flag == "--allow-different-conditions") o.allow_different_conditions = true;
+      if (flag == "--calibration") o.spec.calibration = true;
       continue;
     }
     if (!flags.valued.count(flag)) {
@@ -411,6 +416,7 @@ std::string RunBodyJson(const ClientOptions& o) {
   if (s.build) body["build"] = *s.build;
   if (s.baseline_build) body["baseline_build"] = *s.baseline_build;
   if (s.block != orchestrator::kDefaultBlock) body["block"] = s.block;
+  if (s.calibration) body["calibration"] = true;
   return body.dump();
 }
 
@@ -520,7 +526,7 @@ const char* ClientCommandsUsage() {
          "               [--warmup N] [--max-thermal light] [--max-battery-temp-c 38]\n"
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--compilation as-is|speed-profile|speed|verify|none] [--build ID|FILE]\n"
-         "               [--baseline-build ID|FILE [--block N]]\n"
+         "               [--baseline-build ID|FILE [--block N]] [--calibration]\n"
          "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"

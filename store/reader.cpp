@@ -378,6 +378,19 @@ StoreResult<std::optional<Run>> Reader::PreviousSuccessfulRun(
   return OneRow<Run>(*st, ReadRun, "finding the previous successful run");
 }
 
+StoreResult<std::vector<Run>> Reader::CalibrationRuns(std::string_view package,
+                                                      const std::optional<std::string>& device_model,
+                                                      const std::optional<std::string>& mode,
+                                                      int limit) {
+  auto st = db_->Cached(sql::kCalibrationRuns);
+  if (!st) return st.error();
+  (*st)->BindText(1, package);
+  (*st)->BindOptional(2, device_model);
+  (*st)->BindOptional(3, mode);
+  (*st)->BindInt64(4, limit);
+  return CollectRows<Run>(*st, ReadRun, "listing calibration runs");
+}
+
 StoreResult<RowPage<Launch>> Reader::PageLaunches(int64_t run_id, const RowPageQuery& query) {
   return PageOfRows<Launch, 1>(*db_, sql::kLaunchesOfRun, run_id, query, "i1", 18, ReadLaunch,
                                "listing a run's launches");

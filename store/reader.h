@@ -60,6 +60,12 @@ class Reader {
                                                         std::string_view mode,
                                                         int64_t before_created_at);
 
+  // A package's succeeded calibration runs (an A/A of one build), newest first, at most
+  // `limit`; a model or mode not given matches any.
+  StoreResult<std::vector<Run>> CalibrationRuns(std::string_view package,
+                                                const std::optional<std::string>& device_model,
+                                                const std::optional<std::string>& mode, int limit);
+
   // A run's rows, all of them, in iteration / dump / time order. Empty for an unknown run.
   StoreResult<std::vector<Launch>> ListLaunches(int64_t run_id);
   StoreResult<std::vector<LooperStatsRow>> ListLooperStats(int64_t run_id);

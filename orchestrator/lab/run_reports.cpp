@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "orchestrator/lab/side_by_side_launches.h"
 #include "orchestrator/run/side_by_side.h"
 #include "orchestrator/spec/run_spec.h"
 
@@ -32,33 +33,6 @@ struct ComparisonRows {
   std::vector<store::Launch> candidate_launches;
   std::vector<store::Launch> baseline_launches;
 };
-
-// The spec of a side-by-side run as it was stored; nullopt for any other run.
-std::optional<RunSpec> SideBySideSpec(const store::Run& run) {
-  const nlohmann::json spec = nlohmann::json::parse(run.spec_json, nullptr, false);
-  if (!spec.is_object()) return std::nullopt;
-  auto parsed = ParseRunSpecValue(spec);
-  if (!parsed || !parsed->side_by_side()) return std::nullopt;
-  return std::move(*parsed);
-}
-
-struct SplitLaunches {
-  std::vector<store::Launch> baseline;
-  std::vector<store::Launch> candidate;
-};
-
-// A side-by-side run's launches by the build each measured: its plan says which (even for an
-// A/A of one build); a launch beyond the plan belongs to neither.
-SplitLaunches SplitByArm(const RunSpec& spec, std::vector<store::Launch> launches) {
-  const std::vector<PlannedLaunch> plan = PlanSideBySide(spec.iterations, spec.block, spec.warmup);
-  SplitLaunches split;
-  for (store::Launch& l : launches) {
-    const std::optional<Arm> arm = ArmOfIteration(plan, l.iteration);
-    if (!arm) continue;
-    (*arm == Arm::kBaseline ? split.baseline : split.candidate).push_back(std::move(l));
-  }
-  return split;
-}
 
 // What a comparison of two runs counts of `run`: a side-by-side run's candidate build's
 // launches, any other run's all.

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 20> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 21> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -36,7 +36,8 @@ constexpr std::array<std::string_view, 20> kKnownFields = {"serial",
                                                            "compilation",
                                                            "build",
                                                            "baseline_build",
-                                                           "block"};
+                                                           "block",
+                                                           "calibration"};
 
 struct CompilationNameOf {
   Compilation value;
@@ -199,6 +200,13 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
   }
   if (spec.block != kDefaultBlock && !spec.baseline_build) {
     return Error("block", "is only for a side-by-side run (\"baseline_build\")");
+  }
+  if (spec.calibration && !spec.build) {
+    return Error("calibration", "needs \"build\": the build measured twice");
+  }
+  if (spec.calibration && spec.baseline_build != spec.build) {
+    return Error("baseline_build",
+                 "a calibration run measures its \"build\" against itself: leave baseline_build out");
   }
   return std::nullopt;
 }
@@ -396,8 +404,19 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     }
     spec.baseline_build = id;
   }
+  bool block_given = false;
   if ((v = field("block"))) {
     if (auto e = ReadInt(*v, "block", 1, kMaxIterations, spec.block)) return *e;
+    block_given = true;
+  }
+  if ((v = field("calibration")) && !v->is_null()) {
+    if (!v->is_boolean()) return Error("calibration", "must be true or false, got " + v->dump());
+    spec.calibration = v->get<bool>();
+  }
+  if (spec.calibration && spec.build) {
+    // An A/A: the build against itself, by default in two halves, like two runs back to back.
+    if (!spec.baseline_build) spec.baseline_build = spec.build;
+    if (!block_given) spec.block = spec.iterations;
   }
   if (auto e = ValidateRunSpec(spec)) return *e;
   return spec;
@@ -428,6 +447,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["build"] = spec.build ? json(*spec.build) : json(nullptr);
   j["baseline_build"] = spec.baseline_build ? json(*spec.baseline_build) : json(nullptr);
   j["block"] = spec.block;
+  j["calibration"] = spec.calibration;
   return j.dump();
 }
 
@@ -448,7 +468,8 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.max_battery_temp_tenths_c == b.max_battery_temp_tenths_c &&
          a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail &&
          a.compilation == b.compilation && a.build == b.build &&
-         a.baseline_build == b.baseline_build && a.block == b.block;
+         a.baseline_build == b.baseline_build && a.block == b.block &&
+         a.calibration == b.calibration;
 }
 
 const char* CompilationName(Compilation c) {

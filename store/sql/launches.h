@@ -23,8 +23,9 @@ inline constexpr char kLaunchesOfRun[] =
 
 // A package's succeeded runs and their counted launches (valid, not warm-up), for the history
 // chart (joins `runs`). A launch of another build than the run's (a side-by-side run's baseline
-// build, 0006_launch_builds.sql) is not the run's history; json_extract is reached only for
-// launches that name a build.
+// build, 0006_launch_builds.sql) is not the run's history, nor is a calibration run (an A/A of
+// one build, issue 15 §3: the noise floor's); json_extract is reached only for launches that
+// name a build, as every launch of those runs does.
 inline constexpr char kLaunchHistory[] =
     "SELECT r.id, r.serial, r.device_model, r.mode, r.created_at, l.displayed_ms,"
     " l.fully_drawn_ms, l.total_time_ms"
@@ -32,7 +33,8 @@ inline constexpr char kLaunchHistory[] =
     " WHERE r.package = ?1 AND r.created_at >= ?2 AND +r.status = 'succeeded'"
     " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
     " AND l.warmup = 0"
-    " AND (l.build_id IS NULL OR l.build_id = json_extract(r.spec, '$.build'))"
+    " AND (l.build_id IS NULL OR (l.build_id = json_extract(r.spec, '$.build')"
+    " AND json_extract(r.spec, '$.calibration') IS NOT 1))"
     " ORDER BY r.created_at, r.id, l.iteration";
 
 }  // namespace droidlab::store::sql

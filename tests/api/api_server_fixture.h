@@ -167,9 +167,9 @@ class ApiTest : public ::testing::Test {
   }
 
   int64_t SeedRun(const std::string& serial, const std::string& package, int64_t created_at,
-                  std::vector<int64_t> displayed) {
+                  std::vector<int64_t> displayed, const std::string& spec_json = "{}") {
     store::NewRun run;
-    run.spec_json = "{}";
+    run.spec_json = spec_json;
     run.serial = serial;
     run.device_model = "Pixel 7";
     run.package = package;

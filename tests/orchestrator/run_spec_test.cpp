@@ -155,7 +155,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"BlockWithoutBaseline", Body(R"(,"build":4,"block":3)"), "block",
                 "only for a side-by-side run"},
         BadCase{"BlockZero", Body(R"(,"build":4,"baseline_build":3,"block":0)"), "block",
-                "must be between 1 and 1000"}),
+                "must be between 1 and 1000"},
+        // Issue 15 §3: a calibration run is an A/A of its build.
+        BadCase{"CalibrationWithoutBuild", Body(R"(,"calibration":true)"), "calibration",
+                "needs \"build\""},
+        BadCase{"CalibrationNotABool", Body(R"(,"build":4,"calibration":1)"), "calibration",
+                "must be true or false"},
+        BadCase{"CalibrationAgainstAnotherBuild",
+                Body(R"(,"build":4,"baseline_build":3,"calibration":true)"), "baseline_build",
+                "against itself"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
 TEST(RunSpecTest, ParsesTheApiExample) {
@@ -224,6 +232,25 @@ TEST(RunSpecTest, SideBySideBuildsAndBlock) {
   auto aa = ParseRunSpec(Body(R"(,"build":4,"baseline_build":4)"));
   ASSERT_TRUE(aa.ok()) << aa.error().message;
   EXPECT_TRUE(aa->side_by_side());
+}
+
+// A calibration run: the build against itself, in two halves unless a block is given; stored
+// and read back the same.
+TEST(RunSpecTest, ACalibrationRunIsAnAaOfItsBuild) {
+  auto halves = ParseRunSpec(Body(R"(,"build":4,"calibration":true)"));
+  ASSERT_TRUE(halves.ok()) << halves.error().message;
+  EXPECT_TRUE(halves->calibration);
+  EXPECT_EQ(halves->baseline_build, 4);
+  EXPECT_EQ(halves->block, 5);  // Body's iterations
+  auto blocks = ParseRunSpec(Body(R"(,"build":4,"block":2,"calibration":true)"));
+  ASSERT_TRUE(blocks.ok()) << blocks.error().message;
+  EXPECT_EQ(blocks->block, 2);
+  auto back = ParseRunSpec(RunSpecToJson(*halves));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(*back == *halves);
+  auto plain = ParseRunSpec(Body(R"(,"build":4)"));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->calibration);
 }
 
 TEST(RunSpecTest, FullClassNameActivityAndBounds) {

@@ -655,6 +655,38 @@ TEST_F(StoreTest, LaunchHistoryOfASideBySideRunIsItsBuildsLaunches) {
   EXPECT_EQ((*back)[1].build_id, 8);
 }
 
+// A calibration run (issue 15 §3) measures one build against itself, often an older build than
+// the nightly's: it is the noise floor's, not a point of the package's history.
+TEST_F(StoreTest, LaunchHistoryLeavesOutCalibrationRuns) {
+  NewRun run;
+  run.serial = "s1";
+  run.device_model = "Pixel 7";
+  run.package = "com.a";
+  run.mode = "cold";
+  run.iterations = 2;
+  std::vector<int64_t> ids;
+  for (const char* spec : {R"({"iterations":2,"build":8})",
+                           R"({"iterations":2,"build":8,"baseline_build":8,"block":2,"calibration":true})"}) {
+    run.spec_json = spec;
+    run.created_at += 1000;
+    auto id = store_->CreateRun(run);
+    ASSERT_TRUE(id.ok()) << id.error().message;
+    Finish(*id, RunStatus::kSucceeded);
+    std::vector<Launch> ls = {MakeLaunch(*id, 1, 500), MakeLaunch(*id, 2, 520),
+                              MakeLaunch(*id, 3, 510), MakeLaunch(*id, 4, 530)};
+    for (Launch& l : ls) l.build_id = 8;
+    ASSERT_TRUE(store_->AddLaunches(ls).ok());
+    ids.push_back(*id);
+  }
+  ASSERT_TRUE(store_->Flush().ok());
+  LaunchHistoryQuery q;
+  q.package = "com.a";
+  auto history = store_->Read([&](Reader& r) { return r.LaunchHistory(q); });
+  ASSERT_TRUE(history.ok()) << history.error().message;
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0].run_id, ids[0]);
+}
+
 TEST_F(StoreTest, QueriesUseTheirIndexes) {
   auto db = OpenReaderDatabase(store_->path(), 1000);
   ASSERT_TRUE(db.ok());
