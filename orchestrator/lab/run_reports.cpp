@@ -60,13 +60,15 @@ SplitLaunches SplitByArm(const RunSpec& spec, std::vector<store::Launch> launche
   return split;
 }
 
-// What a comparison of two runs counts of `run`: a side-by-side run's candidate build's
-// launches, any other run's all.
+}  // namespace
+
 std::vector<store::Launch> MeasuredLaunches(const store::Run& run,
                                             std::vector<store::Launch> launches) {
   if (auto spec = SideBySideSpec(run)) return SplitByArm(*spec, std::move(launches)).candidate;
   return launches;
 }
+
+namespace {
 
 store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t run_id,
                                                       std::optional<int64_t> baseline_id) {
