@@ -149,6 +149,27 @@ TEST_F(SeriesApiTest, AnEmptyModelIsTheRunsOfAnUnknownModel) {
   (void)known;
 }
 
+// The points are written straight into the body (series_routes.cpp): a value that needs escaping
+// still comes back as stored, and the body is JSON.
+TEST_F(SeriesApiTest, AFingerprintThatNeedsEscapingComesBackAsStored) {
+  const int64_t id = AddSummarisedRun(1000, "Pixel \"7\"", "cold", {500, 510});
+  const std::string odd = "vendor/\"odd\"\\build:14/\x01/\xc3\xa9:user";
+  store::RunStatusUpdate update;
+  update.run_id = id;
+  update.status = store::RunStatus::kSucceeded;
+  update.fingerprint = odd;
+  ASSERT_TRUE(store_->UpdateRunStatus(update).ok());
+  auto run = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
+  auto launches = store_->Read([&](store::Reader& r) { return r.ListLaunches(id); });
+  ASSERT_TRUE(store_->AddRunSummaries(orchestrator::SummarizeRunForSeries(*run, *launches)).ok());
+  Start();
+  const Json body = Get("/api/v1/series?package=com.a&model=Pixel%20%227%22&mode=cold");
+  ASSERT_EQ(body["points"].size(), 1u) << body.dump();
+  EXPECT_EQ(body["model"], "Pixel \"7\"");
+  EXPECT_EQ(body["points"][0]["fingerprint"], odd);
+  EXPECT_EQ(body["points"][0]["median"], 505.0);
+}
+
 struct BadSeries {
   const char* name;
   const char* query;
