@@ -55,6 +55,13 @@ boost::asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request,
 boost::asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& params,
                                              const RouteContext& ctx);
 
+// series_routes.cpp
+boost::asio::awaitable<HttpResponse> Series(const HttpRequest& request, const PathParams& params,
+                                            const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> PackageSeries(const HttpRequest& request,
+                                                   const PathParams& params,
+                                                   const RouteContext& ctx);
+
 // build_routes.cpp
 boost::asio::awaitable<HttpResponse> CreateBuild(const HttpRequest& request,
                                                  const PathParams& params, const RouteContext& ctx);

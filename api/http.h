@@ -55,7 +55,7 @@ std::optional<std::string> PercentDecode(std::string_view text);
 // "a=1&b=x%20y" → {a:1, b:"x y"}; nullopt when an escape is bad.
 std::optional<std::map<std::string, std::string>> ParseQuery(std::string_view query);
 
-// A strong ETag of a body: "\"<16 hex digits>\"" (FNV-1a 64).
+// A strong ETag of a body: "\"<16 hex digits>\"" (FNV-1a 64 over 8-byte words, then the tail).
 std::string EtagOf(std::string_view body);
 // Whether an If-None-Match value (a list, or *) names `etag`.
 bool IfNoneMatchHits(std::string_view if_none_match, std::string_view etag);

@@ -27,6 +27,8 @@ constexpr RouteEntry kRoutes[] = {
     {"GET", "/api/v1/runs/{id}/looper-stats", LooperStats},
     {"GET", "/api/v1/runs/{id}/proc-samples", ProcSamples},
     {"GET", "/api/v1/runs/{id}/compare", Compare},
+    {"GET", "/api/v1/series", Series},
+    {"GET", "/api/v1/packages/{package}/series", PackageSeries},
     {"POST", "/api/v1/builds", CreateBuild},
     {"GET", "/api/v1/builds", ListBuilds},
     {"GET", "/api/v1/builds/{id}", GetBuild},

@@ -32,6 +32,7 @@
 #include "orchestrator/builds/build_library.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
+#include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/lab/scheduler.h"
 #include "orchestrator/run/owed_restores.h"
 #include "orchestrator/run/run_executor.h"
@@ -119,6 +120,18 @@ auto LogEnd(const char* what, std::function<void()> done = nullptr) {
     }
     if (done) done();
   };
+}
+
+// The back-fill of run summaries (orchestrator/lab/run_summaries.h), logged.
+asio::awaitable<void> BackfillSummaries(store::Store& st) {
+  store::AsyncStore door(st);
+  auto backfilling = orchestrator::BackfillRunSummaries(door);
+  const orchestrator::BackfillResult done = co_await std::move(backfilling);
+  if (done.error) {
+    spdlog::warn("run summaries back-fill stopped after {} run(s): {}", done.runs, *done.error);
+  } else if (done.runs > 0) {
+    spdlog::info("run summaries back-filled for {} run(s)", done.runs);
+  }
 }
 
 // Retention every hour when configured, in the store's own small steps.
@@ -343,6 +356,11 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     asio::co_spawn(io, PruneEveryHour(*st, &builds, config),
                    asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
   }
+  // Runs that succeeded before schema 0009 (or whose summary a stopped daemon never wrote) get
+  // their series points, in the background: the API answers meanwhile, with those points missing.
+  asio::cancellation_signal stop_backfill;
+  asio::co_spawn(io, BackfillSummaries(*st),
+                 asio::bind_cancellation_slot(stop_backfill.slot(), started("summary back-fill")));
   asio::cancellation_signal stop_http;
   asio::co_spawn(io, http_server.Run(),
                  asio::bind_cancellation_slot(stop_http.slot(), started("http server")));
@@ -352,7 +370,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     if (ec) return;
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
-    for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune}) {
+    for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune,
+                    &stop_backfill}) {
       s->emit(asio::cancellation_type::terminal);
     }
   });

@@ -153,6 +153,15 @@ AsyncStore::Awaitable<Status> AsyncStore::DeleteBuild(int64_t build_id) const {
   co_return co_await std::move(deleting);
 }
 
+AsyncStore::Awaitable<Status> AsyncStore::AddRunSummaries(
+    std::vector<RunSummary> summaries) const {
+  auto start = [this, &summaries](auto done) {
+    store_->AddRunSummariesAsync(std::move(summaries), std::move(done));
+  };
+  auto storing = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(storing);
+}
+
 AsyncStore::Awaitable<StoreResult<std::vector<Build>>> AsyncStore::ListBuilds() const {
   auto query = [](Reader& r) { return r.ListBuilds(); };
   auto reading = Read(query);
@@ -308,6 +317,27 @@ AsyncStore::Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> AsyncStore::
     LaunchHistoryQuery query) const {
   auto history = [&query](Reader& r) { return r.LaunchHistory(query); };
   auto reading = Read(history);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<RunSummary>>> AsyncStore::Series(
+    SeriesQuery query) const {
+  auto series = [query = std::move(query)](Reader& r) { return r.Series(query); };
+  auto reading = Read(std::move(series));
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<SeriesKey>>> AsyncStore::SeriesOfPackage(
+    std::string package) const {
+  auto keys = [package = std::move(package)](Reader& r) { return r.SeriesOfPackage(package); };
+  auto reading = Read(std::move(keys));
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<RunSummary>>> AsyncStore::RunSummaries(
+    int64_t run_id) const {
+  auto summaries = [run_id](Reader& r) { return r.RunSummaries(run_id); };
+  auto reading = Read(summaries);
   co_return co_await std::move(reading);
 }
 

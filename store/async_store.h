@@ -62,6 +62,8 @@ class AsyncStore {
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 
   // ---- Builds: resume once committed durably.
+  // Durable: resumes once committed (Store::AddRunSummaries).
+  Awaitable<Status> AddRunSummaries(std::vector<RunSummary> summaries) const;
   Awaitable<StoreResult<AddedBuild>> AddBuild(NewBuild build) const;
   Awaitable<Status> DeleteBuild(int64_t build_id) const;
   Awaitable<StoreResult<std::vector<Build>>> ListBuilds() const;
@@ -96,6 +98,9 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(
       LaunchHistoryQuery query) const;
+  Awaitable<StoreResult<std::vector<RunSummary>>> Series(SeriesQuery query) const;
+  Awaitable<StoreResult<std::vector<SeriesKey>>> SeriesOfPackage(std::string package) const;
+  Awaitable<StoreResult<std::vector<RunSummary>>> RunSummaries(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<Schedule>>> ListSchedules() const;
   Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id) const;
   Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus() const;

@@ -12,6 +12,7 @@
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
+#include "store/sql/run_summaries.h"
 #include "store/sql/runs.h"
 #include "store/sql/builds.h"
 #include "store/sql/schedules.h"
@@ -489,6 +490,78 @@ StoreResult<std::vector<LaunchHistoryPoint>> Reader::LaunchHistory(
   }
   close_point();
   return points;
+}
+
+namespace {
+
+RunSummary ReadRunSummary(const Statement& st) {
+  RunSummary s;
+  s.run_id = st.ColumnInt64(0);
+  s.metric = st.ColumnString(1);
+  s.t = st.ColumnInt64(2);
+  s.count = st.ColumnInt64(3);
+  s.median = st.ColumnOptionalDouble(4);
+  s.p90 = st.ColumnOptionalDouble(5);
+  s.ci_low = st.ColumnOptionalDouble(6);
+  s.ci_high = st.ColumnOptionalDouble(7);
+  s.build_id = st.ColumnOptionalInt64(8);
+  s.version_code = st.ColumnOptionalInt64(9);
+  s.fingerprint = st.ColumnOptionalString(10);
+  s.compilation = st.ColumnOptionalString(11);
+  return s;
+}
+
+}  // namespace
+
+StoreResult<std::vector<RunSummary>> Reader::Series(const SeriesQuery& query) {
+  auto st = db_->Cached(sql::kSeries);
+  if (!st) return st.error();
+  (*st)->BindText(1, query.package);
+  // run_summaries files a run whose model was unknown under '' (0009_run_summaries.sql).
+  (*st)->BindText(2, query.device_model.value_or(std::string()));
+  (*st)->BindText(3, query.mode);
+  (*st)->BindText(4, query.metric);
+  (*st)->BindInt64(5, query.since);
+  (*st)->BindInt64(6, query.until);
+  return CollectRows<RunSummary>(*st, ReadRunSummary, "reading a series");
+}
+
+StoreResult<std::vector<SeriesKey>> Reader::SeriesOfPackage(std::string_view package) {
+  auto st = db_->Cached(sql::kSeriesOfPackage);
+  if (!st) return st.error();
+  (*st)->BindText(1, package);
+  return CollectRows<SeriesKey>(
+      *st,
+      [](const Statement& row) {
+        SeriesKey key;
+        std::string model = row.ColumnString(0);
+        if (!model.empty()) key.device_model = std::move(model);
+        key.mode = row.ColumnString(1);
+        key.metric = row.ColumnString(2);
+        key.points = row.ColumnInt64(3);
+        key.first_t = row.ColumnInt64(4);
+        key.last_t = row.ColumnInt64(5);
+        return key;
+      },
+      "listing a package's series");
+}
+
+StoreResult<std::vector<RunSummary>> Reader::RunSummaries(int64_t run_id) {
+  auto st = db_->Cached(sql::kRunSummariesOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<RunSummary>(*st, ReadRunSummary, "reading a run's summaries");
+}
+
+StoreResult<std::vector<int64_t>> Reader::RunsWithoutSummaries(int64_t after_run_id,
+                                                               int64_t limit) {
+  auto st = db_->Cached(sql::kRunsWithoutSummaries);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, after_run_id);
+  (*st)->BindInt64(2, limit);
+  return CollectRows<int64_t>(
+      *st, [](const Statement& row) { return row.ColumnInt64(0); },
+      "finding runs without a summary");
 }
 
 Status Reader::FillBuildFiles(std::vector<Build>& builds) {

@@ -84,6 +84,18 @@ class Reader {
   // caller's side when no model is given.
   StoreResult<std::vector<LaunchHistoryPoint>> LaunchHistory(const LaunchHistoryQuery& query);
 
+  // One series (schema 0009): the succeeded runs of a package on a model in a mode created in
+  // [since, until] that have counted launches of the metric, oldest first (t, then run id).
+  // A range of run_summaries' primary key: 10,000 points take milliseconds (bench/README.md).
+  StoreResult<std::vector<RunSummary>> Series(const SeriesQuery& query);
+  // The series a package has, by model (unknown first), mode and metric.
+  StoreResult<std::vector<SeriesKey>> SeriesOfPackage(std::string_view package);
+  // A run's summaries, by metric; empty when it has none (yet).
+  StoreResult<std::vector<RunSummary>> RunSummaries(int64_t run_id);
+  // Succeeded runs with no summary, ids above `after_run_id`, at most `limit`, by id: the pages
+  // of the back-fill (orchestrator/lab/run_summaries.h).
+  StoreResult<std::vector<int64_t>> RunsWithoutSummaries(int64_t after_run_id, int64_t limit);
+
   // Builds, newest first; one by id or by its sha256 (kNotFound); those created before a time.
   StoreResult<std::vector<Build>> ListBuilds();
   StoreResult<Build> GetBuild(int64_t build_id);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -270,6 +271,45 @@ struct LaunchHistoryQuery {
   int64_t since = 0;  // runs created at or after (e.g. now - 30 days)
   std::optional<std::string> device_model;  // absent: every model (group by device_model)
   std::optional<std::string> mode;
+};
+
+// One metric of one succeeded run, summarised over its counted launches (schema 0009): a point
+// of a series. Written by the orchestrator (Store::AddRunSummaries), read back as series points.
+struct RunSummary {
+  int64_t run_id = 0;
+  std::string metric;  // "displayed_ms", "fully_drawn_ms", "total_time_ms", ...
+  int64_t t = 0;       // runs.created_at; filled on read (the store takes it from the run)
+  int64_t count = 0;   // counted launches with this metric; 0: every statistic is null
+  std::optional<double> median;
+  std::optional<double> p90;
+  std::optional<double> ci_low;  // the bootstrap CI of the median
+  std::optional<double> ci_high;
+  // What the run measured: its build, the versionCode installed, the device's Android build,
+  // the compiler filter reached.
+  std::optional<int64_t> build_id;
+  std::optional<int64_t> version_code;
+  std::optional<std::string> fingerprint;
+  std::optional<std::string> compilation;
+};
+
+// One series: a package on a device model in a mode, one metric, runs created in [since, until].
+struct SeriesQuery {
+  std::string package;
+  std::optional<std::string> device_model;  // absent: the runs whose phone's model was unknown
+  std::string mode;
+  std::string metric;
+  int64_t since = std::numeric_limits<int64_t>::min();
+  int64_t until = std::numeric_limits<int64_t>::max();
+};
+
+// A series a package has: how many points, the first and the last run's t.
+struct SeriesKey {
+  std::optional<std::string> device_model;  // absent: the model was unknown
+  std::string mode;
+  std::string metric;
+  int64_t points = 0;
+  int64_t first_t = 0;
+  int64_t last_t = 0;
 };
 
 }  // namespace droidlab::store

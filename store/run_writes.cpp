@@ -6,6 +6,7 @@
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
+#include "store/sql/run_summaries.h"
 #include "store/sql/runs.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -129,9 +130,35 @@ Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples) {
   return OkStatus();
 }
 
+Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries) {
+  for (const RunSummary& s : summaries) {
+    if (auto stored = RunCached(
+            db, sql::kInsertRunSummary,
+            [&](Statement& st) {
+              st.BindInt64(1, s.run_id);
+              st.BindText(2, s.metric);
+              st.BindInt64(3, s.count);
+              st.BindOptional(4, s.median);
+              st.BindOptional(5, s.p90);
+              st.BindOptional(6, s.ci_low);
+              st.BindOptional(7, s.ci_high);
+              st.BindOptional(8, s.build_id);
+              st.BindOptional(9, s.version_code);
+              st.BindOptional(10, s.fingerprint);
+              st.BindOptional(11, s.compilation);
+            },
+            "storing the " + s.metric + " summary of run " + std::to_string(s.run_id));
+        !stored) {
+      return stored;
+    }
+  }
+  return OkStatus();
+}
+
 Status DeleteRunAndRows(Database& db, int64_t run_id) {
   for (const char* statement : {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun,
-                                sql::kDeleteProcSamplesOfRun, sql::kDeleteRun}) {
+                                sql::kDeleteProcSamplesOfRun, sql::kDeleteRunSummariesOfRun,
+                                sql::kDeleteRun}) {
     if (auto s = RunCached(
             db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },
             "deleting run " + std::to_string(run_id));

@@ -27,7 +27,12 @@ Status InsertLaunches(Database& db, const std::vector<Launch>& launches);
 Status InsertLooperStats(Database& db, const std::vector<LooperStatsRow>& rows);
 Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples);
 
-// The run's launches, looper rows and samples, then the run (retention).
+// A run's summaries (schema 0009), each replacing the run's row of that metric; filed under
+// the run's package, model, mode and created_at as `runs` has them. A summary of a run that is
+// not (any more) stored inserts nothing.
+Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries);
+
+// The run's launches, looper rows, samples and summaries, then the run (retention).
 Status DeleteRunAndRows(Database& db, int64_t run_id);
 
 }  // namespace writes

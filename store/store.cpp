@@ -289,6 +289,23 @@ Status Store::DeleteBuild(int64_t build_id) {
   return waiter.Wait();
 }
 
+// ---- Run summaries
+
+void Store::AddRunSummariesAsync(std::vector<RunSummary> summaries, Completion done) {
+  const size_t n = summaries.size();
+  PushDurableAsync(
+      [summaries = std::move(summaries)](Database& db) {
+        return writes::InsertRunSummaries(db, summaries);
+      },
+      std::move(done), n == 0 ? 1 : n);
+}
+
+Status Store::AddRunSummaries(std::vector<RunSummary> summaries) {
+  Waiter<Status> waiter;
+  AddRunSummariesAsync(std::move(summaries), waiter.Callback());
+  return waiter.Wait();
+}
+
 // ---- Schedules
 
 void Store::CreateScheduleAsync(NewSchedule schedule,

@@ -147,6 +147,10 @@ class Store {
   void UpsertDeviceAsync(Device device, Completion accepted, Completion committed);
   void RecordDeviceStateAsync(DeviceStateChange change, Completion accepted, Completion committed);
 
+  // ---- Run summaries (schema 0009, the points of a series): durable, so that a run's end is
+  // announced with its point in place. Each replaces the run's row of its metric.
+  Status AddRunSummaries(std::vector<RunSummary> summaries);
+  void AddRunSummariesAsync(std::vector<RunSummary> summaries, Completion done);
   // ---- Builds: durable. AddBuild gives the id of the build already kept with that sha256.
   StoreResult<AddedBuild> AddBuild(const NewBuild& build);
   Status DeleteBuild(int64_t build_id);  // kNotFound

@@ -18,6 +18,7 @@ const state = {
   events: 0,           // events received on the stream
   progress: new Map(), // run id → latest progress from the stream
   page: null,          // {name, cleanup}
+  series: [],          // the trend page's series, as GET /series answered them
 };
 window.droidlab = state;
 
@@ -572,59 +573,98 @@ pages.run = (root, params, id) => {
   return off;
 };
 
+// A colour with alpha, for a series' CI band.
+function translucent(hex, alpha) {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+const SERIES_METRICS = ['displayed_ms', 'fully_drawn_ms', 'total_time_ms'];
+
+// The series of a package (GET /packages/PKG/series lists them; one GET /series each): per device
+// model and mode, each run's median with its CI as a band, and the change points the daemon
+// found as marks with what explains them.
 pages.trend = (root, params) => {
   const pkg = params.get('package') || '';
+  const metric = SERIES_METRICS.includes(params.get('metric')) ? params.get('metric') : 'displayed_ms';
   const form = h('form', {class: 'filters', onsubmit: (e) => {
     e.preventDefault();
-    location.hash = `#/trend?package=${encodeURIComponent(new FormData(form).get('package'))}`;
+    const data = new FormData(form);
+    location.hash = `#/trend?package=${encodeURIComponent(data.get('package'))}` +
+                    `&metric=${encodeURIComponent(data.get('metric'))}`;
   }}, h('input', {name: 'package', value: pkg, placeholder: 'package', required: true}),
+    h('select', {name: 'metric'}, SERIES_METRICS.map((m) => h('option', {value: m, selected: m === metric}, m))),
     h('button', {type: 'submit'}, 'Show'));
   const table = h('table', {id: 'trend'});
+  const changes = h('table', {id: 'trend-changes'});
   root.append(h('h2', {}, 'Trends'), form);
   if (!pkg) {
-    root.append(h('p', {}, 'A package\'s median launch time across its runs, per device model; ' +
-                         'regressions against the previous run (GET /api/v1/runs/{id}/compare) are marked.'));
+    root.append(h('p', {}, 'A package\'s runs as series, one per device model and launch mode: each run\'s ' +
+                         'median with its confidence interval, and the change points found in them ' +
+                         '(GET /api/v1/series).'));
     return null;
   }
-  root.append(chartBox('trend', `${pkg}: median displayed_ms per run`), table);
+  root.append(chartBox('trend', `${pkg}: median ${metric} per run, 95 % CI band`),
+              h('h3', {}, 'Change points'), changes, h('h3', {}, 'Runs'), table);
   chart('trend', $('#chart-trend', root), {type: 'line', data: {datasets: []},
     options: {parsing: false, scales: {x: {type: 'linear', ticks: {callback(v) { return this.max - this.min < 3600e3 ? fmtTime(v).slice(11) : fmtTime(v).slice(5, 16); }}},
                                        y: {beginAtZero: true, title: {display: true, text: 'ms'}}},
-              plugins: {tooltip: {callbacks: {label: (c) => `#${c.raw.id} ${c.raw.y} ms ${c.raw.verdict ?? ''}`}}}}});
+              plugins: {legend: {labels: {filter: (item, data) => !data.datasets[item.datasetIndex].band}},
+                        tooltip: {filter: (item) => !item.dataset.band,
+                                  callbacks: {label: (c) => (c.raw.change
+                                    ? `change at #${c.raw.id}: ${fmtNum(c.raw.change.delta_pct, 1)} %` +
+                                      (c.raw.change.explained_by?.length ? ` (${c.raw.change.explained_by.join(', ')})` : '')
+                                    : `#${c.raw.id} ${c.raw.y} ms [${fmtNum(c.raw.ci_low, 1)}, ${fmtNum(c.raw.ci_high, 1)}]`)}}}}});
   const load = async () => {
-    const list = await api(`/api/v1/runs?package=${encodeURIComponent(pkg)}&status=succeeded&limit=60`);
-    const runs = list.runs.reverse();
-    const details = await Promise.all(runs.map(async (run) => {
-      const [detail, compare] = await Promise.all([
-        api(`/api/v1/runs/${run.id}`),
-        api(`/api/v1/runs/${run.id}/compare`).catch(() => null)]);
-      return {run, median: detail.summary?.displayed_ms?.median ?? null, compare};
-    }));
-    const models = new Map();
-    for (const d of details) {
-      const key = `${d.run.device_model ?? d.run.serial} · ${d.run.mode}`;
-      if (!models.has(key)) models.set(key, []);
-      models.get(key).push(d);
-    }
-    const datasets = [...models.entries()].map(([model, ds], i) => ({
-      label: model, borderColor: COLORS[i % COLORS.length], backgroundColor: COLORS[i % COLORS.length],
-      data: ds.filter((d) => d.median !== null).map((d) => ({x: d.run.created_at, y: d.median, id: d.run.id,
-                                                             verdict: d.compare?.verdict})),
-      pointStyle: ds.filter((d) => d.median !== null).map((d) => (d.compare?.verdict === 'regression' ? 'triangle' : 'circle')),
-      pointRadius: ds.filter((d) => d.median !== null).map((d) => (d.compare?.verdict === 'regression' ? 9 : 3)),
-      pointBackgroundColor: ds.filter((d) => d.median !== null).map((d) =>
-        d.compare?.verdict === 'regression' ? '#d62728' : d.compare?.verdict === 'improvement' ? '#2ca02c' : COLORS[i % COLORS.length]),
-    }));
+    const index = await api(`/api/v1/packages/${encodeURIComponent(pkg)}/series`);
+    const keys = index.series.filter((k) => k.metric === metric);
+    // One request per series.
+    const series = await Promise.all(keys.map((k) => api(
+      `/api/v1/series?package=${encodeURIComponent(pkg)}&model=${encodeURIComponent(k.model ?? '')}` +
+      `&mode=${encodeURIComponent(k.mode)}&metric=${encodeURIComponent(metric)}`)));
+    state.series = series;
+    const datasets = [];
+    series.forEach((s, i) => {
+      const color = COLORS[i % COLORS.length];
+      const label = `${s.model ?? 'unknown model'} · ${s.mode}`;
+      const at = (p, y) => ({x: p.t, y, id: p.run_id, ci_low: p.ci_low, ci_high: p.ci_high});
+      const withCi = s.points.filter((p) => p.ci_low !== null && p.ci_high !== null);
+      // The band: the CI's lower edge, then its upper edge filled down to it.
+      datasets.push({label: `${label} CI low`, band: true, data: withCi.map((p) => at(p, p.ci_low)),
+                     borderWidth: 0, pointRadius: 0, fill: false});
+      datasets.push({label: `${label} CI`, band: true, data: withCi.map((p) => at(p, p.ci_high)),
+                     borderWidth: 0, pointRadius: 0, fill: '-1', backgroundColor: translucent(color, 0.2)});
+      datasets.push({label, series: i, data: s.points.map((p) => at(p, p.median)),
+                     borderColor: color, backgroundColor: color, pointRadius: 3});
+      if (s.change_points.length) {
+        datasets.push({label: `${label} change points`, series: i, type: 'scatter',
+                       data: s.change_points.map((c) => ({x: c.t, y: c.after, id: c.run_id, change: c})),
+                       pointStyle: 'triangle', pointRadius: 9, borderColor: '#d62728', backgroundColor: '#d62728'});
+      }
+    });
     updateChart('trend', {datasets});
+    const allChanges = series.flatMap((s) => s.change_points.map((c) => ({s, c})));
+    changes.replaceChildren(
+      h('tr', {}, ['run', 'model · mode', 'when', 'before', 'after', 'Δ %', 'p', 'explained by'].map((t) => h('th', {}, t))),
+      ...(allChanges.length ? allChanges.map(({s, c}) => h('tr', {class: 'change-point'},
+        h('td', {}, h('a', {href: `#/runs/${c.run_id}`}, `#${c.run_id}`)),
+        h('td', {}, `${s.model ?? 'unknown model'} · ${s.mode}`), h('td', {}, fmtTime(c.t)),
+        h('td', {}, fmtNum(c.before, 1)), h('td', {}, fmtNum(c.after, 1)), h('td', {}, fmtNum(c.delta_pct, 1)),
+        h('td', {}, c.p === null || c.p === undefined ? '—' : Number(c.p).toPrecision(2)),
+        h('td', {}, (c.explained_by || []).join(', ') || 'the app')))
+        : [h('tr', {}, h('td', {colspan: 8}, 'none found'))]));
+    // The newest runs first, across the series.
+    const rows = series.flatMap((s) => s.points.map((p) => ({s, p}))).sort((a, b) => b.p.t - a.p.t).slice(0, 100);
     table.replaceChildren(
-      h('tr', {}, ['run', 'model · mode', 'created', 'median ms', 'vs previous', 'Δ ms', 'Δ %', 'p'].map((t) => h('th', {}, t))),
-      ...details.reverse().map((d) => h('tr', {class: d.compare?.verdict === 'regression' ? 'regression' : null},
-        h('td', {}, h('a', {href: `#/runs/${d.run.id}`}, `#${d.run.id}`)),
-        h('td', {}, `${d.run.device_model ?? d.run.serial} · ${d.run.mode}`), h('td', {}, fmtTime(d.run.created_at)),
-        h('td', {}, fmtNum(d.median, 1)),
-        h('td', {}, d.compare ? h('span', {class: `verdict ${d.compare.verdict}`}, d.compare.verdict) : 'first run'),
-        h('td', {}, fmtNum(d.compare?.delta_ms, 1)), h('td', {}, fmtNum(d.compare?.delta_percent, 1)),
-        h('td', {}, d.compare?.p_value === null || d.compare?.p_value === undefined ? '—' : d.compare.p_value.toPrecision(2)))));
+      h('tr', {}, ['run', 'model · mode', 'created', 'median ms', '95 % CI', 'p90', 'launches', 'versionCode', 'compilation', 'fingerprint']
+        .map((t) => h('th', {}, t))),
+      ...rows.map(({s, p}) => h('tr', {},
+        h('td', {}, h('a', {href: `#/runs/${p.run_id}`}, `#${p.run_id}`)),
+        h('td', {}, `${s.model ?? 'unknown model'} · ${s.mode}`), h('td', {}, fmtTime(p.t)),
+        h('td', {}, fmtNum(p.median, 1)),
+        h('td', {}, p.ci_low === null ? '—' : `${fmtNum(p.ci_low, 1)} – ${fmtNum(p.ci_high, 1)}`),
+        h('td', {}, fmtNum(p.p90, 1)), h('td', {}, p.count), h('td', {}, p.version_code ?? '—'),
+        h('td', {}, p.compilation ?? '—'), h('td', {class: 'fingerprint'}, p.fingerprint ?? '—'))));
   };
   const reload = debounce(() => load().catch(report), 1000);
   const off = onEvent((event, data) => {

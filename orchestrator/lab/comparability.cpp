@@ -117,6 +117,27 @@ std::string Joined(const std::vector<std::string>& states) {
 
 }  // namespace
 
+MeasuredConditions MeasuredConditionsOf(const store::Run& run) {
+  MeasuredConditions c;
+  c.fingerprint = run.fingerprint;
+  const json spec = ParsedOrNull(run.spec_json);
+  if (spec.is_object() && spec.contains("build") && spec["build"].is_number_integer()) {
+    c.build_id = spec["build"].get<int64_t>();
+  }
+  const json preflight = ParsedOrNull(run.preflight_json);
+  if (preflight.is_object() && preflight.contains("side_by_side") &&
+      preflight["side_by_side"].is_object()) {
+    const json installs = preflight["side_by_side"].value("installs", json());
+    c.version_code = ArmVersionCode(installs, "candidate");
+    const std::vector<std::string> states = ArmCompilations(installs, "candidate");
+    if (!states.empty()) c.compilation = states.front();
+    return c;
+  }
+  c.version_code = PreflightPackage<int64_t>(run, "version_code");
+  c.compilation = MeasuredCompilation(run);
+  return c;
+}
+
 Comparability JudgeSideBySide(const store::Run& run,
                               std::span<const store::Launch> candidate_launches,
                               std::span<const store::Launch> baseline_launches) {

@@ -30,6 +30,21 @@ struct Comparability {
   int64_t baseline_launches_too_hot = 0;
 };
 
+// What a run measured under, as a series point states it (issue 15: what a change point is
+// explained by).
+struct MeasuredConditions {
+  std::optional<int64_t> build_id;      // the spec's "build" (a side-by-side run's candidate)
+  std::optional<int64_t> version_code;  // installed: the candidate's install of a side-by-side
+                                        // run, else preflight.package.version_code
+  std::optional<std::string> fingerprint;  // ro.build.fingerprint at preflight
+  std::optional<std::string> compilation;  // the compiler filter reached (as JudgeComparability
+                                           // reads it; the candidate's first install's for a
+                                           // side-by-side run)
+};
+
+// Pure: read from the run's spec and preflight as stored.
+MeasuredConditions MeasuredConditionsOf(const store::Run& run);
+
 // Pure. The builds of one side-by-side run (orchestrator/run/side_by_side.h): package, model,
 // mode and fingerprint are one by construction; what may still differ is the compilation state
 // reached after each install (preflight.side_by_side.installs), a change of it during the run,

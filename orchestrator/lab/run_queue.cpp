@@ -19,6 +19,7 @@
 #include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
+#include "orchestrator/lab/run_summaries.h"
 #include "store/async_store.h"
 
 namespace droidlab::orchestrator {
@@ -199,6 +200,16 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     {
       std::lock_guard lock(mutex);
       progress.erase(run.run_id);
+    }
+    if (stored && finished.status == store::RunStatus::kSucceeded) {
+      // Its point of the series is in place before its end is announced. A summary not
+      // stored is not the run's failure: the back-fill at the next start writes it.
+      auto summarizing = RecordRunSummaries(store, run.run_id);
+      const store::Status summarized = co_await std::move(summarizing);
+      if (!summarized) {
+        options.log("run " + std::to_string(run.run_id) +
+                    ": summary not stored: " + summarized.error().message);
+      }
     }
     if (!stored) {
       options.log("run " + std::to_string(run.run_id) + ": its end (" +

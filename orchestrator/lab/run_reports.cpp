@@ -34,6 +34,8 @@ struct ComparisonRows {
   std::vector<store::Launch> baseline_launches;
 };
 
+}  // namespace
+
 // What a comparison of two runs counts of `run`: a side-by-side run's candidate build's
 // launches, any other run's all.
 std::vector<store::Launch> MeasuredLaunches(const store::Run& run,
@@ -41,6 +43,8 @@ std::vector<store::Launch> MeasuredLaunches(const store::Run& run,
   if (auto spec = SideBySideSpec(run)) return SplitByArm(*spec, std::move(launches)).candidate;
   return launches;
 }
+
+namespace {
 
 store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t run_id,
                                                       std::optional<int64_t> baseline_id) {

@@ -42,6 +42,12 @@ LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches);
 // judges.
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
 
+// What a comparison of two runs, and a series, count of `run`: a side-by-side run's candidate
+// build's launches (by its plan, so an A/A of one build splits too), any other run's all.
+// Pure; the caller still keeps only the counted ones (Launch::counted).
+std::vector<store::Launch> MeasuredLaunches(const store::Run& run,
+                                            std::vector<store::Launch> launches);
+
 // A side-by-side run's launches split by build (orchestrator/run/side_by_side.h).
 struct ArmSummaries {
   int64_t baseline_build = 0;

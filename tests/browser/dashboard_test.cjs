@@ -8,8 +8,10 @@
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
 //      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
 //      ones (> 700 ms, > 5 s) marked;
-//   4. the trend page compares a second run with the first, live, and marks a regression (the
-//      daemon's compare answer made one: devsim runs do not regress); a schedule added by its form;
+//   4. the trend page draws the package's series from GET /series, one request per series (the
+//      median per run, its CI as a band), redrawn live when a second run succeeds, and a change
+//      point as a mark with its explanation (the series answer given one: the analysis that finds
+//      them is still to come); a schedule added by its form;
 //      an APK uploaded on the builds page, a run that installs it, and the device's page showing it;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
@@ -270,30 +272,72 @@ async function main() {
           JSON.stringify(marks.cpu) === '["Anr:very-slow","Fast:-","Janky:slow"]',
           `looper rows sorted and marked (> 700 ms slow, > 5 s very slow): ${JSON.stringify(marks)}`);
 
-    // The other pages load without errors.
+    // The trend page: the package's series from GET /series, one request per series (issue 15
+    // §1), never run by run; each run's median with its CI as a band, redrawn live.
+    const trendRequests = [];
+    const onTrendRequest = (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/v1/')) trendRequests.push(url.pathname + url.search);
+    };
+    page.on('request', onTrendRequest);
     await page.goto(`${base}/#/trend?package=com.example.app`);
     await waitFor('the second run to succeed', async () =>
       (await api('GET', `/api/v1/runs/${second.body.id}`)).body.status === 'succeeded', 30000);
-    // Live: the page refetches when a run succeeds; the newer run is compared with the first.
-    await page.locator(`#trend tr:has(a[href="#/runs/${second.body.id}"]) .verdict`).waitFor({timeout: 10000});
-    check(await page.locator('#trend tr').count() === 3, 'the trend table: a header and both runs');
-    check(await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].data.length === 2),
-          'the trend chart has both runs');
+    // Live: the page refetches its series when a run succeeds.
+    await page.waitForFunction(() => {
+      const d = window.droidlab.charts.trend?.data.datasets.find((x) => !x.band && x.type !== 'scatter');
+      return d && d.data.length === 2;
+    }, null, {timeout: 15000});
+    const index = (await api('GET', '/api/v1/packages/com.example.app/series')).body;
+    const keys = index.series.filter((k) => k.metric === 'displayed_ms');
+    check(keys.length === 1 && keys[0].mode === 'cold' && keys[0].points === 2,
+          `the package has one displayed_ms series of both runs: ${JSON.stringify(index)}`);
+    const seriesPath = `/api/v1/series?package=com.example.app&model=${encodeURIComponent(keys[0].model ?? '')}` +
+                       '&mode=cold&metric=displayed_ms';
+    const series = (await api('GET', seriesPath)).body;
+    const trend = await page.evaluate(() => {
+      const sets = window.droidlab.charts.trend.data.datasets;
+      return {
+        medians: sets.filter((d) => !d.band && d.type !== 'scatter').map((d) => d.data.map((p) => [p.id, p.y])),
+        bands: sets.filter((d) => d.band).map((d) => ({fill: d.fill, data: d.data.map((p) => [p.id, p.y])})),
+        rows: document.querySelectorAll('#trend tr').length,
+      };
+    });
+    const expected = series.points.map((p) => [p.run_id, p.median]);
+    check(JSON.stringify(trend.medians) === JSON.stringify([expected]),
+          `the chart draws the series' medians: ${JSON.stringify(trend.medians)} vs ${JSON.stringify(expected)}`);
+    check(trend.bands.length === 2 && trend.bands[1].fill === '-1' &&
+          JSON.stringify(trend.bands[0].data) === JSON.stringify(series.points.map((p) => [p.run_id, p.ci_low])) &&
+          JSON.stringify(trend.bands[1].data) === JSON.stringify(series.points.map((p) => [p.run_id, p.ci_high])),
+          `the median's CI is a band from ci_low to ci_high: ${JSON.stringify(trend.bands)}`);
+    check(trend.rows === 3, `the trend table: a header and both runs (${trend.rows} rows)`);
+    const perRun = trendRequests.filter((u) => /^\/api\/v1\/runs\/\d+/.test(u));
+    const seriesCalls = trendRequests.filter((u) => u.startsWith('/api/v1/series?'));
+    check(perRun.length === 0, `the trend page asks nothing run by run: ${JSON.stringify(perRun)}`);
+    check(seriesCalls.length >= 1 && seriesCalls.every((u) => u === seriesPath),
+          `the trend page reads its one series from /series: ${JSON.stringify(seriesCalls)}`);
     await page.screenshot({path: path.join(artifacts, 'trend.png'), fullPage: true});
-    // Two devsim runs of the same scenario are no regression: the marking, with the daemon's
-    // compare answer for the second run turned into one (the rest of the page is real).
-    await page.route(`**/api/v1/runs/${second.body.id}/compare`, async (route) => {
+    // Change points: the daemon finds none yet (the analysis is issue 15 §2); the marks and their
+    // explanation, with the series answer given one at the second run (the rest of the page is real).
+    await page.route('**/api/v1/series?*', async (route) => {
       const real = await route.fetch();
       const body = await real.json();
-      await route.fulfill({response: real, json: {...body, verdict: 'regression', delta_ms: 120}});
+      const at = body.points[body.points.length - 1];
+      const change = {run_id: at.run_id, t: at.t, before: 700, after: at.median, delta_pct: 12.5,
+                      ci: [8.1, 16.9], p: 0.001, settled: false, explained_by: ['fingerprint']};
+      await route.fulfill({response: real, json: {...body, change_points: [change]}});
     });
     await page.reload();
-    await page.locator(`#trend tr.regression:has(a[href="#/runs/${second.body.id}"]) .verdict.regression`)
-      .waitFor({timeout: 10000});
-    const pointStyles = await page.evaluate(() => window.droidlab.charts.trend.data.datasets[0].pointStyle);
-    check(JSON.stringify(pointStyles) === '["circle","triangle"]', `the regression is a triangle: ${pointStyles}`);
-    await page.screenshot({path: path.join(artifacts, 'trend-regression.png'), fullPage: true});
-    await page.unroute(`**/api/v1/runs/${second.body.id}/compare`);
+    await page.locator(`#trend-changes tr.change-point:has(a[href="#/runs/${second.body.id}"])`).waitFor({timeout: 10000});
+    const changeMarks = await page.evaluate(() => window.droidlab.charts.trend.data.datasets
+      .filter((d) => d.type === 'scatter').map((d) => ({style: d.pointStyle, ids: d.data.map((p) => p.id)})));
+    check(JSON.stringify(changeMarks) === JSON.stringify([{style: 'triangle', ids: [second.body.id]}]),
+          `a change point is a triangle at its run: ${JSON.stringify(changeMarks)}`);
+    const explained = await page.locator('#trend-changes tr.change-point td').last().textContent();
+    check(explained === 'fingerprint', `the change point says what explains it: ${explained}`);
+    await page.screenshot({path: path.join(artifacts, 'trend-change-point.png'), fullPage: true});
+    await page.unroute('**/api/v1/series?*');
+    page.off('request', onTrendRequest);
     await page.goto(`${base}/#/schedules`);
     await page.locator('#schedules tr').first().waitFor({timeout: 10000});
     await page.fill('form.new-run input[name="cron"]', '0 2 * * *');

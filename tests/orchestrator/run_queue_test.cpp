@@ -367,6 +367,25 @@ TEST_F(RunQueueTest, EachAnnouncedStatusIsTheOneTheStoreHolds) {
   EXPECT_TRUE(mismatches.empty()) << ::testing::PrintToString(mismatches);
 }
 
+// Issue 15 §1: a run's point of its series is stored before its success is announced, so a
+// dashboard that refetches the series on the event finds it.
+TEST_F(RunQueueTest, ASucceededRunIsSummarisedBeforeItsEndIsAnnounced) {
+  StartQueue();
+  std::vector<size_t> summaries_when_announced;
+  queue_->Subscribe([&](const RunEvent& e) {
+    if (e.status != store::RunStatus::kSucceeded) return;
+    auto stored = store_->Read([&](store::Reader& r) { return r.RunSummaries(e.run_id); });
+    summaries_when_announced.push_back(stored ? stored->size() : 0);
+  });
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil([&] {
+    return !events_.empty() && events_.back().status == store::RunStatus::kSucceeded;
+  }));
+  EXPECT_EQ(summaries_when_announced, (std::vector<size_t>{3}));  // one per metric
+}
+
 TEST_F(RunQueueTest, AnEndTheStoreCouldNotRecordIsNotAnnounced) {
   executor_->end_not_stored = true;
   StartQueue();

@@ -1,0 +1,214 @@
+// GET /api/v1/series and GET /api/v1/packages/{package}/series over real HTTP, on a store whose
+// runs were summarised as the daemon summarises them (orchestrator/lab/run_summaries.h): the
+// JSON shape, one series per package × model × mode × metric in time order, the time bounds,
+// the runs of an unknown model, and a 400 naming each bad parameter.
+#include <string>
+#include <vector>
+
+#include "orchestrator/lab/run_summaries.h"
+#include "tests/api/api_server_fixture.h"
+
+namespace droidlab::api {
+namespace {
+
+class SeriesApiTest : public ApiTest {
+ protected:
+  // A succeeded run with one valid launch per value of `displayed`, summarised.
+  int64_t AddSummarisedRun(int64_t created_at, std::optional<std::string> model,
+                           const std::string& mode, const std::vector<int64_t>& displayed) {
+    store::NewRun run;
+    run.spec_json = "{}";
+    run.serial = kSerial;
+    run.device_model = std::move(model);
+    run.package = "com.a";
+    run.mode = mode;
+    run.iterations = static_cast<int64_t>(displayed.size());
+    run.created_at = created_at;
+    auto id = store_->CreateRun(run);
+    EXPECT_TRUE(id.ok());
+    store::RunStatusUpdate done;
+    done.run_id = *id;
+    done.status = store::RunStatus::kSucceeded;
+    done.fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys";
+    done.preflight_json = R"({"package":{"version_code":1200,"compiler_filter":"speed-profile"}})";
+    EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
+    std::vector<store::Launch> launches;
+    for (size_t i = 0; i < displayed.size(); ++i) {
+      store::Launch l;
+      l.run_id = *id;
+      l.iteration = static_cast<int64_t>(i) + 1;
+      l.displayed_ms = displayed[i];
+      l.total_time_ms = displayed[i] + 5;
+      launches.push_back(l);
+    }
+    EXPECT_TRUE(store_->AddLaunches(launches).ok());
+    auto stored = store_->Read([&](store::Reader& r) { return r.GetRun(*id); });
+    EXPECT_TRUE(stored.ok());
+    EXPECT_TRUE(
+        store_->AddRunSummaries(orchestrator::SummarizeRunForSeries(*stored, launches)).ok());
+    return *id;
+  }
+
+  Json Get(const std::string& target, int want = 200) {
+    const Response r = Call("GET", target);
+    EXPECT_EQ(r.status, want) << target << ": " << r.body;
+    return Json::parse(r.body, nullptr, false);
+  }
+
+  static std::vector<int64_t> RunIds(const Json& body) {
+    std::vector<int64_t> ids;
+    for (const Json& p : body["points"]) ids.push_back(p["run_id"].get<int64_t>());
+    return ids;
+  }
+};
+
+TEST_F(SeriesApiTest, ASeriesIsItsRunsInTimeOrderWithTheirSummaries) {
+  const int64_t second = AddSummarisedRun(2000, "Pixel 7", "cold", {600, 610, 620, 630});
+  const int64_t first = AddSummarisedRun(1000, "Pixel 7", "cold", {500, 510, 520});
+  AddSummarisedRun(1500, "Pixel 8", "cold", {400});
+  AddSummarisedRun(1500, "Pixel 7", "warm", {300});
+  Start();
+  const Response r = Call("GET", "/api/v1/series?package=com.a&model=Pixel%207&mode=cold");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.headers.at("etag").empty());
+  const Json body = Json::parse(r.body);
+  EXPECT_EQ(body["package"], "com.a");
+  EXPECT_EQ(body["model"], "Pixel 7");
+  EXPECT_EQ(body["mode"], "cold");
+  EXPECT_EQ(body["metric"], "displayed_ms");  // the default
+  EXPECT_EQ(body["change_points"], Json::array());
+  ASSERT_EQ(RunIds(body), (std::vector<int64_t>{first, second}));
+  const Json& p = body["points"][0];
+  std::vector<std::string> keys;
+  for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"build_id", "ci_high", "ci_low", "compilation", "count",
+                                            "fingerprint", "median", "p90", "run_id", "t",
+                                            "version_code"}));
+  EXPECT_EQ(p["t"], 1000);
+  EXPECT_EQ(p["count"], 3);
+  EXPECT_EQ(p["median"], 510.0);
+  EXPECT_DOUBLE_EQ(p["p90"].get<double>(), 518.0);
+  EXPECT_TRUE(p["ci_low"].is_number());
+  EXPECT_LE(p["ci_low"].get<double>(), 510.0);
+  EXPECT_GE(p["ci_high"].get<double>(), 510.0);
+  EXPECT_TRUE(p["build_id"].is_null());
+  EXPECT_EQ(p["version_code"], 1200);
+  EXPECT_EQ(p["fingerprint"], "google/panther/panther:14/UQ1A/1:user/release-keys");
+  EXPECT_EQ(p["compilation"], "speed-profile");
+  EXPECT_EQ(body["points"][1]["median"], 615.0);
+
+  const Json total =
+      Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold&metric=total_time_ms");
+  EXPECT_EQ(total["metric"], "total_time_ms");
+  EXPECT_EQ(total["points"][0]["median"], 515.0);
+  const Json fully_drawn =
+      Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold&metric=fully_drawn_ms");
+  EXPECT_EQ(fully_drawn["points"], Json::array());  // no run reported it
+  const Json warm = Get("/api/v1/series?package=com.a&model=Pixel%207&mode=warm");
+  EXPECT_EQ(warm["points"].size(), 1u);
+  EXPECT_EQ(warm["points"][0]["median"], 300.0);
+  const Json other = Get("/api/v1/series?package=com.b&model=Pixel%207&mode=cold");
+  EXPECT_EQ(other["points"], Json::array());
+}
+
+TEST_F(SeriesApiTest, SinceAndUntilBoundTheRunsTime) {
+  std::vector<int64_t> ids;
+  for (int64_t t : {1000, 2000, 3000}) ids.push_back(AddSummarisedRun(t, "Pixel 7", "cold", {500}));
+  Start();
+  EXPECT_EQ(RunIds(Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold&since=2000")),
+            (std::vector<int64_t>{ids[1], ids[2]}));
+  EXPECT_EQ(RunIds(Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold&until=2000")),
+            (std::vector<int64_t>{ids[0], ids[1]}));
+  EXPECT_EQ(
+      RunIds(Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold&since=1500&until=2500")),
+      (std::vector<int64_t>{ids[1]}));
+}
+
+// model= (given, empty) is the series of the runs on phones whose model droidlab never learnt;
+// GET /packages/{package}/series lists it with "model": null.
+TEST_F(SeriesApiTest, AnEmptyModelIsTheRunsOfAnUnknownModel) {
+  const int64_t unknown = AddSummarisedRun(1000, std::nullopt, "cold", {500});
+  const int64_t known = AddSummarisedRun(2000, "Pixel 7", "cold", {600, 610});
+  Start();
+  const Json body = Get("/api/v1/series?package=com.a&model=&mode=cold");
+  EXPECT_TRUE(body["model"].is_null());
+  EXPECT_EQ(RunIds(body), (std::vector<int64_t>{unknown}));
+
+  const Json list = Get("/api/v1/packages/com.a/series");
+  EXPECT_EQ(list["package"], "com.a");
+  ASSERT_EQ(list["series"].size(), 4u) << list.dump();  // 2 models × displayed, total
+  EXPECT_TRUE(list["series"][0]["model"].is_null());
+  EXPECT_EQ(list["series"][0]["mode"], "cold");
+  EXPECT_EQ(list["series"][0]["metric"], "displayed_ms");
+  EXPECT_EQ(list["series"][0]["points"], 1);
+  EXPECT_EQ(list["series"][2]["model"], "Pixel 7");
+  EXPECT_EQ(list["series"][2]["first_t"], 2000);
+  EXPECT_EQ(list["series"][2]["last_t"], 2000);
+  EXPECT_EQ(list["series"][3]["metric"], "total_time_ms");
+  EXPECT_EQ(Get("/api/v1/packages/com.none/series")["series"], Json::array());
+  (void)known;
+}
+
+// The points are written straight into the body (series_routes.cpp): a value that needs escaping
+// still comes back as stored, and the body is JSON.
+TEST_F(SeriesApiTest, AFingerprintThatNeedsEscapingComesBackAsStored) {
+  const int64_t id = AddSummarisedRun(1000, "Pixel \"7\"", "cold", {500, 510});
+  const std::string odd = "vendor/\"odd\"\\build:14/\x01/\xc3\xa9:user";
+  store::RunStatusUpdate update;
+  update.run_id = id;
+  update.status = store::RunStatus::kSucceeded;
+  update.fingerprint = odd;
+  ASSERT_TRUE(store_->UpdateRunStatus(update).ok());
+  auto run = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
+  auto launches = store_->Read([&](store::Reader& r) { return r.ListLaunches(id); });
+  ASSERT_TRUE(store_->AddRunSummaries(orchestrator::SummarizeRunForSeries(*run, *launches)).ok());
+  Start();
+  const Json body = Get("/api/v1/series?package=com.a&model=Pixel%20%227%22&mode=cold");
+  ASSERT_EQ(body["points"].size(), 1u) << body.dump();
+  EXPECT_EQ(body["model"], "Pixel \"7\"");
+  EXPECT_EQ(body["points"][0]["fingerprint"], odd);
+  EXPECT_EQ(body["points"][0]["median"], 505.0);
+}
+
+struct BadSeries {
+  const char* name;
+  const char* query;
+  const char* message_start;
+};
+
+class SeriesRefusedTest : public SeriesApiTest, public ::testing::WithParamInterface<BadSeries> {};
+
+TEST_P(SeriesRefusedTest, IsA400NamingTheParameter) {
+  Start();
+  const Response r = Call("GET", std::string("/api/v1/series?") + GetParam().query);
+  ASSERT_EQ(r.status, 400) << r.body;
+  const Json body = Json::parse(r.body);
+  EXPECT_EQ(body["error"]["code"], "invalid_argument");
+  EXPECT_EQ(body["error"]["message"].get<std::string>().rfind(GetParam().message_start, 0), 0u)
+      << body.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Parameters, SeriesRefusedTest,
+    ::testing::Values(
+        BadSeries{"NoPackage", "model=Pixel%207&mode=cold", "package: is required"},
+        BadSeries{"EmptyPackage", "package=&model=Pixel%207&mode=cold", "package: is required"},
+        BadSeries{"NoModel", "package=com.a&mode=cold", "model: is required"},
+        BadSeries{"NoMode", "package=com.a&model=Pixel%207", "mode: is required"},
+        BadSeries{"BadMode", "package=com.a&model=Pixel%207&mode=lukewarm",
+                  "mode: 'lukewarm' is not cold, warm or hot"},
+        BadSeries{"BadMetric", "package=com.a&model=Pixel%207&mode=cold&metric=wait_time_ms",
+                  "metric: 'wait_time_ms' is not one of displayed_ms, fully_drawn_ms, "
+                  "total_time_ms"},
+        BadSeries{"SinceNotANumber", "package=com.a&model=Pixel%207&mode=cold&since=yesterday",
+                  "since: expected milliseconds since the Unix epoch"},
+        BadSeries{"NegativeUntil", "package=com.a&model=Pixel%207&mode=cold&until=-1",
+                  "until: expected milliseconds since the Unix epoch"},
+        BadSeries{"UntilBeforeSince", "package=com.a&model=Pixel%207&mode=cold&since=5&until=4",
+                  "until: is before since"}),
+    [](const ::testing::TestParamInfo<BadSeries>& param_info) {
+      return std::string(param_info.param.name);
+    });
+
+}  // namespace
+}  // namespace droidlab::api
