@@ -231,7 +231,7 @@ std::optional<std::string> CheckRunSpec(const ClientOptions& o) {
       {"launch_timeout_ms", "--launch-timeout-ms"},
       {"baseline_build", "--baseline-build"},
       {"block", "--block"},
-      {"calibration", "--calibration"}};
+      {"kind", "--calibration"}};
   auto it = kFlagOfField.find(error->field);
   const std::string name = it != kFlagOfField.end() ? it->second : error->field;
   return name.empty() ? error->message : name + ": " + error->message;
@@ -416,7 +416,7 @@ std::string RunBodyJson(const ClientOptions& o) {
   if (s.build) body["build"] = *s.build;
   if (s.baseline_build) body["baseline_build"] = *s.baseline_build;
   if (s.block != orchestrator::kDefaultBlock) body["block"] = s.block;
-  if (s.calibration) body["calibration"] = true;
+  if (s.calibration) body["kind"] = "calibration";
   return body.dump();
 }
 

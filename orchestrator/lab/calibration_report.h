@@ -1,5 +1,5 @@
 // The noise floor learnt per package × device model × mode (issue 15 §3): every succeeded
-// calibration run (an A/A of one build, "calibration": true in the spec) gives one pair — its
+// calibration run (an A/A of one build, "kind": "calibration" in the spec) gives one pair — its
 // first half against its second, split by the run's plan — and analysis::CalibrateNoiseFloor
 // turns the pairs of one series into a floor and the false-alarm rate the verdict procedure
 // shows on them. The history verdict uses the floor where one exists (the fixed 5 % elsewhere),

@@ -37,7 +37,7 @@ constexpr std::array<std::string_view, 21> kKnownFields = {"serial",
                                                            "build",
                                                            "baseline_build",
                                                            "block",
-                                                           "calibration"};
+                                                           "kind"};
 
 struct CompilationNameOf {
   Compilation value;
@@ -202,7 +202,7 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
     return Error("block", "is only for a side-by-side run (\"baseline_build\")");
   }
   if (spec.calibration && !spec.build) {
-    return Error("calibration", "needs \"build\": the build measured twice");
+    return Error("kind", "calibration needs \"build\": the build measured twice");
   }
   if (spec.calibration && spec.baseline_build != spec.build) {
     return Error("baseline_build",
@@ -409,9 +409,11 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     if (auto e = ReadInt(*v, "block", 1, kMaxIterations, spec.block)) return *e;
     block_given = true;
   }
-  if ((v = field("calibration")) && !v->is_null()) {
-    if (!v->is_boolean()) return Error("calibration", "must be true or false, got " + v->dump());
-    spec.calibration = v->get<bool>();
+  if ((v = field("kind")) && !v->is_null()) {
+    if (!v->is_string() || (*v != "launch" && *v != "calibration")) {
+      return Error("kind", "must be \"launch\" or \"calibration\", got " + v->dump());
+    }
+    spec.calibration = *v == "calibration";
   }
   if (spec.calibration && spec.build) {
     // An A/A: the build against itself, by default in two halves, like two runs back to back.
@@ -447,7 +449,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["build"] = spec.build ? json(*spec.build) : json(nullptr);
   j["baseline_build"] = spec.baseline_build ? json(*spec.baseline_build) : json(nullptr);
   j["block"] = spec.block;
-  j["calibration"] = spec.calibration;
+  j["kind"] = spec.calibration ? "calibration" : "launch";
   return j.dump();
 }
 

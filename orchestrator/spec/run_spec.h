@@ -88,7 +88,7 @@ struct RunSpec {
   std::optional<int64_t> baseline_build;
   int64_t block = kDefaultBlock;  // 1..kMaxIterations; only with baseline_build
   bool side_by_side() const { return baseline_build.has_value(); }
-  // "calibration": true (issue 15 §3, needs "build"): an A/A — the build measured against
+  // "kind": "calibration" (issue 15 §3, needs "build"; the default kind is "launch"): an A/A — the build measured against
   // itself as a side-by-side run (baseline_build = build; "block" defaults to "iterations": two
   // halves, like two runs back to back, compiled again between them). Its two halves are one
   // pair of the noise floor learnt per package × model × mode (RunReports::Calibration); it is

@@ -34,7 +34,7 @@ inline constexpr char kLaunchHistory[] =
     " AND (?3 IS NULL OR r.device_model = ?3) AND (?4 IS NULL OR r.mode = ?4) AND l.valid = 1"
     " AND l.warmup = 0"
     " AND (l.build_id IS NULL OR (l.build_id = json_extract(r.spec, '$.build')"
-    " AND json_extract(r.spec, '$.calibration') IS NOT 1))"
+    " AND json_extract(r.spec, '$.kind') IS NOT 'calibration'))"
     " ORDER BY r.created_at, r.id, l.iteration";
 
 }  // namespace droidlab::store::sql

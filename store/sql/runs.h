@@ -77,13 +77,13 @@ inline constexpr char kPreviousSuccessfulRun[] =
     " FROM runs WHERE package = ?1 AND created_at < ?2 AND +status = 'succeeded'"
     " AND device_model IS ?3 AND mode = ?4 ORDER BY created_at DESC, id DESC LIMIT 1";
 
-// A package's succeeded calibration runs (issue 15 §3: "calibration": true in the spec), newest
+// A package's succeeded calibration runs (issue 15 §3: "kind": "calibration" in the spec), newest
 // first, at most ?4; ?2 / ?3 NULL: any device model / mode. Few rows: the runs of a package
 // (runs_by_package) are filtered by the spec.
 inline constexpr char kCalibrationRuns[] =
     "SELECT " DROIDLAB_RUN_COLUMNS
     " FROM runs WHERE package = ?1 AND +status = 'succeeded' AND (?2 IS NULL OR device_model = ?2)"
-    " AND (?3 IS NULL OR mode = ?3) AND json_valid(spec) AND json_extract(spec, '$.calibration') = 1"
+    " AND (?3 IS NULL OR mode = ?3) AND json_valid(spec) AND json_extract(spec, '$.kind') = 'calibration'"
     " ORDER BY created_at DESC, id DESC LIMIT ?4";
 
 // /metrics: runs_by_status answers this from the index alone.

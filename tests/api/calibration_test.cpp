@@ -16,7 +16,7 @@ using Json = nlohmann::json;
 // A calibration run's spec as the daemon stores it: 10 launches a half.
 const std::string kCalibrationSpec =
     R"({"serial":"S1","package":"com.a","mode":"cold","iterations":10,"build":3,)"
-    R"("baseline_build":3,"block":10,"calibration":true})";
+    R"("baseline_build":3,"block":10,"kind":"calibration"})";
 
 // Calibration run k: a first half at 1000 ms and a second at 1000 + k ms (Δ = k / 10 %), each
 // with a spread of ±3 ms, so that pair k's |Δ median %| is k / 10.

@@ -157,12 +157,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"BlockZero", Body(R"(,"build":4,"baseline_build":3,"block":0)"), "block",
                 "must be between 1 and 1000"},
         // Issue 15 §3: a calibration run is an A/A of its build.
-        BadCase{"CalibrationWithoutBuild", Body(R"(,"calibration":true)"), "calibration",
+        BadCase{"CalibrationWithoutBuild", Body(R"(,"kind":"calibration")"), "kind",
                 "needs \"build\""},
-        BadCase{"CalibrationNotABool", Body(R"(,"build":4,"calibration":1)"), "calibration",
-                "must be true or false"},
+        BadCase{"KindUnknown", Body(R"(,"build":4,"kind":"aa")"), "kind",
+                "must be \"launch\" or \"calibration\""},
         BadCase{"CalibrationAgainstAnotherBuild",
-                Body(R"(,"build":4,"baseline_build":3,"calibration":true)"), "baseline_build",
+                Body(R"(,"build":4,"baseline_build":3,"kind":"calibration")"), "baseline_build",
                 "against itself"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
@@ -237,12 +237,12 @@ TEST(RunSpecTest, SideBySideBuildsAndBlock) {
 // A calibration run: the build against itself, in two halves unless a block is given; stored
 // and read back the same.
 TEST(RunSpecTest, ACalibrationRunIsAnAaOfItsBuild) {
-  auto halves = ParseRunSpec(Body(R"(,"build":4,"calibration":true)"));
+  auto halves = ParseRunSpec(Body(R"(,"build":4,"kind":"calibration")"));
   ASSERT_TRUE(halves.ok()) << halves.error().message;
   EXPECT_TRUE(halves->calibration);
   EXPECT_EQ(halves->baseline_build, 4);
   EXPECT_EQ(halves->block, 5);  // Body's iterations
-  auto blocks = ParseRunSpec(Body(R"(,"build":4,"block":2,"calibration":true)"));
+  auto blocks = ParseRunSpec(Body(R"(,"build":4,"block":2,"kind":"calibration")"));
   ASSERT_TRUE(blocks.ok()) << blocks.error().message;
   EXPECT_EQ(blocks->block, 2);
   auto back = ParseRunSpec(RunSpecToJson(*halves));

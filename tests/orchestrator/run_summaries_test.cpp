@@ -108,7 +108,7 @@ TEST(RunSummariesTest, ACalibrationRunIsNoPoint) {
   store::Run run;
   run.id = 10;
   run.spec_json = R"({"serial":"S","package":"com.a","mode":"cold","iterations":2,"build":8,)"
-                  R"("baseline_build":8,"block":2,"calibration":true})";
+                  R"("baseline_build":8,"block":2,"kind":"calibration"})";
   std::vector<store::Launch> launches = {MakeLaunch(10, 1, 500), MakeLaunch(10, 2, 510),
                                          MakeLaunch(10, 3, 505), MakeLaunch(10, 4, 515)};
   for (auto& l : launches) l.build_id = 8;

@@ -666,7 +666,7 @@ TEST_F(StoreTest, LaunchHistoryLeavesOutCalibrationRuns) {
   run.iterations = 2;
   std::vector<int64_t> ids;
   for (const char* spec : {R"({"iterations":2,"build":8})",
-                           R"({"iterations":2,"build":8,"baseline_build":8,"block":2,"calibration":true})"}) {
+                           R"({"iterations":2,"build":8,"baseline_build":8,"block":2,"kind":"calibration"})"}) {
     run.spec_json = spec;
     run.created_at += 1000;
     auto id = store_->CreateRun(run);
