@@ -5,6 +5,7 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -12,6 +13,7 @@
 #include <exception>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -40,6 +42,10 @@ struct AlertCenter::Impl {
   bool woken = false;
   // Attempts in flight by delivery row id, each with the signal that cancels it.
   std::map<int64_t, std::shared_ptr<asio::cancellation_signal>> in_flight;
+  // Attempts that ended while StartDue was reading: its rows of them may predate their record
+  // (read before it was committed), so that read must not start them again.
+  bool reading = false;
+  std::set<int64_t> ended_while_reading;
 
   void Wake() {
     woken = true;
@@ -161,8 +167,11 @@ asio::awaitable<std::chrono::milliseconds> StartDue(std::shared_ptr<AlertCenter:
   const AlertCenterOptions& options = impl->options;
   // Enough rows to see past those in flight, and one more that says when the next is due.
   const auto limit = static_cast<int64_t>(options.max_in_flight + impl->in_flight.size() + 1);
+  impl->reading = true;
+  impl->ended_while_reading.clear();
   auto listing = impl->store.PendingAlertDeliveries(limit);
   auto pending = co_await std::move(listing);
+  impl->reading = false;
   if (!pending) {
     options.log("cannot read pending alert deliveries: " + pending.error().message);
     co_return options.max_sleep;
@@ -176,14 +185,14 @@ asio::awaitable<std::chrono::milliseconds> StartDue(std::shared_ptr<AlertCenter:
       break;
     }
     const int64_t id = p.delivery.id;
-    if (impl->in_flight.count(id) != 0) continue;
+    if (impl->in_flight.count(id) != 0 || impl->ended_while_reading.count(id) != 0) continue;
     if (impl->in_flight.size() >= options.max_in_flight) break;  // an attempt's end wakes Run
     auto signal = std::make_shared<asio::cancellation_signal>();
     impl->in_flight.emplace(id, signal);
     auto attempt = Attempt(impl, std::move(p));
     asio::co_spawn(
         executor, std::move(attempt),
-        asio::bind_cancellation_slot(signal->slot(), [impl, id](std::exception_ptr e) {
+        asio::bind_cancellation_slot(signal->slot(), [impl, id, executor](std::exception_ptr e) {
           if (e) {
             try {
               std::rethrow_exception(e);
@@ -193,7 +202,13 @@ asio::awaitable<std::chrono::milliseconds> StartDue(std::shared_ptr<AlertCenter:
               impl->options.log("alert delivery ended by an unknown exception");
             }
           }
-          impl->in_flight.erase(id);
+          // The signal this handler is bound to goes once the handler has returned.
+          auto ended = impl->in_flight.find(id);
+          if (ended != impl->in_flight.end()) {
+            asio::post(executor, [signal = std::move(ended->second)] {});
+            impl->in_flight.erase(ended);
+          }
+          if (impl->reading) impl->ended_while_reading.insert(id);
           impl->Wake();
         }));
   }
