@@ -76,4 +76,8 @@ boost::asio::awaitable<HttpResponse> DeleteSchedule(const HttpRequest& request,
                                                     const PathParams& params,
                                                     const RouteContext& ctx);
 
+// alert_routes.cpp
+boost::asio::awaitable<HttpResponse> ListAlerts(const HttpRequest& request,
+                                                const PathParams& params, const RouteContext& ctx);
+
 }  // namespace droidlab::api

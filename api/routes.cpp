@@ -34,6 +34,7 @@ constexpr RouteEntry kRoutes[] = {
     {"GET", "/api/v1/schedules", ListSchedules},
     {"POST", "/api/v1/schedules", CreateSchedule},
     {"DELETE", "/api/v1/schedules/{id}", DeleteSchedule},
+    {"GET", "/api/v1/alerts", ListAlerts},
     {"GET", "/api/v1/events", EventsPlaceholder},
     {"GET", "/api/v1/openapi.json", OpenApi},
     {"GET", "/metrics", MetricsText},
