@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/result.h"
+#include "orchestrator/alerts/webhook_url.h"
 #include "store/records.h"
 
 namespace droidlab::orchestrator {
@@ -26,23 +26,6 @@ struct WebhookTarget {
   std::string url;
   std::string secret;  // the HMAC key; never stored in the database nor shown by the API
 };
-
-// An http:// URL, split for the transport. https:// is refused (see ParseWebhookUrl).
-struct WebhookUrl {
-  std::string host;  // a name or an address; IPv6 without its brackets
-  uint16_t port = 80;
-  std::string target;  // path and query, "/" when none
-};
-
-// "http://HOST[:PORT][/PATH[?QUERY]]". Errors name what is wrong: another scheme (https:// among
-// them: droidlab does not carry TLS for webhooks yet; put a TLS-terminating proxy on the lab's
-// network, or a receiver on plain HTTP on a closed network), user info, a fragment, no host, a
-// bad port, spaces or control characters.
-BasicResult<WebhookUrl, std::string> ParseWebhookUrl(std::string_view url);
-
-// What the API shows of a webhook: scheme, host and port only. A webhook URL often is a secret
-// itself (Slack's are), so neither its path nor its query is shown.
-std::string RedactedWebhookUrl(std::string_view url);
 
 // "sha256=" + lower-case hex of HMAC-SHA256(secret, body): the X-Droidlab-Signature header.
 std::string SignWebhookBody(std::string_view secret, std::string_view body);
