@@ -77,9 +77,15 @@ class AlertDeliveryTest : public ::testing::Test {
     options.log = [this](std::string_view line) { log_.emplace_back(line); };
     options.on_attempt = [this](const store::AlertAttemptRecord& record) {
       attempts_.push_back(record);
-      if (until_ && until_()) stop_.emit(asio::cancellation_type::terminal);
+      CheckUntil();
     };
     return options;
+  }
+
+  // Stops the center once the condition RunUntil waits for holds (called after each attempt,
+  // and by receivers as a request arrives).
+  void CheckUntil() {
+    if (until_ && until_()) stop_.emit(asio::cancellation_type::terminal);
   }
 
   // Runs `center` (raising `alerts` first) until `until` holds after an attempt, then stops it
@@ -232,6 +238,7 @@ TEST_F(AlertDeliveryTest, TargetsThatAreDownOrSilentHoldNoOtherDeliveryAndAreRec
   }
   const std::string down = "http://127.0.0.1:" + std::to_string(closed_port) + "/hook";
   WebhookReceiver silent(io_, "x", {}, /*hang=*/true);  // reads the POST, never answers
+  silent.on_post([this] { CheckUntil(); });             // it may be the last of the three to happen
   WebhookReceiver good(io_, "good", {200});
   AlertCenterOptions options = Options({{silent.url(), "x"}, {down, "d"}, {good.url(), "good"}});
   options.max_attempts = 3;
