@@ -46,6 +46,9 @@ struct AlertCenter::Impl {
   // (read before it was committed), so that read must not start them again.
   bool reading = false;
   std::set<int64_t> ended_while_reading;
+  // Deliveries whose last attempt the store did not take (a full disk): not before this time,
+  // though the store still says due, so that a failing store never turns into a POST loop.
+  std::map<int64_t, int64_t> unrecorded_until;
 
   void Wake() {
     woken = true;
@@ -151,6 +154,9 @@ asio::awaitable<void> Attempt(std::shared_ptr<AlertCenter::Impl> impl,
   auto recorded = co_await std::move(recording);
   const std::string what = Describe(pending.delivery, attempt);
   if (!recorded) {
+    impl->unrecorded_until[pending.delivery.id] =
+        started_at + duration_ms +
+        RetryDelay(attempt, options.first_retry, options.max_retry).count();
     options.log(what + ": not recorded: " + recorded.error().message);
   } else if (record.status_after == "delivered") {
     options.log(what + ": delivered (HTTP " + std::to_string(*answer.http_status) + ")");
@@ -185,6 +191,13 @@ asio::awaitable<std::chrono::milliseconds> StartDue(std::shared_ptr<AlertCenter:
       break;
     }
     const int64_t id = p.delivery.id;
+    if (auto held = impl->unrecorded_until.find(id); held != impl->unrecorded_until.end()) {
+      if (held->second > now) {
+        wait = std::min(wait, std::chrono::milliseconds(held->second - now));
+        continue;
+      }
+      impl->unrecorded_until.erase(held);
+    }
     if (impl->in_flight.count(id) != 0 || impl->ended_while_reading.count(id) != 0) continue;
     if (impl->in_flight.size() >= options.max_in_flight) break;  // an attempt's end wakes Run
     auto signal = std::make_shared<asio::cancellation_signal>();

@@ -310,6 +310,41 @@ TEST_F(AlertDeliveryTest, ADeliveryPendingAtShutdownIsSentByTheNextDaemon) {
   EXPECT_EQ(after[0].deliveries[0].attempt_log[0].http_status, 503);
 }
 
+// The store refuses an attempt's record (here: another writer took that attempt number first;
+// a full disk does the same): the delivery still reads as due, yet the next POST waits for the
+// back-off instead of following at once, again and again.
+TEST_F(AlertDeliveryTest, AnAttemptTheStoreDidNotTakeIsNotRepeatedAtOnce) {
+  WebhookReceiver receiver(io_, "s3cret", {500, 200});
+  receiver.on_post([this, &receiver] {
+    if (receiver.posts().size() != 1) return;
+    const auto pending = store_->Read([](store::Reader& r) { return r.PendingAlertDeliveries(1); });
+    ASSERT_TRUE(pending && pending->size() == 1);
+    store::AlertAttemptRecord first;  // attempt 1 recorded behind the center's back, due again
+    first.delivery_id = (*pending)[0].delivery.id;
+    first.attempt = {1, 1, 1, std::nullopt, "elsewhere"};
+    first.status_after = "pending";
+    first.next_attempt_at = 0;
+    ASSERT_TRUE(store_->RecordAlertAttempt(first));
+  });
+  AlertCenterOptions options = Options({{receiver.url(), "s3cret"}});
+  options.first_retry = milliseconds(300);
+  options.max_retry = milliseconds(300);
+  AlertCenter center(*store_, api::PostWebhook, options);
+  RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 1; });
+
+  ASSERT_EQ(receiver.posts().size(), 2u);
+  const Json first = Json::parse(receiver.posts()[0].body);
+  const Json second = Json::parse(receiver.posts()[1].body);
+  EXPECT_EQ(first["delivery"]["attempt"], 1);
+  EXPECT_EQ(second["delivery"]["attempt"], 2);
+  EXPECT_GE(
+      second["delivery"]["sent_at"].get<int64_t>() - first["delivery"]["sent_at"].get<int64_t>(),
+      300);
+  bool refused_logged = false;
+  for (const auto& line : log_) refused_logged |= line.find("not recorded") != std::string::npos;
+  EXPECT_TRUE(refused_logged);
+}
+
 TEST_F(AlertDeliveryTest, AWebhookNoLongerConfiguredFailsItsPendingDelivery) {
   WebhookReceiver receiver(io_, "s3cret", {200});
   store::NewAlert alert = Regression("com.example.a", 12.5);

@@ -2,7 +2,8 @@
 // io_context, written on raw Asio (not the Beast client under test). It checks each POST's
 // X-Droidlab-Signature with its own HMAC-SHA256 of the exact body and the secret, keeps what it
 // got, and answers the statuses it was given in order (the last one repeated); with `hang` it
-// reads the request and never answers.
+// reads the request and never answers. `on_post` runs as each request has been read, before the
+// answer is written.
 #pragma once
 
 #include <openssl/evp.h>
@@ -106,9 +107,9 @@ inline boost::asio::awaitable<void> ServeWebhookConnection(
       post.headers["x-droidlab-signature"] == ExpectedSignature(state->secret, post.body);
   const size_t index = state->posts.size();
   state->posts.push_back(std::move(post));
+  if (state->on_post) state->on_post();  // before the answer: the sender is still waiting
   if (state->hang) {
     state->held.push_back(socket);
-    if (state->on_post) state->on_post();
     co_return;
   }
   const int status =
@@ -121,7 +122,6 @@ inline boost::asio::awaitable<void> ServeWebhookConnection(
   (void)written;
   boost::system::error_code ignored;
   socket->shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  if (state->on_post) state->on_post();
 }
 
 inline boost::asio::awaitable<void> AcceptWebhooks(std::shared_ptr<WebhookReceiverState> state) {
