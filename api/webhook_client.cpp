@@ -31,6 +31,14 @@ std::string Why(const beast::error_code& ec) {
   return ec.message();
 }
 
+// HOST:PORT, an IPv6 address in brackets. A plain function: g++ 12 mishandles a ?: with
+// std::string arms inside a coroutine.
+std::string HostHeader(const orchestrator::WebhookUrl& url) {
+  const bool v6 = url.host.find(':') != std::string::npos;
+  std::string host = v6 ? "[" + url.host + "]" : url.host;
+  return host + ":" + std::to_string(url.port);
+}
+
 }  // namespace
 
 asio::awaitable<orchestrator::WebhookAnswer> PostWebhook(orchestrator::WebhookPost post) {
@@ -65,9 +73,7 @@ asio::awaitable<orchestrator::WebhookAnswer> PostWebhook(orchestrator::WebhookPo
   }
 
   http::request<http::string_body> request{http::verb::post, post.url.target, 11};
-  const bool v6 = post.url.host.find(':') != std::string::npos;
-  request.set(http::field::host, (v6 ? "[" + post.url.host + "]" : post.url.host) + ":" +
-                                     std::to_string(post.url.port));
+  request.set(http::field::host, HostHeader(post.url));
   for (const auto& [name, value] : post.headers) request.set(name, value);
   request.body() = std::move(post.body);
   request.keep_alive(false);

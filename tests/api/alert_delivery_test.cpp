@@ -132,8 +132,11 @@ class AlertDeliveryTest : public ::testing::Test {
   }
 
   testutil::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
+  // Before the store, so it goes after it: the store's threads are joined while the io_context
+  // their last completions were posted to still exists (a writer thread may still be inside
+  // asio::post when the test's io thread has already run what it posted).
   asio::io_context io_;
+  std::unique_ptr<store::Store> store_;
   asio::cancellation_signal stop_;
   std::function<bool()> until_;
   std::vector<store::AlertAttemptRecord> attempts_;

@@ -90,9 +90,9 @@ inline boost::asio::awaitable<void> ServeWebhookConnection(
     while (!value.empty() && value.front() == ' ') value.erase(0, 1);
     post.headers[name] = value;
   }
-  const size_t length =
-      std::stoul(post.headers.count("content-length") != 0 ? post.headers["content-length"]
-                                                           : std::string("0"));
+  std::string length_text = "0";  // no ?: with std::string arms in a coroutine (g++ 12)
+  if (post.headers.count("content-length") != 0) length_text = post.headers["content-length"];
+  const size_t length = std::stoul(length_text);
   std::string body = buffer.substr(header_end);
   if (body.size() < length) {
     std::string rest(length - body.size(), '\0');
