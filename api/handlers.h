@@ -87,4 +87,8 @@ boost::asio::awaitable<HttpResponse> DeleteSchedule(const HttpRequest& request,
 boost::asio::awaitable<HttpResponse> Calibration(const HttpRequest& request,
                                                  const PathParams& params, const RouteContext& ctx);
 
+// alert_routes.cpp
+boost::asio::awaitable<HttpResponse> ListAlerts(const HttpRequest& request,
+                                                const PathParams& params, const RouteContext& ctx);
+
 }  // namespace droidlab::api

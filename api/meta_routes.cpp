@@ -35,8 +35,25 @@ HttpResponse WebAssetResponse(const WebAsset& asset) {
   return response;
 }
 
+// A label value as the text format wants it: backslash, double quote and newline escaped.
+std::string LabelValue(const std::string& value) {
+  std::string out;
+  for (const char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::Device>& devices,
-                              const std::vector<std::pair<std::string, int64_t>>& runs) {
+                              const std::vector<std::pair<std::string, int64_t>>& runs,
+                              const std::vector<store::OpenRegressionCount>& regressions) {
   std::map<std::string, int64_t> by_state;
   for (const auto& d : devices) {
     auto live = ctx.Live(d.serial);
@@ -51,6 +68,13 @@ std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::
   text += "# HELP droidlab_runs Runs in the history by status.\n# TYPE droidlab_runs gauge\n";
   for (const auto& [status, n] : runs) {
     text += "droidlab_runs{status=\"" + status + "\"} " + std::to_string(n) + "\n";
+  }
+  text += "# HELP droidlab_open_regressions Open alerts that are regressions (a regression "
+          "verdict, or a change point that made the metric larger), by package and phone model.\n";
+  text += "# TYPE droidlab_open_regressions gauge\n";
+  for (const auto& r : regressions) {
+    text += "droidlab_open_regressions{package=\"" + LabelValue(r.package) + "\",model=\"" +
+            LabelValue(r.model) + "\"} " + std::to_string(r.count) + "\n";
   }
   const store::StoreStats stats = ctx.store.stats();
   text += "# HELP droidlab_store_queue_records Records waiting for the store's writer.\n";
@@ -113,6 +137,7 @@ asio::awaitable<HttpResponse> MetricsText(const HttpRequest&, const PathParams&,
   struct Counts {
     std::vector<store::Device> devices;
     std::vector<std::pair<std::string, int64_t>> runs;
+    std::vector<store::OpenRegressionCount> regressions;
   };
   auto read = [](store::Reader& r) -> store::StoreResult<Counts> {
     Counts c;
@@ -120,14 +145,17 @@ asio::awaitable<HttpResponse> MetricsText(const HttpRequest&, const PathParams&,
     if (!d) return d.error();
     auto runs = r.CountRunsByStatus();
     if (!runs) return runs.error();
+    auto regressions = r.OpenRegressionCounts();
+    if (!regressions) return regressions.error();
     c.devices = std::move(*d);
     c.runs = std::move(*runs);
+    c.regressions = std::move(*regressions);
     return c;
   };
   auto reading = ctx.store.Read(std::move(read));
   auto counts = co_await std::move(reading);
   if (!counts) co_return StoreFailure(counts.error());
-  std::string text = MetricsExposition(ctx, counts->devices, counts->runs);
+  std::string text = MetricsExposition(ctx, counts->devices, counts->runs, counts->regressions);
   HttpResponse response = JsonResponse(200, std::move(text));
   response.content_type = "text/plain; version=0.0.4; charset=utf-8";
   co_return response;

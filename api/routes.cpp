@@ -37,6 +37,7 @@ constexpr RouteEntry kRoutes[] = {
     {"POST", "/api/v1/schedules", CreateSchedule},
     {"DELETE", "/api/v1/schedules/{id}", DeleteSchedule},
     {"GET", "/api/v1/calibration", Calibration},
+    {"GET", "/api/v1/alerts", ListAlerts},
     {"GET", "/api/v1/events", EventsPlaceholder},
     {"GET", "/api/v1/openapi.json", OpenApi},
     {"GET", "/metrics", MetricsText},

@@ -26,12 +26,14 @@
 
 #include "adb/client.h"
 #include "api/server.h"
+#include "api/webhook_client.h"
 #include "base/wall_clock.h"
 #include "daemon/db_lock.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/builds/build_library.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
+#include "orchestrator/alerts/alert_center.h"
 #include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/lab/scheduler.h"
 #include "orchestrator/run/owed_restores.h"
@@ -299,6 +301,19 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
       },
       scheduler_options);
 
+  // Alerts and their delivery to the configured webhooks: the store holds what is pending, so
+  // deliveries a stopped daemon left are sent by this one. The triggers (a settled change
+  // point, a regression verdict) call alerts.Raise.
+  orchestrator::AlertCenterOptions alert_options;
+  for (const auto& webhook : config.alert_webhooks) {
+    alert_options.webhooks.push_back({webhook.url, webhook.secret});
+  }
+  alert_options.max_attempts = config.alert_max_attempts;
+  alert_options.attempt_timeout = std::chrono::seconds(config.alert_timeout_seconds);
+  alert_options.user_agent = "droidlab/" DROIDLAB_VERSION;
+  alert_options.log = LogAs("alerts", spdlog::level::info);
+  orchestrator::AlertCenter alerts(*st, api::PostWebhook, alert_options);
+
   api::Services services;
   services.store = st.get();
   services.queue = &queue;
@@ -340,7 +355,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
 
   // Each long-lived part runs until its signal says stop; `running` counts those still up.
-  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune;
+  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune, stop_alerts;
   int running = 0;
   auto started = [&running](const char* what) {
     ++running;
@@ -352,6 +367,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                  asio::bind_cancellation_slot(stop_queue.slot(), started("run queue")));
   asio::co_spawn(io, scheduler.Run(),
                  asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
+  asio::co_spawn(io, alerts.Run(),
+                 asio::bind_cancellation_slot(stop_alerts.slot(), started("alert delivery")));
   if (config.retention_max_age_days || config.retention_max_runs) {
     asio::co_spawn(io, PruneEveryHour(*st, &builds, config),
                    asio::bind_cancellation_slot(stop_prune.slot(), started("retention")));
@@ -371,7 +388,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
     for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune,
-                    &stop_backfill}) {
+                    &stop_backfill, &stop_alerts}) {
       s->emit(asio::cancellation_type::terminal);
     }
   });

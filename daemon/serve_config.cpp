@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/parse_int.h"
+#include "orchestrator/alerts/webhook_url.h"
 
 namespace droidlab::daemon {
 
@@ -37,6 +38,55 @@ bool KnownLogLevel(std::string_view level) {
 }
 
 // Applies the config file's keys onto `config`.
+// "alerts": {"webhooks": [{"url", "secret"}], "max_attempts", "timeout_seconds"}.
+template <class Where>
+std::optional<std::string> ApplyAlerts(const nlohmann::json& v, const Where& where,
+                                       ServeConfig& config) {
+  if (!v.is_object()) return where("alerts") + " must be an object";
+  for (auto a = v.begin(); a != v.end(); ++a) {
+    const std::string name = "alerts." + a.key();
+    const nlohmann::json& value = a.value();
+    if (a.key() == "webhooks") {
+      if (!value.is_array()) return where(name) + " must be an array of {\"url\", \"secret\"}";
+      config.alert_webhooks.clear();
+      for (size_t i = 0; i < value.size(); ++i) {
+        const std::string at = name + "[" + std::to_string(i) + "]";
+        const nlohmann::json& hook = value[i];
+        if (!hook.is_object()) return where(at) + " must be an object {\"url\", \"secret\"}";
+        ServeConfig::Webhook webhook;
+        for (auto h = hook.begin(); h != hook.end(); ++h) {
+          if (h.key() != "url" && h.key() != "secret") {
+            return where(at + "." + h.key()) + " is not a setting";
+          }
+          if (!h.value().is_string()) return where(at + "." + h.key()) + " must be a string";
+          (h.key() == "url" ? webhook.url : webhook.secret) = h.value().get<std::string>();
+        }
+        if (webhook.url.empty()) return where(at + ".url") + " is required";
+        auto url = orchestrator::ParseWebhookUrl(webhook.url);
+        if (!url) return where(at + ".url") + ": " + url.error();
+        if (webhook.secret.empty()) {
+          return where(at + ".secret") +
+                 " is required: receivers check each delivery's HMAC-SHA256 signature with it";
+        }
+        for (const auto& earlier : config.alert_webhooks) {
+          if (earlier.url == webhook.url) return where(at + ".url") + " is given twice";
+        }
+        config.alert_webhooks.push_back(std::move(webhook));
+      }
+    } else if (a.key() == "max_attempts" || a.key() == "timeout_seconds") {
+      const int64_t most = a.key() == "max_attempts" ? 100 : 300;
+      if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > most) {
+        return where(name) + " must be an integer from 1 to " + std::to_string(most);
+      }
+      (a.key() == "max_attempts" ? config.alert_max_attempts : config.alert_timeout_seconds) =
+          value.get<int64_t>();
+    } else {
+      return where(name) + " is not a setting";
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader read_file,
                                            ServeConfig& config) {
   auto bytes = read_file(path);
@@ -111,6 +161,8 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
         (r.key() == "max_age_days" ? config.retention_max_age_days : config.retention_max_runs) =
             r.value().get<int64_t>();
       }
+    } else if (key == "alerts") {
+      if (auto refused = ApplyAlerts(v, where, config)) return refused;
     } else {
       return where(key) + " is not a setting";
     }

@@ -15,7 +15,9 @@
 //    "cors_origins":["https://dash.example"],"max_connections":1024,
 //    "max_connections_per_client":128,"max_event_streams":1024,"insecure":false,
 //    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60,
-//    "builds_dir":"/var/lib/droidlab/builds"}
+//    "builds_dir":"/var/lib/droidlab/builds",
+//    "alerts":{"webhooks":[{"url":"http://hooks.lab:9000/droidlab","secret":"…"}],
+//              "max_attempts":8,"timeout_seconds":10}}
 // Unknown keys are refused (a typo would silently keep a default).
 #pragma once
 
@@ -47,6 +49,15 @@ struct ServeConfig {
   std::optional<int64_t> retention_max_age_days;
   std::optional<int64_t> retention_max_runs;
   int64_t schedule_grace_minutes = 60;
+  // Config "alerts": where alerts are POSTed (orchestrator/alerts/alert_center.h), each URL
+  // once (http:// only; a delivery finds its secret again by URL after a restart).
+  struct Webhook {
+    std::string url;
+    std::string secret;
+  };
+  std::vector<Webhook> alert_webhooks;
+  int64_t alert_max_attempts = 8;
+  int64_t alert_timeout_seconds = 10;
 };
 
 // Reads a file's bytes (the config, the token file). Error: one line naming the file.

@@ -242,6 +242,34 @@ AsyncStore::Awaitable<Status> AsyncStore::MarkScheduleFired(int64_t schedule_id,
   co_return co_await std::move(marking);
 }
 
+// ---- Alerts
+
+AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::CreateAlert(
+    NewAlert alert, std::vector<NewAlertDelivery> deliveries) const {
+  auto start = [this, &alert, &deliveries](auto done) {
+    store_->CreateAlertAsync(std::move(alert), std::move(deliveries), std::move(done));
+  };
+  auto creating = AwaitCompletion<StoreResult<int64_t>>(std::move(start));
+  co_return co_await std::move(creating);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::RecordAlertAttempt(AlertAttemptRecord record) const {
+  auto start = [this, &record](auto done) {
+    store_->RecordAlertAttemptAsync(std::move(record), std::move(done));
+  };
+  auto recording = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(recording);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::ResolveAlert(int64_t alert_id,
+                                                       int64_t resolved_at) const {
+  auto start = [this, alert_id, resolved_at](auto done) {
+    store_->ResolveAlertAsync(alert_id, resolved_at, std::move(done));
+  };
+  auto resolving = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(resolving);
+}
+
 AsyncStore::Awaitable<Status> AsyncStore::Flush() const {
   auto start = [this](auto done) { store_->FlushAsync(std::move(done)); };
   auto flushing = AwaitCompletion<Status>(std::move(start));
@@ -363,6 +391,19 @@ AsyncStore::Awaitable<StoreResult<Schedule>> AsyncStore::GetSchedule(int64_t sch
 AsyncStore::Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>>
 AsyncStore::CountRunsByStatus() const {
   auto query = [](Reader& r) { return r.CountRunsByStatus(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<AlertPage>> AsyncStore::ListAlerts(AlertQuery query) const {
+  auto list = [&query](Reader& r) { return r.ListAlerts(query); };
+  auto reading = Read(list);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<PendingAlertDelivery>>>
+AsyncStore::PendingAlertDeliveries(int64_t limit) const {
+  auto query = [limit](Reader& r) { return r.PendingAlertDeliveries(limit); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }

@@ -83,6 +83,11 @@ class AsyncStore {
   // ---- Device restores: resume once committed durably (Store::RecordDeviceRestore).
   Awaitable<StoreResult<int64_t>> RecordDeviceRestore(DeviceRestore restore) const;
   Awaitable<Status> MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) const;
+  // ---- Alerts: resume once committed durably (Store::CreateAlert, ...).
+  Awaitable<StoreResult<int64_t>> CreateAlert(NewAlert alert,
+                                              std::vector<NewAlertDelivery> deliveries) const;
+  Awaitable<Status> RecordAlertAttempt(AlertAttemptRecord record) const;
+  Awaitable<Status> ResolveAlert(int64_t alert_id, int64_t resolved_at) const;
   // Resumes once everything queued before it is committed (durably).
   Awaitable<Status> Flush() const;
 
@@ -105,6 +110,9 @@ class AsyncStore {
   Awaitable<StoreResult<Schedule>> GetSchedule(int64_t schedule_id) const;
   Awaitable<StoreResult<std::vector<std::pair<std::string, int64_t>>>> CountRunsByStatus() const;
   Awaitable<StoreResult<std::vector<DeviceRestore>>> ListOwedRestores(std::string serial) const;
+  Awaitable<StoreResult<AlertPage>> ListAlerts(AlertQuery query) const;
+  Awaitable<StoreResult<std::vector<PendingAlertDelivery>>> PendingAlertDeliveries(
+      int64_t limit) const;
   // Several queries in one trip to a reader thread: `query(reader)` runs there (it must not
   // block on anything but the reader) and its result is returned.
   template <class Query>

@@ -115,6 +115,18 @@ class Reader {
   // The restores `serial` owes (recorded, not paid), oldest first.
   StoreResult<std::vector<DeviceRestore>> ListOwedRestores(std::string_view serial);
 
+  // Alerts (schema 0010), newest first, each with its deliveries and their attempts; keyset
+  // paging by id (cursor "a1" + hex). kInvalidArgument for a limit outside 1..1000, a cursor not
+  // of this list, or a state other than "open" / "resolved". Defined in alert_reads.cpp.
+  StoreResult<AlertPage> ListAlerts(const AlertQuery& query);
+  StoreResult<Alert> GetAlert(int64_t alert_id);  // kNotFound; with its deliveries
+  // The pending deliveries, soonest due first (due or not), at most `limit`, each with its
+  // alert (without its deliveries).
+  StoreResult<std::vector<PendingAlertDelivery>> PendingAlertDeliveries(int64_t limit);
+  // Open regressions (a regression verdict, or a change point that made the metric larger) by
+  // package and model, for /metrics.
+  StoreResult<std::vector<OpenRegressionCount>> OpenRegressionCounts();
+
   // For tests and the operator: PRAGMA integrity_check's first line ("ok" when healthy).
   StoreResult<std::string> IntegrityCheck();
 
@@ -123,6 +135,8 @@ class Reader {
   Status FillBuildFiles(std::vector<Build>& builds);
   // The build `st` selects, with its files; kNotFound saying `not_found`.
   StoreResult<Build> ReadOneBuild(ScopedStatement& st, std::string not_found);
+  // Fills an alert's explained_by from its JSON, and (with_deliveries) its deliveries.
+  Status FillAlert(Alert& alert, const std::string& explained_by_json, bool with_deliveries);
   std::unique_ptr<Database> db_;
 };
 

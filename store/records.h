@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "store/alert_records.h"
+
 namespace droidlab::store {
 
 struct Device {

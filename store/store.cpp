@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "store/alert_writes.h"
 #include "store/backup.h"
 #include "store/device_writes.h"
 #include "store/open.h"
@@ -386,6 +387,50 @@ Status Store::SetScheduleEnabled(int64_t schedule_id, bool enabled) {
 Status Store::MarkScheduleFired(int64_t schedule_id, int64_t fired_at) {
   Waiter<Status> waiter;
   MarkScheduleFiredAsync(schedule_id, fired_at, waiter.Callback());
+  return waiter.Wait();
+}
+
+// ---- Alerts
+
+void Store::CreateAlertAsync(NewAlert alert, std::vector<NewAlertDelivery> deliveries,
+                             UniqueFunction<void(StoreResult<int64_t>)> done) {
+  PushDurableAsync<int64_t>(
+      [alert = std::move(alert), deliveries = std::move(deliveries)](Database& db) {
+        return writes::InsertAlert(db, alert, deliveries);
+      },
+      std::move(done));
+}
+
+void Store::RecordAlertAttemptAsync(AlertAttemptRecord record, Completion done) {
+  PushDurableAsync(
+      [record = std::move(record)](Database& db) { return writes::RecordAlertAttempt(db, record); },
+      std::move(done));
+}
+
+void Store::ResolveAlertAsync(int64_t alert_id, int64_t resolved_at, Completion done) {
+  PushDurableAsync(
+      [alert_id, resolved_at](Database& db) {
+        return writes::ResolveAlert(db, alert_id, resolved_at);
+      },
+      std::move(done));
+}
+
+StoreResult<int64_t> Store::CreateAlert(const NewAlert& alert,
+                                        const std::vector<NewAlertDelivery>& deliveries) {
+  Waiter<StoreResult<int64_t>> waiter;
+  CreateAlertAsync(alert, deliveries, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::RecordAlertAttempt(const AlertAttemptRecord& record) {
+  Waiter<Status> waiter;
+  RecordAlertAttemptAsync(record, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::ResolveAlert(int64_t alert_id, int64_t resolved_at) {
+  Waiter<Status> waiter;
+  ResolveAlertAsync(alert_id, resolved_at, waiter.Callback());
   return waiter.Wait();
 }
 

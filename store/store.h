@@ -17,7 +17,7 @@
 //
 // Durability. WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9);
 // a power loss may undo the last commits before a checkpoint. Run state changes (CreateRun,
-// UpdateRunStatus, InterruptRunningRuns), schedule changes and device restores are committed at
+// UpdateRunStatus, InterruptRunningRuns), schedule changes, device restores and alerts are committed at
 // once and with synchronous=FULL (set before the batch's BEGIN: SQLite refuses it inside a
 // transaction) before their completion runs: what was reported is on disk.
 //
@@ -177,6 +177,20 @@ class Store {
   void RecordDeviceRestoreAsync(DeviceRestore restore,
                                 UniqueFunction<void(StoreResult<int64_t>)> done);
   void MarkDeviceRestorePaidAsync(int64_t restore_id, int64_t paid_at, Completion done);
+
+  // ---- Alerts (schema/0010): durable, like run state. CreateAlert stores the alert and one
+  // pending delivery per webhook in one transaction (its id); RecordAlertAttempt stores an
+  // attempt and the delivery's state after it (kNotFound: not pending, or not its next
+  // attempt); ResolveAlert closes an open alert (kNotFound otherwise). Read with
+  // Reader::ListAlerts, PendingAlertDeliveries, OpenRegressionCounts.
+  StoreResult<int64_t> CreateAlert(const NewAlert& alert,
+                                   const std::vector<NewAlertDelivery>& deliveries);
+  Status RecordAlertAttempt(const AlertAttemptRecord& record);
+  Status ResolveAlert(int64_t alert_id, int64_t resolved_at);
+  void CreateAlertAsync(NewAlert alert, std::vector<NewAlertDelivery> deliveries,
+                        UniqueFunction<void(StoreResult<int64_t>)> done);
+  void RecordAlertAttemptAsync(AlertAttemptRecord record, Completion done);
+  void ResolveAlertAsync(int64_t alert_id, int64_t resolved_at, Completion done);
 
   // Blocks until everything queued before it is committed (durably).
   Status Flush();

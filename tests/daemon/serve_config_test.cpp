@@ -102,6 +102,11 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->retention_max_age_days, 180);
   EXPECT_EQ(config->retention_max_runs, 100000);
   EXPECT_EQ(config->schedule_grace_minutes, 60);
+  ASSERT_EQ(config->alert_webhooks.size(), 1u);
+  EXPECT_EQ(config->alert_webhooks[0].url, "http://alerts.lab.example:9000/droidlab");
+  EXPECT_EQ(config->alert_webhooks[0].secret, "change-me-to-a-long-random-string");
+  EXPECT_EQ(config->alert_max_attempts, 8);
+  EXPECT_EQ(config->alert_timeout_seconds, 10);
 
   // Some values above are the defaults: the keys themselves must be there too, every one the
   // loader accepts (serve_config.cpp), so the example documents them all.
@@ -112,7 +117,11 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
                                          "token_file",
                                          "log_level", "cors_origins", "max_connections",
                                          "max_connections_per_client", "max_event_streams",
-                                         "insecure", "retention", "schedule_grace_minutes"}));
+                                         "insecure", "retention", "schedule_grace_minutes",
+                                         "alerts"}));
+  std::set<std::string> alert_keys;
+  for (auto it = doc["alerts"].begin(); it != doc["alerts"].end(); ++it) alert_keys.insert(it.key());
+  EXPECT_EQ(alert_keys, (std::set<std::string>{"webhooks", "max_attempts", "timeout_seconds"}));
   std::set<std::string> retention_keys;
   for (auto it = doc["retention"].begin(); it != doc["retention"].end(); ++it) {
     retention_keys.insert(it.key());
@@ -165,7 +174,30 @@ INSTANTIATE_TEST_SUITE_P(
                 R"({"retention":{"max_runs":10000000000000}})",
                 "must be at most 1000000000"},
         BadCase{"ConfigInsecureNotBoolean", {"--config", "/bad.json"}, R"({"insecure":"yes"})",
-                "\"insecure\" must be true or false"}),
+                "\"insecure\" must be true or false"},
+        BadCase{"AlertWebhookHttps", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"https://h/x","secret":"s"}]}})",
+                "\"alerts.webhooks[0].url\": 'https://h/x': https:// is not supported"},
+        BadCase{"AlertWebhookNotAUrl", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"hooks.lab:80","secret":"s"}]}})",
+                "expected an http:// URL"},
+        BadCase{"AlertWebhookBadPort", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"http://h:0/x","secret":"s"}]}})",
+                "port must be 1 to 65535"},
+        BadCase{"AlertWebhookWithoutSecret", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"http://h/x"}]}})",
+                "\"alerts.webhooks[0].secret\" is required"},
+        BadCase{"AlertWebhookTwice", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"http://h/x","secret":"a"},)"
+                R"({"url":"http://h/x","secret":"b"}]}})",
+                "\"alerts.webhooks[1].url\" is given twice"},
+        BadCase{"AlertWebhookUnknownKey", {"--config", "/bad.json"},
+                R"({"alerts":{"webhooks":[{"url":"http://h/x","secret":"a","sekret":"b"}]}})",
+                "\"alerts.webhooks[0].sekret\" is not a setting"},
+        BadCase{"AlertUnknownKey", {"--config", "/bad.json"}, R"({"alerts":{"hooks":[]}})",
+                "\"alerts.hooks\" is not a setting"},
+        BadCase{"AlertAttemptsOutOfRange", {"--config", "/bad.json"},
+                R"({"alerts":{"max_attempts":0}})", "\"alerts.max_attempts\" must be an integer"}),
     [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
 
 }  // namespace
