@@ -54,6 +54,8 @@ boost::asio::awaitable<HttpResponse> ProcSamples(const HttpRequest& request,
                                                  const PathParams& params, const RouteContext& ctx);
 boost::asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathParams& params,
                                              const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> Verdict(const HttpRequest& request, const PathParams& params,
+                                             const RouteContext& ctx);
 
 // series_routes.cpp
 boost::asio::awaitable<HttpResponse> Series(const HttpRequest& request, const PathParams& params,

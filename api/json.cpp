@@ -270,4 +270,70 @@ nlohmann::json ProgressJson(const orchestrator::RunProgress& p) {
           {"valid_launches", p.valid_launches}};
 }
 
+namespace {
+
+nlohmann::json OptionalNumber(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+nlohmann::json ChangePointJson(const analysis::ChangePoint& change) {
+  nlohmann::json j = nlohmann::json::object();
+  j["run_id"] = change.run_id;
+  j["t"] = change.t;
+  j["before"] = change.median_before;
+  j["after"] = change.median_after;
+  j["delta"] = change.delta;
+  j["delta_pct"] = change.delta_percent;
+  j["ci"] = nlohmann::json::array({change.delta_percent_ci.lower, change.delta_percent_ci.upper});
+  j["p"] = change.p_value;
+  j["z"] = change.z;
+  j["runs_before"] = change.runs_before;
+  j["runs_after"] = change.runs_after;
+  j["settled"] = change.settled;
+  nlohmann::json causes = nlohmann::json::array();
+  for (analysis::ChangeCause cause : change.explained_by) {
+    causes.push_back(std::string(analysis::ChangeCauseName(cause)));
+  }
+  j["explained_by"] = std::move(causes);
+  // The app's own change: a new versionCode and nothing else (not an OTA, not a compilation).
+  j["app_change"] = change.app_change;
+  return j;
+}
+
+nlohmann::json VerdictJson(const orchestrator::RunVerdict& verdict) {
+  const analysis::HistoryJudgement& j = verdict.judgement;
+  const store::Run& run = verdict.run;
+  nlohmann::json out = nlohmann::json::object();
+  out["run_id"] = run.id;
+  out["package"] = run.package;
+  out["model"] = run.device_model ? nlohmann::json(*run.device_model) : nlohmann::json(nullptr);
+  out["mode"] = run.mode;
+  out["metric"] = verdict.metric;
+  out["verdict"] = std::string(analysis::HistoryVerdictName(j.verdict));
+  out["reason"] = j.reason;
+  out["candidate_median"] = OptionalNumber(j.candidate_median);
+  out["segment_median"] = OptionalNumber(j.segment_median);
+  out["delta_pct"] = OptionalNumber(j.delta_percent);
+  out["ci"] = j.delta_percent_ci
+                  ? nlohmann::json::array({j.delta_percent_ci->lower, j.delta_percent_ci->upper})
+                  : nlohmann::json(nullptr);
+  out["p"] = OptionalNumber(j.p_value);
+  out["z"] = OptionalNumber(j.z);
+  out["floor_pct"] = j.floor_fraction * 100;
+  out["floor_source"] = j.floor_calibrated ? "calibration" : "fixed";
+  nlohmann::json segment = nlohmann::json::object();
+  segment["runs"] = j.segment_runs;
+  segment["first_run_id"] =
+      j.segment_first_run_id ? nlohmann::json(*j.segment_first_run_id) : nlohmann::json(nullptr);
+  out["segment"] = std::move(segment);
+  out["fingerprint"] = run.fingerprint ? nlohmann::json(*run.fingerprint) : nlohmann::json(nullptr);
+  out["series_runs"] = verdict.series_runs;
+  nlohmann::json changes = nlohmann::json::array();
+  for (const analysis::ChangePoint& c : verdict.change_points) changes.push_back(ChangePointJson(c));
+  out["change_points"] = std::move(changes);
+  return out;
+}
+
 }  // namespace droidlab::api

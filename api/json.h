@@ -6,8 +6,10 @@
 #include <optional>
 #include <span>
 
+#include "analysis/change_points.h"
 #include "analysis/statistics.h"
 #include "orchestrator/lab/device_registry.h"
+#include "orchestrator/lab/history_verdict.h"
 #include "orchestrator/lab/run_reports.h"
 #include "orchestrator/run/run_executor.h"
 #include "store/records.h"
@@ -28,6 +30,11 @@ nlohmann::json SummaryJson(const analysis::Summary& summary);
 // GET /runs/{id}/compare: the verdict and its numbers, with the two runs' ids and the metric.
 nlohmann::json ComparisonJson(const orchestrator::RunComparison& comparison);
 nlohmann::json ProgressJson(const orchestrator::RunProgress& progress);
+// A change point of a series, as API.md names it: {"run_id","t","before","after","delta_pct",
+// "ci","p","settled","explained_by"} and what else the analysis says of it.
+nlohmann::json ChangePointJson(const analysis::ChangePoint& change);
+// GET /runs/{id}/verdict: the run against the current segment of its series.
+nlohmann::json VerdictJson(const orchestrator::RunVerdict& verdict);
 
 // Compact, with invalid UTF-8 replaced (device text may hold anything).
 std::string Dump(const nlohmann::json& value);

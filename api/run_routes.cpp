@@ -283,4 +283,14 @@ asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathPara
   co_return Ok(ComparisonJson(*comparison));
 }
 
+asio::awaitable<HttpResponse> Verdict(const HttpRequest&, const PathParams& p,
+                                      const RouteContext& ctx) {
+  auto id = RunIdOf(p);
+  if (!id) co_return id.error();
+  auto judging = orchestrator::VerdictOf(ctx.store, *id);
+  auto verdict = co_await std::move(judging);
+  if (!verdict) co_return StoreFailure(verdict.error());
+  co_return Ok(VerdictJson(*verdict));
+}
+
 }  // namespace droidlab::api

@@ -107,15 +107,15 @@ void AppendPoint(std::string& out, const store::RunSummary& s) {
   out += '}';
 }
 
-// The change points of a series, oldest first. THE one place they are found: the analysis
-// library's change-point method (`change_points.h` of analysis/, issue 15 §2, being written) is
-// called here over `points` — their medians, counts and CIs, and their build, fingerprint and
-// compilation to explain each change — and its answer mapped to API.md's
-// {"run_id","t","before","after","delta_pct","ci","p","settled","explained_by"}. Until it
-// lands, a series has none: an empty list, never a made-up one.
+// The change points of a series, oldest first: the analysis library's method over the points'
+// medians and counts, each change explained by what else changed at its run
+// (orchestrator/lab/history_verdict.h). On the reader thread, like the rest of the body.
 Json ChangePointsJson(const std::vector<store::RunSummary>& points) {
-  static_cast<void>(points);
-  return Json::array();
+  Json list = Json::array();
+  for (const auto& change : orchestrator::ChangePointsOf(points).change_points) {
+    list.push_back(ChangePointJson(change));
+  }
+  return list;
 }
 
 std::string ModeList() { return "cold, warm or hot"; }

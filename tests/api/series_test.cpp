@@ -15,9 +15,11 @@ class SeriesApiTest : public ApiTest {
  protected:
   // A succeeded run with one valid launch per value of `displayed`, summarised.
   int64_t AddSummarisedRun(int64_t created_at, std::optional<std::string> model,
-                           const std::string& mode, const std::vector<int64_t>& displayed) {
+                           const std::string& mode, const std::vector<int64_t>& displayed,
+                           int64_t version_code = 1200,
+                           const std::string& spec_json = "{}") {
     store::NewRun run;
-    run.spec_json = "{}";
+    run.spec_json = spec_json;
     run.serial = kSerial;
     run.device_model = std::move(model);
     run.package = "com.a";
@@ -30,7 +32,8 @@ class SeriesApiTest : public ApiTest {
     done.run_id = *id;
     done.status = store::RunStatus::kSucceeded;
     done.fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys";
-    done.preflight_json = R"({"package":{"version_code":1200,"compiler_filter":"speed-profile"}})";
+    done.preflight_json = R"({"package":{"version_code":)" + std::to_string(version_code) +
+                          R"(,"compiler_filter":"speed-profile"}})";
     EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
     std::vector<store::Launch> launches;
     for (size_t i = 0; i < displayed.size(); ++i) {
@@ -47,6 +50,13 @@ class SeriesApiTest : public ApiTest {
     EXPECT_TRUE(
         store_->AddRunSummaries(orchestrator::SummarizeRunForSeries(*stored, launches)).ok());
     return *id;
+  }
+
+  // A nightly's 20 launches around `level` ms (±2 %, the same spread every run).
+  static std::vector<int64_t> Launches(int64_t level) {
+    std::vector<int64_t> out;
+    for (int i = 0; i < 20; ++i) out.push_back(level + level * ((i * 7) % 9 - 4) / 200);
+    return out;
   }
 
   Json Get(const std::string& target, int want = 200) {
@@ -209,6 +219,65 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadSeries>& param_info) {
       return std::string(param_info.param.name);
     });
+
+// Issue 15 §2: twelve nightlies of build 1200 at 500 ms, then build 1201 at 600 ms from the
+// thirteenth on. The series has one change point, at exactly that run, explained by the build —
+// the app's own change — and nowhere else.
+TEST_F(SeriesApiTest, AStepIsAChangePointAtItsRunExplainedByTheBuild) {
+  std::vector<int64_t> ids;
+  for (int64_t n = 0; n < 18; ++n) {
+    const bool stepped = n >= 12;
+    ids.push_back(AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(stepped ? 600 : 500),
+                                   stepped ? 1201 : 1200));
+  }
+  Start();
+  const Json body = Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold");
+  ASSERT_EQ(body["points"].size(), 18u);
+  ASSERT_EQ(body["change_points"].size(), 1u) << body["change_points"].dump();
+  const Json& change = body["change_points"][0];
+  EXPECT_EQ(change["run_id"], ids[12]);
+  EXPECT_EQ(change["t"], 1012);
+  EXPECT_NEAR(change["delta_pct"].get<double>(), 20.0, 1.0);
+  EXPECT_EQ(change["explained_by"], Json::array({"build"}));
+  EXPECT_TRUE(change["app_change"].get<bool>());
+  EXPECT_LT(change["ci"][0].get<double>(), change["delta_pct"].get<double>());
+  EXPECT_GT(change["ci"][1].get<double>(), change["delta_pct"].get<double>());
+}
+
+// GET /runs/{id}/verdict: tonight's run against the current segment of its series, not the
+// previous run alone.
+TEST_F(SeriesApiTest, AVerdictJudgesARunAgainstItsSegment) {
+  for (int64_t n = 0; n < 10; ++n) AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(500));
+  const int64_t same = AddSummarisedRun(1010, "Pixel 7", "cold", Launches(502), 1201);
+  const int64_t slower = AddSummarisedRun(1011, "Pixel 7", "cold", Launches(600), 1202);
+  Start();
+  const Json passed = Get("/api/v1/runs/" + std::to_string(same) + "/verdict");
+  EXPECT_EQ(passed["verdict"], "no_change") << passed.dump();
+  EXPECT_EQ(passed["floor_source"], "fixed");
+  EXPECT_EQ(passed["floor_pct"], 5.0);
+  EXPECT_EQ(passed["segment"]["runs"], 10) << passed.dump();
+  const Json caught = Get("/api/v1/runs/" + std::to_string(slower) + "/verdict");
+  EXPECT_EQ(caught["verdict"], "regression") << caught.dump();
+  EXPECT_NEAR(caught["delta_pct"].get<double>(), 20.0, 1.5);
+  EXPECT_GT(caught["ci"][0].get<double>(), 5.0);
+  EXPECT_LT(caught["p"].get<double>(), 0.001);
+  EXPECT_EQ(caught["metric"], "displayed_ms");
+  EXPECT_EQ(caught["series_runs"], 12);
+  Get("/api/v1/runs/999/verdict", 404);
+}
+
+// A run that is no point of its series is answered, not refused: not_comparable and why.
+TEST_F(SeriesApiTest, ARunOutsideItsSeriesIsNotComparable) {
+  for (int64_t n = 0; n < 5; ++n) AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(500));
+  const int64_t calibration = AddSummarisedRun(
+      1006, "Pixel 7", "cold", Launches(500), 1200,
+      R"({"serial":"R58M123ABC","package":"com.a","mode":"cold","iterations":10,"build":3,)"
+      R"("baseline_build":3,"block":10,"kind":"calibration"})");
+  Start();
+  const Json aa = Get("/api/v1/runs/" + std::to_string(calibration) + "/verdict");
+  EXPECT_EQ(aa["verdict"], "not_comparable");
+  EXPECT_NE(aa["reason"].get<std::string>().find("calibration"), std::string::npos) << aa.dump();
+}
 
 }  // namespace
 }  // namespace droidlab::api

@@ -1,0 +1,52 @@
+// A run judged against its history (issue 15 §2): the series it belongs to — its package on its
+// device model in its mode, displayed_ms of each succeeded run's counted launches (the run
+// summaries, lab/run_summaries.h) — searched for change points, and the run compared with the
+// current segment of that series (the runs since the last change, at its conditions), with the
+// noise floor learnt for the series (lab/calibration_report.h) or the fixed 5 %. The analysis is
+// analysis/change_points.h; this file reads what it needs and hands it over.
+//
+// Threading: the coroutine may be awaited on any executor; the reads and the analysis run on the
+// store's reader threads (10,000 runs take ~30 ms of CPU: never on an io thread).
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/change_points.h"
+#include "store/async_store.h"
+#include "store/records.h"
+
+namespace droidlab::orchestrator {
+
+// A series' points as the analysis library takes them: each run's median and count, its
+// versionCode, fingerprint and compilation state (what a change can be explained by). Pure.
+std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> points);
+
+// The change points of a series of run summaries, oldest first. Pure.
+analysis::ChangePointAnalysis ChangePointsOf(std::span<const store::RunSummary> points);
+
+// The metric a verdict judges (the one run comparisons judge).
+inline constexpr char kVerdictMetric[] = "displayed_ms";
+
+struct RunVerdict {
+  store::Run run;
+  std::string metric = kVerdictMetric;
+  analysis::HistoryJudgement judgement;
+  // The series up to and with the run: how many runs, and its change points (the run's own
+  // segment starts at the last one before it).
+  std::size_t series_runs = 0;
+  std::vector<analysis::ChangePoint> change_points;
+  std::optional<std::string> not_judged;  // why the run has no place in its series, if it has none
+};
+
+// Run `run_id` against the current segment of its series. kNotFound: no such run. A run that
+// did not succeed, a calibration run, or one with no counted launches is answered with
+// not_comparable and the reason (not an error: a nightly job asks of every run).
+boost::asio::awaitable<store::StoreResult<RunVerdict>> VerdictOf(store::AsyncStore store,
+                                                                 int64_t run_id);
+
+}  // namespace droidlab::orchestrator
