@@ -172,11 +172,15 @@ NoiseModel FitNoiseModel(const std::vector<RunValue>& runs) {
     // predicting a run from its recent past, which is what the windows' test divides by. It
     // sees a slow wander that successive differences would miss, and a step spoils only the
     // kResidualLag residuals after it, which the MAD ignores.
+    // A short series predicts from fewer runs: with a step after four runs and three after it,
+    // a lag of 5 spoils all three residuals after it — half of them, which the MAD no longer
+    // ignores, and the noise comes out as big as the step (tests/e2e: seven nightlies).
+    const std::size_t lag = std::clamp<std::size_t>((runs.size() - 1) / 3, 1, kResidualLag);
     std::vector<double> residuals;
     std::vector<double> previous;
     for (std::size_t i = 1; i < runs.size(); ++i) {
       previous.clear();
-      for (std::size_t k = i > kResidualLag ? i - kResidualLag : 0; k < i; ++k) {
+      for (std::size_t k = i > lag ? i - lag : 0; k < i; ++k) {
         previous.push_back(runs[k].x);
       }
       const double m = previous.size();

@@ -177,6 +177,8 @@ class Command {
       std::string target = "/api/v1/runs/" + std::to_string(id) + "/compare?";
       if (o_.baseline) target += "baseline=" + PercentEncode(*o_.baseline) + "&";
       target += o_.allow_different_conditions ? "allow_different_conditions=true" : "";
+      // --baseline history: the run against the current segment of its series (issue 15 §2).
+      if (o_.baseline == "history") target = "/api/v1/runs/" + std::to_string(id) + "/verdict";
       auto compared = CallApi(client_, "GET", target);
       if (compared) {
         comparison = std::move(*compared);

@@ -210,6 +210,14 @@ std::string RunSummaryText(const Json& run) {
 }
 
 std::string BaselineName(const Json& c) {
+  const Json& segment = Field(c, "segment");
+  if (segment.is_object()) {  // GET /runs/{id}/verdict: the run against its history
+    std::string name = "its history (" + Text(segment, "runs") + " runs";
+    if (Field(segment, "first_run_id").is_number_integer()) {
+      name += " since run " + Text(segment, "first_run_id");
+    }
+    return name + ")";
+  }
   const Json& side_by_side = Field(c, "side_by_side");
   if (side_by_side.is_object()) {
     return "build " + Text(side_by_side, "baseline_build") + " (side by side with build " +
@@ -219,6 +227,45 @@ std::string BaselineName(const Json& c) {
 }
 
 namespace {
+
+// "regression against its history (10 runs since run 3): median 500 -> 600 ms (+20.0 %,
+// 95 % CI +18.1 .. +21.9), p = 1e-12, floor 5 % (fixed)" and the reason on its own line.
+std::string HistoryVerdictText(const Json& c, const std::string& verdict) {
+  std::string out = verdict + " against " + BaselineName(c);
+  char text[96];
+  const Json& segment_median = Field(c, "segment_median");
+  const Json& candidate_median = Field(c, "candidate_median");
+  if (segment_median.is_number() && candidate_median.is_number()) {
+    std::snprintf(text, sizeof text, ": median %.1f -> %.1f ms", segment_median.get<double>(),
+                  candidate_median.get<double>());
+    out += text;
+  }
+  const Json& percent = Field(c, "delta_pct");
+  const Json& ci = Field(c, "ci");
+  if (percent.is_number()) {
+    std::snprintf(text, sizeof text, " (%+.1f %%", percent.get<double>());
+    out += text;
+    if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
+      std::snprintf(text, sizeof text, ", 95 %% CI %+.1f .. %+.1f", ci[0].get<double>(),
+                    ci[1].get<double>());
+      out += text;
+    }
+    out += ")";
+  }
+  const Json& p = Field(c, "p");
+  if (p.is_number()) {
+    std::snprintf(text, sizeof text, ", p = %.2g", p.get<double>());
+    out += text;
+  }
+  const Json& floor = Field(c, "floor_pct");
+  if (floor.is_number()) {
+    std::snprintf(text, sizeof text, ", floor %.1f %% (", floor.get<double>());
+    out += text + Text(c, "floor_source") + ")";
+  }
+  out += "\n";
+  if (Field(c, "reason").is_string() && !Text(c, "reason").empty()) out += Text(c, "reason") + "\n";
+  return out;
+}
 
 // "conditions: compilation speed-profile; another build; 2 launches too hot in the baseline".
 std::string ConditionsLine(const Json& c) {
@@ -245,6 +292,7 @@ std::string ConditionsLine(const Json& c) {
 std::string ComparisonText(const Json& c) {
   std::string verdict = Text(c, "verdict");
   std::replace(verdict.begin(), verdict.end(), '_', ' ');
+  if (Field(c, "segment").is_object()) return HistoryVerdictText(c, verdict);
   std::string out = verdict + " against " + BaselineName(c) + ": median " +
                     Text(c, "baseline_median_ms") + " -> " + Text(c, "candidate_median_ms") + " ms";
   const Json& percent = Field(c, "delta_percent");

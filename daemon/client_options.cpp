@@ -193,8 +193,9 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
   } else if (flag == "--block") {
     return integer(o.spec.block);
   } else if (flag == "--baseline") {
-    if (value != "previous" && (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
-      return "--baseline: expected a run id or 'previous', got '" + value + "'";
+    if (value != "previous" && value != "history" &&
+        (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
+      return "--baseline: expected a run id, 'previous' or 'history', got '" + value + "'";
     }
     o.baseline = value;
   } else if (flag == "--junit") {
@@ -372,7 +373,12 @@ BasicResult<ClientOptions, std::string> ParseClientArgs(std::string_view command
             "--baseline: a side-by-side run is judged against its --baseline-build");
       }
       if (o.fail_on_regression && !o.baseline && !o.side_by_side()) {
-        return std::string("--fail-on-regression needs --baseline ID|previous or --baseline-build");
+        return std::string("--fail-on-regression needs --baseline ID|previous|history or --baseline-build");
+      }
+      if (o.allow_different_conditions && o.baseline == "history") {
+        return std::string(
+            "--allow-different-conditions: a history verdict judges a run only against the runs "
+            "at its own conditions (since the last OTA or compilation change)");
       }
       if (o.allow_different_conditions && !o.baseline && !o.side_by_side()) {
         return std::string(
@@ -527,7 +533,7 @@ const char* ClientCommandsUsage() {
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--compilation as-is|speed-profile|speed|verify|none] [--build ID|FILE]\n"
          "               [--baseline-build ID|FILE [--block N]] [--calibration]\n"
-         "               [--wait] [--baseline ID|previous] [--fail-on-regression] "
+         "               [--wait] [--baseline ID|previous|history] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"
          "      queue a run; with --wait follow it and print its summary\n"

@@ -216,6 +216,29 @@ TEST(ChangePointsTest, OutOfRangeRunsLeftOutOrExplainedByConditions) {
   EXPECT_FALSE(kept.change_points[0].app_change);
 }
 
+// A lab's first week: four nightlies, then a build 20 % slower for three (run medians of 12
+// launches, as the store's summaries give them — tests/e2e's history). The noise is measured
+// from runs predicted by their recent past; with a 5-run lag all three residuals after the
+// step were spoiled, the noise came out at 14 % and the step was not found.
+TEST(ChangePointsTest, AStepEarlyInAShortSeriesIsFound) {
+  const double medians[] = {200, 196, 197, 197, 242, 241, 243};
+  std::vector<RunPoint> series;
+  for (int i = 0; i < 7; ++i) {
+    RunPoint p;
+    p.run_id = i + 1;
+    p.median = medians[i];
+    p.count = 12;
+    p.version_code = i < 4 ? 42 : 43;
+    series.push_back(p);
+  }
+  const ChangePointAnalysis a = FindChangePoints(series);
+  ASSERT_EQ(a.change_points.size(), 1u);
+  EXPECT_EQ(a.change_points[0].index, 4u);
+  EXPECT_TRUE(a.change_points[0].app_change);
+  ASSERT_TRUE(a.run_noise_percent);
+  EXPECT_LT(*a.run_noise_percent, 3.0);
+}
+
 TEST(ChangePointsTest, AShortExcursionThatRevertsIsTreatedAsOutliers) {
   // Four runs 20 % slower, then back: shorter than half a window, the robust windows on
   // either side see them as outlier runs. A known limitation, by design (see the README).

@@ -154,11 +154,34 @@ TEST(ClientOptionsTest, BaselineJunitAndTheGateImplyWaiting) {
   EXPECT_EQ(by_id->baseline, "42");
   EXPECT_TRUE(by_id->wait);
   EXPECT_EQ(ErrorOf("run", RunWith({"--fail-on-regression"})),
-            "--fail-on-regression needs --baseline ID|previous or --baseline-build");
+            "--fail-on-regression needs --baseline ID|previous|history or --baseline-build");
   EXPECT_EQ(ErrorOf("run", RunWith({"--baseline", "last"})),
-            "--baseline: expected a run id or 'previous', got 'last'");
+            "--baseline: expected a run id, 'previous' or 'history', got 'last'");
   EXPECT_EQ(ErrorOf("run", RunWith({"--baseline", "0"})),
-            "--baseline: expected a run id or 'previous', got '0'");
+            "--baseline: expected a run id, 'previous' or 'history', got '0'");
+}
+
+// Issue 15: a run judged against its history; a calibration run of a build.
+TEST(ClientOptionsTest, HistoryBaselineAndCalibration) {
+  auto history = Parse("run", RunWith({"--baseline", "history", "--fail-on-regression"}));
+  ASSERT_TRUE(history) << history.error();
+  EXPECT_EQ(history->baseline, "history");
+  EXPECT_TRUE(history->wait);
+  EXPECT_EQ(ErrorOf("run", RunWith({"--baseline", "history", "--allow-different-conditions"})),
+            "--allow-different-conditions: a history verdict judges a run only against the runs "
+            "at its own conditions (since the last OTA or compilation change)");
+  auto calibration = Parse("run", RunWith({"--build", "3", "--calibration"}));
+  ASSERT_TRUE(calibration) << calibration.error();
+  EXPECT_TRUE(calibration->spec.calibration);
+  EXPECT_NE(RunBodyJson(*calibration).find(R"("kind":"calibration")"), std::string::npos)
+      << RunBodyJson(*calibration);
+  EXPECT_EQ(ErrorOf("run", RunWith({"--calibration"})),
+            "--calibration: calibration needs \"build\": the build measured twice");
+  std::vector<std::string> add = {"add", "--cron", "0 4 * * 0", "--build", "3", "--calibration"};
+  add.insert(add.end(), kRun.begin(), kRun.end());
+  auto scheduled = Parse("schedules", add);
+  ASSERT_TRUE(scheduled) << scheduled.error();
+  EXPECT_TRUE(scheduled->spec.calibration);
 }
 
 // Issue 14 §4: a side-by-side run names two builds (ids or files to upload), waits for its end

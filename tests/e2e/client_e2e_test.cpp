@@ -502,6 +502,62 @@ TEST_F(ClientE2eTest, AFailedRunExitsOneAndItsJunitReportFails) {
 // The nightly job's one line. The same model with a build ~20 % slower to launch (devsim
 // scenarios of ~200 ms at a 4 % spread, as ServeE2eTest's comparison): the first night has no
 // baseline and passes; the second is a regression, exit 3, and its JUnit report says so.
+// Issue 15: nightly runs judged against their history. Four nights of the release build
+// (versionCode 42), then a build whose launches devsim makes 20 % slower (43): tonight's
+// `--baseline history --fail-on-regression` exits 3 against the four nights, and once three
+// nights of it have followed, the series has one change point, at exactly its first night,
+// explained by the build, and nowhere else.
+TEST_F(ClientE2eTest, AStepInTheNightlyHistoryIsARegressionAndOneChangePoint) {
+  const std::string scenario = dir_.File("nightly.json");
+  WriteFileBytes(scenario,
+                 R"({"seed":9,"packages":[{"name":"com.example.app","activity":".MainActivity",)"
+                 R"("uid":10123,"cold":{"mean":200,"stddev":8},)"
+                 R"("launch_factor_by_version_code":{"43":1.20}}]})");
+  const auto devices = StartDevsim({"--port", "0", "--fast", "--scenario", scenario});
+  ASSERT_EQ(devices.size(), 1u);
+  StartDaemonWith({devices[0].address});
+  const std::string release = dir_.File("release.apk");
+  std::ofstream(release, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");  // code 42
+  const std::string nightly = dir_.File("nightly.apk");
+  std::ofstream(nightly, std::ios::binary) << ReadTestData("apk/next_aapt2.apk");  // code 43
+  const std::vector<std::string> gate = {"--baseline", "history", "--fail-on-regression"};
+  for (int night = 1; night <= 4; ++night) {
+    auto run = Client(With(ColdRun(devices[0].address, "com.example.app", 12),
+                           With(gate, {"--build", night == 1 ? release : "1"})));
+    EXPECT_EQ(run.exit_code, 0) << night << ": " << run.out << run.err;
+  }
+  auto tonight = Client(With(ColdRun(devices[0].address, "com.example.app", 12),
+                             With(gate, {"--build", nightly})));
+  EXPECT_EQ(tonight.exit_code, 3) << tonight.out << tonight.err;
+  EXPECT_NE(tonight.out.find("\nregression against its history (4 runs since run 1): median "),
+            std::string::npos)
+      << tonight.out;
+  EXPECT_NE(tonight.err.find("droidlab run: run 5 is a regression against its history"),
+            std::string::npos)
+      << tonight.err;
+  const Json verdict = Json::parse(HttpCall(port_, "GET", "/api/v1/runs/5/verdict").body);
+  EXPECT_EQ(verdict["verdict"], "regression") << verdict.dump();
+  EXPECT_GT(verdict["delta_pct"].get<double>(), 10.0) << verdict.dump();
+  EXPECT_LT(verdict["delta_pct"].get<double>(), 30.0) << verdict.dump();
+  for (int night = 6; night <= 7; ++night) {
+    auto run = Client(
+        With(ColdRun(devices[0].address, "com.example.app", 12), {"--build", "2", "--wait"}));
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  }
+  const std::string model = Get(port_, "/api/v1/runs/1")["device_model"].get<std::string>();
+  std::string encoded;
+  for (char c : model) encoded += c == ' ' ? std::string("%20") : std::string(1, c);
+  const Json series = Json::parse(
+      HttpCall(port_, "GET", "/api/v1/series?package=com.example.app&model=" + encoded +
+                                 "&mode=cold")
+          .body);
+  ASSERT_EQ(series["points"].size(), 7u) << series.dump();
+  ASSERT_EQ(series["change_points"].size(), 1u) << series["change_points"].dump();
+  EXPECT_EQ(series["change_points"][0]["run_id"], 5);
+  EXPECT_EQ(series["change_points"][0]["explained_by"], Json::array({"build"}));
+  EXPECT_TRUE(series["change_points"][0]["app_change"].get<bool>());
+}
+
 TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
   const auto base =
       StartDevsim({"--port", "0", "--fast", "--scenario", ColdLaunchScenario("base", 7, 200, 8)});
