@@ -273,8 +273,23 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   };
   orchestrator::DeviceRegistry registry(client, *st, registry_options);
 
+  // Alerts and their delivery to the configured webhooks: the store holds what is pending, so
+  // deliveries a stopped daemon left are sent by this one. The run queue raises them as runs
+  // succeed (a regression verdict, a change point just settled: lab/history_alerts.h); built
+  // before the queue, which holds it.
+  orchestrator::AlertCenterOptions alert_options;
+  for (const auto& webhook : config.alert_webhooks) {
+    alert_options.webhooks.push_back({webhook.url, webhook.secret});
+  }
+  alert_options.max_attempts = config.alert_max_attempts;
+  alert_options.attempt_timeout = std::chrono::seconds(config.alert_timeout_seconds);
+  alert_options.user_agent = "droidlab/" DROIDLAB_VERSION;
+  alert_options.log = LogAs("alerts", spdlog::level::info);
+  orchestrator::AlertCenter alerts(*st, api::PostWebhook, alert_options);
+
   orchestrator::RunQueueOptions queue_options;
   queue_options.log = LogAs("runs", spdlog::level::info);
+  queue_options.alerts = &alerts;
   queue_options.executor.log = LogAs("run", spdlog::level::info);
   queue_options.executor.owed_restores = &owed_restores;
   queue_options.executor.builds_dir = builds.dir();
@@ -300,19 +315,6 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
         return device->properties->model;
       },
       scheduler_options);
-
-  // Alerts and their delivery to the configured webhooks: the store holds what is pending, so
-  // deliveries a stopped daemon left are sent by this one. The triggers (a settled change
-  // point, a regression verdict) call alerts.Raise.
-  orchestrator::AlertCenterOptions alert_options;
-  for (const auto& webhook : config.alert_webhooks) {
-    alert_options.webhooks.push_back({webhook.url, webhook.secret});
-  }
-  alert_options.max_attempts = config.alert_max_attempts;
-  alert_options.attempt_timeout = std::chrono::seconds(config.alert_timeout_seconds);
-  alert_options.user_agent = "droidlab/" DROIDLAB_VERSION;
-  alert_options.log = LogAs("alerts", spdlog::level::info);
-  orchestrator::AlertCenter alerts(*st, api::PostWebhook, alert_options);
 
   api::Services services;
   services.store = st.get();

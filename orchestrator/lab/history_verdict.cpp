@@ -52,6 +52,8 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
     out.judgement = NotComparable(*out.not_judged);
     return out;
   }
+  out.build_id = at->build_id;
+  out.version_code = at->version_code;
   // The runs after it (created in the same millisecond) are not its history.
   series->erase(at + 1, series->end());
   std::vector<analysis::RunPoint> points = RunPointsOf(*series);
@@ -60,6 +62,7 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
   if (!launches) return launches.error();
   points.back().samples = ValidDisplayedMs(MeasuredLaunches(c, std::move(*launches)));
   out.series_runs = points.size();
+  if (points.size() >= 2) out.previous_run_id = points[points.size() - 2].run_id;
   out.change_points = analysis::FindChangePoints(points).change_points;
   out.judgement = analysis::JudgeAgainstHistory(points, points.size() - 1, floor);
   return out;

@@ -39,6 +39,9 @@ struct RunVerdict {
   // The series up to and with the run: how many runs, and its change points (the run's own
   // segment starts at the last one before it).
   std::size_t series_runs = 0;
+  std::optional<int64_t> previous_run_id;  // the series' run before it, if any
+  std::optional<int64_t> build_id;         // what the run measured (its series point)
+  std::optional<int64_t> version_code;
   std::vector<analysis::ChangePoint> change_points;
   std::optional<std::string> not_judged;  // why the run has no place in its series, if it has none
 };

@@ -19,6 +19,7 @@
 #include "orchestrator/listeners.h"
 #include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
+#include "orchestrator/lab/history_alerts.h"
 #include "orchestrator/lab/run_summaries.h"
 #include "store/async_store.h"
 
@@ -201,6 +202,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       std::lock_guard lock(mutex);
       progress.erase(run.run_id);
     }
+    bool alert = false;
     if (stored && finished.status == store::RunStatus::kSucceeded) {
       // Its point of the series is in place before its end is announced. A summary not
       // stored is not the run's failure: the back-fill at the next start writes it.
@@ -210,6 +212,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
         options.log("run " + std::to_string(run.run_id) +
                     ": summary not stored: " + summarized.error().message);
       }
+      alert = summarized.ok() && options.alerts != nullptr;
     }
     if (!stored) {
       options.log("run " + std::to_string(run.run_id) + ": its end (" +
@@ -218,6 +221,11 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       co_return;
     }
     Emit(finished);
+    if (alert) {
+      // After the end is announced: judging the history never delays it.
+      auto alerting = RaiseHistoryAlerts(store, *options.alerts, run.run_id, options.log);
+      co_await std::move(alerting);
+    }
   }
 
   // The store's runs left queued, oldest first, and those left running marked interrupted.

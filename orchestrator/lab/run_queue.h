@@ -63,8 +63,12 @@ struct RunEvent {
 using RunExecuteFunction = std::function<boost::asio::awaitable<RunOutcome>(
     int64_t run_id, RunSpec spec, RunExecutorOptions options)>;
 
+class AlertCenter;
+
 struct RunQueueOptions {
   RunExecutorOptions executor;  // handed to each run; on_progress is the queue's
+  // Where a succeeded run's history alerts are raised (lab/history_alerts.h); none: no alerts.
+  AlertCenter* alerts = nullptr;
   std::function<int64_t()> now_ms;                 // default: the wall clock, ms
   std::function<void(std::string_view)> log;       // default: stderr
 };

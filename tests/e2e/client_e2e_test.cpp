@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/common/adb_lab.h"
@@ -24,6 +27,7 @@
 #include "tests/common/test_data.h"
 #include "tests/common/wait_until.h"
 #include "tests/common/xml_document.h"
+#include "tests/api/webhook_receiver.h"
 #include "tests/e2e/daemon_lab.h"
 
 namespace droidlab::testutil {
@@ -506,8 +510,26 @@ TEST_F(ClientE2eTest, AFailedRunExitsOneAndItsJunitReportFails) {
 // (versionCode 42), then a build whose launches devsim makes 20 % slower (43): tonight's
 // `--baseline history --fail-on-regression` exits 3 against the four nights, and once three
 // nights of it have followed, the series has one change point, at exactly its first night,
-// explained by the build, and nowhere else.
+// explained by the build, and nowhere else. The webhook of the daemon's config gets one signed
+// alert: the regression, none for the nights of the same build.
 TEST_F(ClientE2eTest, AStepInTheNightlyHistoryIsARegressionAndOneChangePoint) {
+  boost::asio::io_context io;
+  testutil::WebhookReceiver receiver(io, "nightly secret", {200});
+  std::atomic<int> posts{0};
+  receiver.on_post([&posts] { ++posts; });
+  std::thread receiving([&io] { io.run(); });
+  struct Joined {
+    boost::asio::io_context& io;
+    std::thread& thread;
+    ~Joined() {
+      io.stop();
+      thread.join();
+    }
+  } joined{io, receiving};
+  const std::string config = dir_.File("alerts.json");
+  WriteFileBytes(config, Json{{"alerts", {{"webhooks", Json::array({{{"url", receiver.url()},
+                                                                      {"secret", "nightly secret"}}})}}}}
+                             .dump());
   const std::string scenario = dir_.File("nightly.json");
   WriteFileBytes(scenario,
                  R"({"seed":9,"packages":[{"name":"com.example.app","activity":".MainActivity",)"
@@ -515,7 +537,7 @@ TEST_F(ClientE2eTest, AStepInTheNightlyHistoryIsARegressionAndOneChangePoint) {
                  R"("launch_factor_by_version_code":{"43":1.20}}]})");
   const auto devices = StartDevsim({"--port", "0", "--fast", "--scenario", scenario});
   ASSERT_EQ(devices.size(), 1u);
-  StartDaemonWith({devices[0].address});
+  StartDaemonWith({devices[0].address}, {"--config", config});
   const std::string release = dir_.File("release.apk");
   std::ofstream(release, std::ios::binary) << ReadTestData("apk/app_aapt2.apk");  // code 42
   const std::string nightly = dir_.File("nightly.apk");
@@ -556,6 +578,22 @@ TEST_F(ClientE2eTest, AStepInTheNightlyHistoryIsARegressionAndOneChangePoint) {
   EXPECT_EQ(series["change_points"][0]["run_id"], 5);
   EXPECT_EQ(series["change_points"][0]["explained_by"], Json::array({"build"}));
   EXPECT_TRUE(series["change_points"][0]["app_change"].get<bool>());
+
+  // Raised as run 5 ended (after its end was announced), delivered by the alert loop.
+  ASSERT_TRUE(WaitUntil([&] { return posts.load() >= 1; }, seconds(20)));
+  const Json alerts = Get(port_, "/api/v1/alerts");
+  ASSERT_EQ(alerts["alerts"].size(), 1u) << alerts.dump();
+  EXPECT_EQ(alerts["alerts"][0]["kind"], "regression");
+  EXPECT_EQ(alerts["alerts"][0]["run_id"], 5);
+  EXPECT_EQ(alerts["alerts"][0]["version_code"], 43);
+  EXPECT_EQ(alerts["alerts"][0]["build_id"], 2);
+  ASSERT_EQ(posts.load(), 1);
+  const testutil::ReceivedPost& post = receiver.posts()[0];
+  EXPECT_TRUE(post.signature_ok);
+  const Json sent = Json::parse(post.body);
+  EXPECT_EQ(sent["alert"]["kind"], "regression");
+  EXPECT_EQ(sent["alert"]["package"], "com.example.app");
+  EXPECT_GT(sent["alert"]["delta_pct"].get<double>(), 10.0) << post.body;
 }
 
 TEST_F(ClientE2eTest, FailOnRegressionExitsThreeOnASlowerBuild) {
