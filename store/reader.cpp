@@ -517,8 +517,10 @@ StoreResult<std::vector<RunSummary>> Reader::Series(const SeriesQuery& query) {
   auto st = db_->Cached(sql::kSeries);
   if (!st) return st.error();
   (*st)->BindText(1, query.package);
-  // run_summaries files a run whose model was unknown under '' (0009_run_summaries.sql).
-  (*st)->BindText(2, query.device_model.value_or(std::string()));
+  // run_summaries files a run whose model was unknown under '' (0009_run_summaries.sql). Held
+  // here: SQLite reads a bound text until the statement is reset, not a temporary's lifetime.
+  const std::string model = query.device_model.value_or(std::string());
+  (*st)->BindText(2, model);
   (*st)->BindText(3, query.mode);
   (*st)->BindText(4, query.metric);
   (*st)->BindInt64(5, query.since);
