@@ -72,10 +72,14 @@ inline constexpr char kRunsByStatus[] =
 
 inline constexpr char kRunById[] = "SELECT " DROIDLAB_RUN_COLUMNS " FROM runs WHERE id = ?1";
 
+// The default baseline: the run before, like with like; a calibration run (issue 15 §3, an A/A
+// of a build that may not be tonight's) is none.
 inline constexpr char kPreviousSuccessfulRun[] =
     "SELECT " DROIDLAB_RUN_COLUMNS
     " FROM runs WHERE package = ?1 AND created_at < ?2 AND +status = 'succeeded'"
-    " AND device_model IS ?3 AND mode = ?4 ORDER BY created_at DESC, id DESC LIMIT 1";
+    " AND device_model IS ?3 AND mode = ?4"
+    " AND (NOT json_valid(spec) OR json_extract(spec, '$.kind') IS NOT 'calibration')"
+    " ORDER BY created_at DESC, id DESC LIMIT 1";
 
 // A package's succeeded calibration runs (issue 15 §3: "kind": "calibration" in the spec), newest
 // first, at most ?4; ?2 / ?3 NULL: any device model / mode. Few rows: the runs of a package

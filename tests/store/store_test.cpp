@@ -583,6 +583,28 @@ TEST_F(StoreTest, PreviousSuccessfulRunIsTheBaseline) {
   (void)now;
 }
 
+// A calibration run (an A/A of one build, often not tonight's) is no baseline of the next run.
+TEST_F(StoreTest, ACalibrationRunIsNoPreviousRun) {
+  const int64_t plain = CreateRun("s1", "com.a", 100);
+  Finish(plain, RunStatus::kSucceeded);
+  NewRun aa;
+  aa.spec_json = R"({"iterations":2,"build":8,"baseline_build":8,"block":2,"kind":"calibration"})";
+  aa.serial = "s1";
+  aa.device_model = "Pixel 7";
+  aa.package = "com.a";
+  aa.mode = "cold";
+  aa.iterations = 2;
+  aa.created_at = 150;
+  auto calibration = store_->CreateRun(aa);
+  ASSERT_TRUE(calibration.ok());
+  Finish(*calibration, RunStatus::kSucceeded);
+  auto base = store_->Read([&](Reader& r) {
+    return r.PreviousSuccessfulRun("com.a", std::string("Pixel 7"), "cold", 200);
+  });
+  ASSERT_TRUE(base.ok() && base->has_value());
+  EXPECT_EQ((*base)->id, plain);
+}
+
 TEST_F(StoreTest, LaunchHistoryOfAPackage) {
   const int64_t day = 86400000;
   const int64_t t0 = 100 * day;
