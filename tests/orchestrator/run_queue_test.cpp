@@ -224,7 +224,12 @@ TEST_F(RunQueueTest, OneRunAtATimePerDeviceInOrderDevicesInParallel) {
   ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(a2); }));
   executor_->Release(a2);
   executor_->Release(b1);
-  ASSERT_TRUE(RunUntil([&] { return executor_->finished.size() == 3; }));
+  // The executor is done before the queue is: a succeeded run's series summary is stored (and
+  // its history judged) after it, and only then does the device's queue move on.
+  ASSERT_TRUE(RunUntil([&] {
+    return executor_->finished.size() == 3 && queue_->Pending("A") == 0 &&
+           queue_->Pending("B") == 0;
+  }));
 
   EXPECT_EQ(executor_->started, (std::vector<int64_t>{a1, b1, a2}));
   EXPECT_EQ(executor_->max_running_per_device, 1);
