@@ -82,20 +82,36 @@ if [[ -z "${DROIDLAB_SKIP_FUZZ:-}" ]]; then
   cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DDROIDLAB_FUZZ=ON \
     -DDROIDLAB_SANITIZER='address;undefined' -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build build-fuzz -j"$jobs"
-  for f in build-fuzz/tests/fuzz/fuzz_*; do
-    name=${f##*/fuzz_}
+  # libFuzzer is single-threaded: run one target per core, each in its own work directory, and
+  # count their verdicts after all have ended.
+  results=$(mktemp -d)
+  fuzz_one() {
+    local f=$1 name=${1##*/fuzz_} work
     work=$(mktemp -d)
     cp -r "$root/tests/fuzz/corpus/$name/." "$work/"
     if "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$work/" \
         "$work" >"$work.log" 2>&1; then
-      passed=$((passed + 1))
-      echo "ok   fuzz_$name: $(grep -E 'stat::number_of_executed_units' "$work.log" | awk '{print $2}') execs"
+      echo "ok   fuzz_$name: $(grep -E 'stat::number_of_executed_units' "$work.log" | awk '{print $2}') execs" \
+        >"$results/$name.ok"
     else
-      failed=$((failed + 1))
-      echo "FAIL fuzz_$name"; tail -n 40 "$work.log"
+      { echo "FAIL fuzz_$name"; tail -n 40 "$work.log"; } >"$results/$name.fail"
     fi
     rm -rf "$work" "$work.log"
+  }
+  for f in build-fuzz/tests/fuzz/fuzz_*; do
+    while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+    fuzz_one "$f" &
   done
+  wait
+  for r in "$results"/*; do
+    cat "$r"
+    if [[ $r == *.ok ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  done
+  expected=$(find build-fuzz/tests/fuzz -maxdepth 1 -name 'fuzz_*' -type f | wc -l)
+  if (( $(find "$results" -type f | wc -l) != expected )); then
+    failed=$((failed + 1)); echo "FAIL fuzzers: a target left no verdict"
+  fi
+  rm -rf "$results"
 fi
 
 echo
