@@ -1,9 +1,12 @@
 // Alerts: GET /api/v1/alerts — the alerts raised (orchestrator/alerts/alert_center.h), newest
 // first, paged, each with its deliveries to the webhooks and every attempt. A webhook is shown
 // by its scheme, host and port only: its URL may itself be a secret.
+// POST /api/v1/alerts/{id}/resolve — an operator closes an open alert (seen, dealt with): it
+// leaves the dashboard's open regressions and /metrics' gauge. Nothing is sent to the webhooks.
 #include <string>
 
 #include "api/handlers.h"
+#include "base/wall_clock.h"
 #include "api/json.h"
 #include "orchestrator/alerts/webhook.h"
 
@@ -58,7 +61,28 @@ HttpResponse AlertsPage(const store::AlertPage& page) {
   return JsonResponse(200, Dump(body));
 }
 
+Json ResolvedJson(int64_t id, int64_t resolved_at) {
+  return Json{{"id", id}, {"state", "resolved"}, {"resolved_at", resolved_at}};
+}
+
 }  // namespace
+
+asio::awaitable<HttpResponse> ResolveAlert(const HttpRequest&, const PathParams& p,
+                                           const RouteContext& ctx) {
+  auto id = ParseId(p.at("id"));
+  if (!id) co_return NotFound("no alert '" + p.at("id") + "'");
+  const int64_t alert_id = *id;
+  const int64_t now = WallNowMs();
+  auto resolving = ctx.store.ResolveAlert(alert_id, now);
+  auto resolved = co_await std::move(resolving);
+  if (!resolved) {
+    if (resolved.error().code == store::StoreErrorCode::kNotFound) {
+      co_return NotFound("no open alert " + std::to_string(alert_id));
+    }
+    co_return StoreFailure(resolved.error());
+  }
+  co_return JsonResponse(200, Dump(ResolvedJson(alert_id, now)));
+}
 
 asio::awaitable<HttpResponse> ListAlerts(const HttpRequest& request, const PathParams&,
                                          const RouteContext& ctx) {

@@ -92,5 +92,8 @@ boost::asio::awaitable<HttpResponse> Calibration(const HttpRequest& request,
 // alert_routes.cpp
 boost::asio::awaitable<HttpResponse> ListAlerts(const HttpRequest& request,
                                                 const PathParams& params, const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> ResolveAlert(const HttpRequest& request,
+                                                  const PathParams& params,
+                                                  const RouteContext& ctx);
 
 }  // namespace droidlab::api

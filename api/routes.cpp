@@ -39,6 +39,7 @@ constexpr RouteEntry kRoutes[] = {
     {"DELETE", "/api/v1/schedules/{id}", DeleteSchedule},
     {"GET", "/api/v1/calibration", Calibration},
     {"GET", "/api/v1/alerts", ListAlerts},
+    {"POST", "/api/v1/alerts/{id}/resolve", ResolveAlert},
     {"GET", "/api/v1/events", EventsPlaceholder},
     {"GET", "/api/v1/openapi.json", OpenApi},
     {"GET", "/metrics", MetricsText},

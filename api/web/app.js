@@ -227,7 +227,42 @@ function updateChart(name, data) {
 // ---- Pages
 const pages = {};
 
+// Open regressions (GET /alerts?state=open): the slowdowns found in the history and not yet
+// resolved — by a fix the history saw, or by an operator here. Empty, it says so in one line.
+const isSlowdown = (a) => a.kind === 'regression' || (a.delta ?? 0) > 0;
+function openRegressionsPanel() {
+  const box = h('section', {id: 'open-regressions'});
+  const load = async () => {
+    const open = (await api('/api/v1/alerts?state=open&limit=1000')).alerts.filter(isSlowdown);
+    if (open.length === 0) {
+      box.replaceChildren(h('p', {class: 'hint'}, 'No open regressions.'));
+      return;
+    }
+    const pct = (v) => (v === null || v === undefined ? '—' : `${v > 0 ? '+' : ''}${v.toFixed(1)} %`);
+    box.replaceChildren(h('h2', {}, `Open regressions (${open.length})`), h('table', {},
+      h('tr', {}, ['what', 'package', 'model', 'mode', 'metric', 'Δ', 'CI of Δ', 'since run', 'versionCode',
+                   'explained by', 'raised', ''].map((t) => h('th', {}, t))),
+      ...open.map((a) => h('tr', {'data-alert': a.id},
+        h('td', {}, a.kind.replace('_', ' ')),
+        h('td', {}, h('a', {href: `#/trend?package=${encodeURIComponent(a.package)}&metric=${encodeURIComponent(a.metric)}`}, a.package)),
+        h('td', {}, a.model || '—'), h('td', {}, a.mode), h('td', {}, a.metric),
+        h('td', {class: 'delta'}, pct(a.delta_pct)),
+        h('td', {}, a.ci_low === null ? '—' : `${pct(a.ci_low)} … ${pct(a.ci_high)}`),
+        h('td', {}, a.run_id ? h('a', {href: `#/runs/${a.run_id}`}, `#${a.run_id}`) : '—'),
+        h('td', {}, a.version_code ?? (a.build_id ? `#${a.build_id}` : '—')),
+        h('td', {}, a.explained_by.length ? a.explained_by.join(', ') : '—'),
+        h('td', {}, fmtTime(a.created_at)),
+        h('td', {}, h('button', {type: 'button', title: 'POST /api/v1/alerts/ID/resolve', onclick: async () => {
+          await api(`/api/v1/alerts/${a.id}/resolve`, {method: 'POST'}).catch(report);
+          load().catch(report);
+        }}, 'Resolve'))))));
+  };
+  return {box, load};
+}
+
 pages.devices = (root) => {
+  const regressions = openRegressionsPanel();
+  root.append(regressions.box);
   const table = h('table', {id: 'devices'},
     h('thead', {}, h('tr', {}, ['serial', 'state', 'model', 'manufacturer', 'SDK', 'release', 'ABI',
                                 'running now', 'last seen'].map((t) => h('th', {}, t)))),
@@ -257,11 +292,17 @@ pages.devices = (root) => {
     }
   };
   const reload = debounce(() => load().catch(report), 200);
+  // Alerts are raised after a run's end is stored, a moment after its event: read them a
+  // second later, and every 30 s for those resolved elsewhere.
+  const reloadRegressions = debounce(() => regressions.load().catch(report), 1000);
+  const poll = setInterval(reloadRegressions, 30000);
   const off = onEvent((event) => {
     if (event === 'device' || event === 'run' || event === 'refresh') reload();
+    if (event === 'run' || event === 'refresh') reloadRegressions();
   });
   load().catch(report);
-  return off;
+  regressions.load().catch(report);
+  return () => { off(); clearInterval(poll); };
 };
 
 // One device: its facts and what droidlab installed on it (per package, the last build a run

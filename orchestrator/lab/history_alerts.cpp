@@ -51,6 +51,68 @@ Alert ChangePointAlert(const RunVerdict& verdict, const analysis::ChangePoint& c
   return alert;
 }
 
+std::vector<int64_t> AlertsRecoveredBy(const RunVerdict& verdict,
+                                       const analysis::ChangePoint& change,
+                                       std::span<const store::Alert> open) {
+  std::vector<int64_t> ids;
+  if (!(change.delta < 0) || !change.settled) return ids;
+  const Alert series = Where(verdict, "");
+  for (const store::Alert& alert : open) {
+    if (alert.state != "open" || alert.package != series.package || alert.model != series.model ||
+        alert.mode != series.mode || alert.metric != series.metric) {
+      continue;
+    }
+    // A slowdown whose level before it can be told (delta / delta % give it) and that began
+    // before this change.
+    if (!alert.delta || !alert.delta_pct || !(*alert.delta > 0) || !(*alert.delta_pct > 0)) continue;
+    if (!alert.run_id || *alert.run_id >= change.run_id) continue;
+    const double before = *alert.delta * 100.0 / *alert.delta_pct;
+    const double midpoint = before + *alert.delta / 2;
+    if (change.median_after < midpoint) ids.push_back(alert.id);
+  }
+  return ids;
+}
+
+namespace {
+
+// Resolves the open alerts of the verdict's series that the change points settled at this run
+// recover from.
+boost::asio::awaitable<void> ResolveRecovered(store::AsyncStore store, AlertCenter& alerts,
+                                              RunVerdict verdict,
+                                              std::function<void(std::string_view)> log) {
+  const std::size_t settle = analysis::HistoryOptions{}.settle_runs;
+  std::vector<const analysis::ChangePoint*> settled_now;
+  for (const analysis::ChangePoint& change : verdict.change_points) {
+    if (change.settled && change.runs_after == settle && change.delta < 0) {
+      settled_now.push_back(&change);
+    }
+  }
+  if (settled_now.empty()) co_return;
+  store::AlertQuery query;
+  query.state = "open";
+  query.limit = 1000;
+  auto listing = store.ListAlerts(std::move(query));
+  auto page = co_await std::move(listing);
+  if (!page) {
+    log("run " + std::to_string(verdict.run.id) + ": open alerts not read: " + page.error().message);
+    co_return;
+  }
+  for (const analysis::ChangePoint* change : settled_now) {
+    for (int64_t id : AlertsRecoveredBy(verdict, *change, page->alerts)) {
+      auto resolving = alerts.Resolve(id);
+      auto resolved = co_await std::move(resolving);
+      if (resolved) {
+        log("alert " + std::to_string(id) + " resolved: " + verdict.run.package +
+            " recovered at run " + std::to_string(change->run_id));
+      } else if (resolved.error().code != store::StoreErrorCode::kNotFound) {
+        log("alert " + std::to_string(id) + ": not resolved: " + resolved.error().message);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 boost::asio::awaitable<void> RaiseHistoryAlerts(store::AsyncStore store, AlertCenter& alerts,
                                                 int64_t run_id,
                                                 std::function<void(std::string_view)> log) {
@@ -92,6 +154,8 @@ boost::asio::awaitable<void> RaiseHistoryAlerts(store::AsyncStore store, AlertCe
       log("alert " + std::to_string(*raised) + ": " + what + " (" + VerdictName(*verdict) + ")");
     }
   }
+  auto resolving = ResolveRecovered(store, alerts, *verdict, log);
+  co_await std::move(resolving);
 }
 
 }  // namespace droidlab::orchestrator

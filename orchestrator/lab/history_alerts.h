@@ -5,11 +5,18 @@
 // has just settled (this run is the settle_runs-th usable run after it) raises a "change_point"
 // alert — unless its first run was itself judged a regression, which alerted already: one
 // alert per regression. An A/A history raises nothing unless its verdicts do.
+//
+// A regression also ends by itself: when a change point that lowers the series settles, each
+// open alert of that series (package, model, mode, metric) for a slowdown before it is resolved
+// if the level after the change is back below the midpoint of that slowdown — closer to where
+// the series was before it than to where the slowdown took it. A faster change that recovers
+// less leaves the alert open: the app is still slower than it was.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -24,7 +31,14 @@ Alert RegressionAlert(const RunVerdict& verdict);
 // Pure: the alert of a change point of `verdict`'s series.
 Alert ChangePointAlert(const RunVerdict& verdict, const analysis::ChangePoint& change);
 
-// The alerts `run_id`'s end raises, raised on `alerts`; a failure is logged, never the run's.
+// Pure: the ids among `open` (open alerts of any series) that the settled change point `change`
+// of `verdict`'s series resolves (see above).
+std::vector<int64_t> AlertsRecoveredBy(const RunVerdict& verdict,
+                                       const analysis::ChangePoint& change,
+                                       std::span<const store::Alert> open);
+
+// The alerts `run_id`'s end raises, raised on `alerts`, and those it resolves; a failure is
+// logged, never the run's.
 boost::asio::awaitable<void> RaiseHistoryAlerts(store::AsyncStore store, AlertCenter& alerts,
                                                 int64_t run_id,
                                                 std::function<void(std::string_view)> log);

@@ -1,5 +1,5 @@
-// GET /api/v1/alerts and /metrics' droidlab_open_regressions over real HTTP, on alerts and
-// delivery attempts seeded through the store.
+// GET /api/v1/alerts, POST /api/v1/alerts/{id}/resolve and /metrics' droidlab_open_regressions
+// over real HTTP, on alerts and delivery attempts seeded through the store.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -154,6 +154,38 @@ TEST_F(AlertsApiTest, MetricsCountOpenRegressionsByPackageAndModel) {
   for (int64_t id : {1, 2, 5}) ASSERT_TRUE(store_->ResolveAlert(id, 2000));
   const std::string after = Call("GET", "/metrics").body;
   EXPECT_EQ(after.find("droidlab_open_regressions{"), std::string::npos) << after;
+}
+
+// An operator closes an open alert: it leaves state=open and the gauge; a second resolve, an
+// unknown id or a malformed one is a 404 and changes nothing.
+TEST_F(AlertsApiTest, AnOperatorResolvesAnOpenAlert) {
+  Start();
+  const int64_t a = SeedAlert("regression", "com.example.a", "Pixel 7", 40, 1000);
+  const int64_t b = SeedAlert("regression", "com.example.b", "Pixel 7", 40, 1100);
+
+  auto response = Call("POST", "/api/v1/alerts/" + std::to_string(a) + "/resolve");
+  ASSERT_EQ(response.status, 200) << response.body;
+  Json body = Json::parse(response.body);
+  EXPECT_EQ(body["id"], a);
+  EXPECT_EQ(body["state"], "resolved");
+  EXPECT_GT(body["resolved_at"].get<int64_t>(), 1'600'000'000'000);  // the wall clock, in ms
+
+  Json open = Get("/api/v1/alerts?state=open");
+  ASSERT_EQ(open["alerts"].size(), 1u);
+  EXPECT_EQ(open["alerts"][0]["id"], b);
+  Json resolved = Get("/api/v1/alerts?state=resolved");
+  ASSERT_EQ(resolved["alerts"].size(), 1u);
+  EXPECT_EQ(resolved["alerts"][0]["resolved_at"], body["resolved_at"]);
+  const std::string metrics = Call("GET", "/metrics").body;
+  EXPECT_EQ(metrics.find("package=\"com.example.a\""), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("package=\"com.example.b\""), std::string::npos) << metrics;
+
+  auto again = Call("POST", "/api/v1/alerts/" + std::to_string(a) + "/resolve");
+  EXPECT_EQ(again.status, 404) << again.body;
+  EXPECT_EQ(Json::parse(again.body)["error"]["code"], "not_found");
+  EXPECT_EQ(Call("POST", "/api/v1/alerts/999/resolve").status, 404);
+  EXPECT_EQ(Call("POST", "/api/v1/alerts/x/resolve").status, 404);
+  EXPECT_EQ(Get("/api/v1/alerts?state=open")["alerts"].size(), 1u);
 }
 
 }  // namespace

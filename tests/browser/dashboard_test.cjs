@@ -2,7 +2,8 @@
 //   the real adb server (Debian's adb) on a private port, two droidlab-devsim devices connected to
 //   it with `adb connect`, and the real daemon (`droidlab serve --listen 127.0.0.1:0`) on a fresh
 //   database. Then, in Debian's Chromium driven over CDP by playwright-core:
-//   1. the devices page lists both devsim devices (model, SDK);
+//   1. the devices page lists both devsim devices (model, SDK), and the open regressions (none on a
+//      fresh lab; one given by the alerts answer, shown and resolved from the page);
 //   2. a run POSTed to the API appears on the runs page and reaches `succeeded` live, through the
 //      event stream, with no reload (a marker set in the page before the POST survives);
 //   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
@@ -170,8 +171,45 @@ async function main() {
       check(text.includes(d.model) && text.includes(d.sdk) && text.includes('device'),
             `the devices page row of ${d.address} shows its state, model and SDK: ${text}`);
     }
+    // The front page's open regressions (issue 15 §4): none on a fresh lab (the real answer).
+    const noneOpen = await page.locator('#open-regressions').textContent();
+    check(noneOpen === 'No open regressions.', `a fresh lab has no open regressions: ${noneOpen}`);
     await page.screenshot({path: path.join(artifacts, 'devices.png'), fullPage: true});
     log('devices page lists both devices');
+
+    // With one open: the alerts answer is given one regression (raising a real one takes a
+    // nightly history: tests/e2e/client_e2e_test.cpp; resolving over real HTTP:
+    // tests/api/alerts_api_test.cpp). What is tested here is the page: the row, its numbers and
+    // links, and that Resolve posts for that alert and empties the panel.
+    let resolvedIds = [];
+    const regression = {id: 7, kind: 'regression', state: 'open', package: 'com.example.app',
+      model: devices[0].model, mode: 'cold', metric: 'displayed_ms', delta: 100, delta_pct: 12.5,
+      ci_low: 8.1, ci_high: 16.9, run_id: 3, build_id: 2, version_code: 43, explained_by: ['build'],
+      created_at: Date.now(), resolved_at: null, deliveries: []};
+    const speedUp = {...regression, id: 8, kind: 'change_point', delta: -50, delta_pct: -6};
+    await page.route('**/api/v1/alerts?state=open*', (route) => route.fulfill({json: {
+      alerts: resolvedIds.includes(7) ? [] : [regression, speedUp], next_cursor: null}}));
+    await page.route('**/api/v1/alerts/*/resolve', (route) => {
+      resolvedIds.push(Number(route.request().url().split('/').slice(-2)[0]));
+      route.fulfill({json: {id: 7, state: 'resolved', resolved_at: Date.now()}});
+    });
+    await page.reload();
+    const openRow = page.locator('#open-regressions tr[data-alert="7"]');
+    await openRow.waitFor({timeout: 10000});
+    const openText = await openRow.textContent();
+    check(openText.includes('com.example.app') && openText.includes('+12.5 %') &&
+          openText.includes('+8.1 % … +16.9 %') && openText.includes('#3') && openText.includes('build'),
+          `the open regression's row: ${openText}`);
+    check(await page.locator('#open-regressions tr[data-alert="8"]').count() === 0,
+          'a change point that made the app faster is not a regression');
+    check(await openRow.locator(`a[href="#/trend?package=com.example.app&metric=displayed_ms"]`).count() === 1,
+          'the row links to its trend');
+    await page.screenshot({path: path.join(artifacts, 'open-regressions.png'), fullPage: true});
+    await openRow.locator('button').click();
+    await page.locator('#open-regressions p.hint').waitFor({timeout: 10000});
+    check(JSON.stringify(resolvedIds) === '[7]', `Resolve posted for its alert: ${JSON.stringify(resolvedIds)}`);
+    await page.unroute('**/api/v1/alerts?state=open*');
+    await page.unroute('**/api/v1/alerts/*/resolve');
 
     // 2. Runs, live. The stream must be connected before the POST for the test to mean anything.
     await page.click('nav a[data-page="runs"]');
