@@ -8,6 +8,7 @@
 #include "api/http.h"
 #include "api/json.h"
 #include "base/parse_int.h"
+#include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/spec/run_spec.h"
 
 namespace droidlab::api {
@@ -283,11 +284,19 @@ asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathPara
   co_return Ok(ComparisonJson(*comparison));
 }
 
-asio::awaitable<HttpResponse> Verdict(const HttpRequest&, const PathParams& p,
+asio::awaitable<HttpResponse> Verdict(const HttpRequest& request, const PathParams& p,
                                       const RouteContext& ctx) {
   auto id = RunIdOf(p);
   if (!id) co_return id.error();
-  auto judging = orchestrator::VerdictOf(ctx.store, *id);
+  std::string metric = orchestrator::kVerdictMetric;
+  if (auto asked = Query(request, "metric")) {
+    if (!orchestrator::IsSeriesMetric(*asked)) {
+      co_return BadRequest("metric: '" + *asked + "' is not one of " +
+                           orchestrator::SeriesMetricNames());
+    }
+    metric = *asked;
+  }
+  auto judging = orchestrator::VerdictOf(ctx.store, *id, std::move(metric));
   auto verdict = co_await std::move(judging);
   if (!verdict) co_return StoreFailure(verdict.error());
   co_return Ok(VerdictJson(*verdict));

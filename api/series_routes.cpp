@@ -120,14 +120,6 @@ Json ChangePointsJson(const std::vector<store::RunSummary>& points) {
 
 std::string ModeList() { return "cold, warm or hot"; }
 
-std::string MetricList() {
-  std::string names;
-  for (const auto& m : orchestrator::SeriesMetrics()) {
-    names += (names.empty() ? "" : ", ") + std::string(m.name);
-  }
-  return names;
-}
-
 // A time bound: milliseconds since the Unix epoch.
 std::optional<int64_t> TimeParam(const HttpRequest& request, const std::string& key,
                                  std::string& error) {
@@ -167,7 +159,7 @@ BasicResult<store::SeriesQuery, HttpResponse> SeriesQueryOf(const HttpRequest& r
   query.mode = *mode;
   query.metric = Query(request, "metric").value_or("displayed_ms");
   if (!orchestrator::IsSeriesMetric(query.metric)) {
-    return BadRequest("metric: '" + query.metric + "' is not one of " + MetricList());
+    return BadRequest("metric: '" + query.metric + "' is not one of " + orchestrator::SeriesMetricNames());
   }
   std::string error;
   if (auto since = TimeParam(request, "since", error)) query.since = *since;

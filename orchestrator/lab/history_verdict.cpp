@@ -5,6 +5,7 @@
 
 #include "orchestrator/lab/calibration_report.h"
 #include "orchestrator/lab/run_reports.h"
+#include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/lab/side_by_side_launches.h"
 #include "store/reader.h"
 
@@ -21,10 +22,11 @@ analysis::HistoryJudgement NotComparable(std::string reason) {
 
 // On a reader thread: the run, its series up to it, the analysis.
 store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
-                                           std::optional<double> floor) {
+                                           std::optional<double> floor, std::string metric) {
   auto run = r.GetRun(run_id);
   if (!run) return run.error();
   RunVerdict out;
+  out.metric = std::move(metric);
   out.run = std::move(*run);
   const store::Run& c = out.run;
   if (c.status != store::RunStatus::kSucceeded) {
@@ -60,7 +62,7 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
   // The run itself by its launches, not its median alone: the test knows its spread.
   auto launches = r.ListLaunches(c.id);
   if (!launches) return launches.error();
-  points.back().samples = ValidDisplayedMs(MeasuredLaunches(c, std::move(*launches)));
+  points.back().samples = CountedMetricValues(out.metric, MeasuredLaunches(c, std::move(*launches)));
   out.series_runs = points.size();
   if (points.size() >= 2) out.previous_run_id = points[points.size() - 2].run_id;
   out.change_points = analysis::FindChangePoints(points).change_points;
@@ -93,15 +95,21 @@ analysis::ChangePointAnalysis ChangePointsOf(std::span<const store::RunSummary> 
 }
 
 boost::asio::awaitable<store::StoreResult<RunVerdict>> VerdictOf(store::AsyncStore store,
-                                                                 int64_t run_id) {
+                                                                 int64_t run_id,
+                                                                 std::string metric) {
   auto getting = store.GetRun(run_id);
   auto run = co_await std::move(getting);
   if (!run) co_return run.error();
-  auto flooring = CalibratedFloor(store, run->package, run->device_model, run->mode);
-  auto floor = co_await std::move(flooring);
-  if (!floor) co_return floor.error();
-  auto reading = store.Read(
-      [run_id, floor = *floor](store::Reader& r) { return ReadVerdict(r, run_id, floor); });
+  std::optional<double> floor;
+  if (metric == kVerdictMetric) {
+    auto flooring = CalibratedFloor(store, run->package, run->device_model, run->mode);
+    auto calibrated = co_await std::move(flooring);
+    if (!calibrated) co_return calibrated.error();
+    floor = *calibrated;
+  }
+  auto reading = store.Read([run_id, floor, metric = std::move(metric)](store::Reader& r) {
+    return ReadVerdict(r, run_id, floor, metric);
+  });
   co_return co_await std::move(reading);
 }
 

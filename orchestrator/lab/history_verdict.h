@@ -29,7 +29,8 @@ std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> p
 // The change points of a series of run summaries, oldest first. Pure.
 analysis::ChangePointAnalysis ChangePointsOf(std::span<const store::RunSummary> points);
 
-// The metric a verdict judges (the one run comparisons judge).
+// The metric a verdict judges unless asked for another series metric (lab/run_summaries.h):
+// the one run comparisons judge.
 inline constexpr char kVerdictMetric[] = "displayed_ms";
 
 struct RunVerdict {
@@ -46,10 +47,13 @@ struct RunVerdict {
   std::optional<std::string> not_judged;  // why the run has no place in its series, if it has none
 };
 
-// Run `run_id` against the current segment of its series. kNotFound: no such run. A run that
-// did not succeed, a calibration run, or one with no counted launches is answered with
-// not_comparable and the reason (not an error: a nightly job asks of every run).
-boost::asio::awaitable<store::StoreResult<RunVerdict>> VerdictOf(store::AsyncStore store,
-                                                                 int64_t run_id);
+// Run `run_id` against the current segment of its series of `metric` (a series metric: the
+// caller checks, IsSeriesMetric). kNotFound: no such run. A run that did not succeed, a
+// calibration run, or one with no counted launches of the metric is answered with
+// not_comparable and the reason (not an error: a nightly job asks of every run). The
+// calibrated floor is learnt from displayed_ms (calibration_report.h): the other metrics are
+// judged with the fixed floor, and the verdict says so.
+boost::asio::awaitable<store::StoreResult<RunVerdict>> VerdictOf(
+    store::AsyncStore store, int64_t run_id, std::string metric = kVerdictMetric);
 
 }  // namespace droidlab::orchestrator

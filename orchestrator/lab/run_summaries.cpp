@@ -66,6 +66,28 @@ bool IsSeriesMetric(std::string_view name) {
   return false;
 }
 
+std::string SeriesMetricNames() {
+  std::string names;
+  for (const SeriesMetric& m : kSeriesMetrics) {
+    if (!names.empty()) names += ", ";
+    names += m.name;
+  }
+  return names;
+}
+
+std::vector<double> CountedMetricValues(std::string_view metric,
+                                        std::span<const store::Launch> launches) {
+  std::vector<double> values;
+  for (const SeriesMetric& m : kSeriesMetrics) {
+    if (m.name != metric) continue;
+    for (const store::Launch& l : launches) {
+      if (!l.counted()) continue;
+      if (auto v = m.value(l)) values.push_back(static_cast<double>(*v));
+    }
+  }
+  return values;
+}
+
 std::vector<store::RunSummary> SummarizeRunForSeries(const store::Run& run,
                                                      std::vector<store::Launch> launches) {
   // A calibration run (an A/A of one build) is the noise floor's, no point of the series.
@@ -75,11 +97,7 @@ std::vector<store::RunSummary> SummarizeRunForSeries(const store::Run& run,
   const MeasuredConditions conditions = MeasuredConditionsOf(run);
   std::vector<store::RunSummary> out;
   for (const SeriesMetric& metric : kSeriesMetrics) {
-    std::vector<double> values;
-    for (const store::Launch& l : measured) {
-      if (!l.counted()) continue;
-      if (auto v = metric.value(l)) values.push_back(static_cast<double>(*v));
-    }
+    const std::vector<double> values = CountedMetricValues(metric.name, measured);
     store::RunSummary s;
     s.run_id = run.id;
     s.metric = std::string(metric.name);

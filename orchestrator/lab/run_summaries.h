@@ -34,6 +34,12 @@ struct SeriesMetric {
 // displayed_ms, fully_drawn_ms, total_time_ms.
 std::span<const SeriesMetric> SeriesMetrics();
 bool IsSeriesMetric(std::string_view name);
+// "displayed_ms, fully_drawn_ms, total_time_ms": for the messages that refuse another name.
+std::string SeriesMetricNames();
+// Pure: the values of series metric `metric` over the counted launches among `launches` (none
+// when `metric` is no series metric) — what a run's summary and its history verdict are of.
+std::vector<double> CountedMetricValues(std::string_view metric,
+                                        std::span<const store::Launch> launches);
 
 // Pure: a run's summary per metric (every metric, count 0 where no counted launch has it), over
 // its counted launches — valid, not warm-ups, and of a side-by-side run only the candidate

@@ -266,6 +266,31 @@ TEST_F(SeriesApiTest, AVerdictJudgesARunAgainstItsSegment) {
   Get("/api/v1/runs/999/verdict", 404);
 }
 
+// ?metric= judges the run in the series of another metric, with the fixed floor (calibration
+// learns displayed_ms); a metric the run has no launches of is not comparable; one that is no
+// series metric is refused.
+TEST_F(SeriesApiTest, AVerdictOfAnotherMetricJudgesThatSeries) {
+  for (int64_t n = 0; n < 10; ++n) AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(500));
+  const int64_t slower = AddSummarisedRun(1011, "Pixel 7", "cold", Launches(600), 1202);
+  Start();
+  const std::string path = "/api/v1/runs/" + std::to_string(slower) + "/verdict";
+  const Json total = Get(path + "?metric=total_time_ms");
+  EXPECT_EQ(total["metric"], "total_time_ms") << total.dump();
+  EXPECT_EQ(total["verdict"], "regression") << total.dump();
+  EXPECT_EQ(total["floor_source"], "fixed");
+  // total_time_ms is displayed + 5 here: its Δ is a little smaller than displayed_ms's 20 %.
+  EXPECT_NEAR(total["delta_pct"].get<double>(), 100.0 * 605 / 505 - 100, 1.5);
+  EXPECT_EQ(total["segment_median"].get<double>(), 505.0) << total.dump();
+
+  const Json fully = Get(path + "?metric=fully_drawn_ms");
+  EXPECT_EQ(fully["verdict"], "not_comparable") << fully.dump();
+  EXPECT_NE(fully["reason"].get<std::string>().find("fully_drawn_ms"), std::string::npos);
+
+  const Json refused = Get(path + "?metric=wait_time_ms", 400);
+  EXPECT_EQ(refused["error"]["message"],
+            "metric: 'wait_time_ms' is not one of displayed_ms, fully_drawn_ms, total_time_ms");
+}
+
 // A run that is no point of its series is answered, not refused: not_comparable and why.
 TEST_F(SeriesApiTest, ARunOutsideItsSeriesIsNotComparable) {
   for (int64_t n = 0; n < 5; ++n) AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(500));
