@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 21> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 22> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -37,7 +37,8 @@ constexpr std::array<std::string_view, 21> kKnownFields = {"serial",
                                                            "build",
                                                            "baseline_build",
                                                            "block",
-                                                           "kind"};
+                                                           "kind",
+                                                           "scenario"};
 
 struct CompilationNameOf {
   Compilation value;
@@ -415,6 +416,11 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     }
     spec.calibration = *v == "calibration";
   }
+  if ((v = field("scenario")) && !v->is_null()) {
+    auto steps = ParseScenario(*v);
+    if (!steps) return steps.error();
+    spec.scenario = std::move(*steps);
+  }
   if (spec.calibration && spec.build) {
     // An A/A: the build against itself, by default in two halves, like two runs back to back.
     if (!spec.baseline_build) spec.baseline_build = spec.build;
@@ -450,6 +456,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
   j["baseline_build"] = spec.baseline_build ? json(*spec.baseline_build) : json(nullptr);
   j["block"] = spec.block;
   j["kind"] = spec.calibration ? "calibration" : "launch";
+  j["scenario"] = ScenarioToJson(spec.scenario);
   return j.dump();
 }
 
@@ -471,7 +478,7 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.cooldown_timeout_s == b.cooldown_timeout_s && a.cooldown_fail == b.cooldown_fail &&
          a.compilation == b.compilation && a.build == b.build &&
          a.baseline_build == b.baseline_build && a.block == b.block &&
-         a.calibration == b.calibration;
+         a.calibration == b.calibration && a.scenario == b.scenario;
 }
 
 const char* CompilationName(Compilation c) {

@@ -16,8 +16,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
+#include "orchestrator/spec/field_error.h"
+#include "orchestrator/spec/scenario.h"
 
 namespace droidlab::orchestrator {
 
@@ -94,11 +97,9 @@ struct RunSpec {
   // pair of the noise floor learnt per package × model × mode (RunReports::Calibration); it is
   // no point of the package's history.
   bool calibration = false;
-};
-
-struct FieldError {
-  std::string field;    // "iterations", "looper_stats.sampling_interval", "" for the body
-  std::string message;  // "must be between 1 and 1000, got 0"
+  // "scenario" (issue 16 §1, scenario.h): what is done in the app after each launch; empty:
+  // nothing, the run measures the launch and what follows it at once.
+  std::vector<ScenarioStep> scenario;
 };
 
 // The JSON body → a checked spec. Unknown top-level fields are refused (a typo would silently
