@@ -1,6 +1,7 @@
 #include "analysis/frames.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "analysis/statistics.h"
@@ -45,7 +46,9 @@ int64_t MatrixDroppedFrames(int64_t duration_ns, int64_t period_ns) {
 }
 
 void AddMatrixLevel(int64_t dropped, MatrixDropLevels& m) {
-  m.dropped_frames += dropped;
+  // Saturating: rows are input, and a frame of INT64_MAX ns over a 1 ns period drops ~2^63.
+  m.dropped_frames =
+      dropped > INT64_MAX - m.dropped_frames ? INT64_MAX : m.dropped_frames + dropped;
   if (dropped >= kMatrixFrozen) {
     ++m.frozen;
   } else if (dropped >= kMatrixHigh) {
