@@ -43,6 +43,18 @@ Json Histogram(const std::vector<parsers::GfxinfoHistogramBucket>& buckets) {
   return j;
 }
 
+void AppendFrames(const parsers::GfxinfoProfile& p, Json& frames) {
+  for (const auto& block : p.framestats) {
+    for (const auto& row : block.rows) {
+      Json frame = Json::object();
+      for (size_t i = 0; i < block.columns.size() && i < row.size(); ++i) {
+        frame[block.columns[i]] = row[i];
+      }
+      frames.push_back(std::move(frame));
+    }
+  }
+}
+
 // API.md's keys for one profile block; "frames" joins its framestats blocks, each row keyed by
 // its own block's column names in the header's order.
 Json ProfileJson(const parsers::GfxinfoProfile& p) {
@@ -64,15 +76,7 @@ Json ProfileJson(const parsers::GfxinfoProfile& p) {
   j["frame_deadline_missed"] = OrNull(p.frame_deadline_missed);
   j["histogram"] = Histogram(p.histogram);
   Json frames = Json::array();
-  for (const auto& block : p.framestats) {
-    for (const auto& row : block.rows) {
-      Json frame = Json::object();
-      for (size_t i = 0; i < block.columns.size() && i < row.size(); ++i) {
-        frame[block.columns[i]] = row[i];
-      }
-      frames.push_back(std::move(frame));
-    }
-  }
+  AppendFrames(p, frames);
   j["frames"] = std::move(frames);
   return j;
 }
@@ -209,7 +213,17 @@ void AppendJson(const parsers::GetpropOutput& p, std::string& out) {
 }
 
 void AppendJson(const parsers::Gfxinfo& g, std::string& out) {
-  Json j = ProfileJson(g.profiles.front());
+  const parsers::GfxinfoProfile& app = g.profiles.front();
+  Json j = ProfileJson(app);
+  // With framestats, Android 10+ prints each window's own block (CanvasContext::dumpFrames:
+  // "Window: NAME", its stats, then its rows), so the process block has no rows of its own. The
+  // top-level "frames" are the app process's rows, all its windows', as on 6–9 where they follow
+  // the process block; each profile in "profiles" keeps its own.
+  Json frames = Json::array();
+  for (const auto& p : g.profiles) {
+    if (p.pid == app.pid && p.package == app.package) AppendFrames(p, frames);
+  }
+  j["frames"] = std::move(frames);
   Json profiles = Json::array();
   for (const auto& p : g.profiles) profiles.push_back(ProfileJson(p));
   j["profiles"] = std::move(profiles);

@@ -29,8 +29,11 @@
 //        "Number Slow issue draw commands" (mapbox-gl-native PR 9616's paste).
 //   7–8: "50th percentile", "HISTOGRAM: 5ms=N 6ms=N …" (1 ms buckets to 32, 2 ms to 48, 4 ms to
 //        133, then 50 ms buckets from 150 to 4950).
-//   9:   "Number Frame deadline missed"; 9+ may precede a block with "Package: NAME" or
-//        "Window: NAME" (JankTracker dumpData's description).
+//   9:   "Number Frame deadline missed"; a block may be preceded by "Package: NAME" or
+//        "Window: NAME" (JankTracker dumpData's description). With `framestats`, newer releases
+//        (CanvasContext::dumpFrames = JankTracker dumpStats then dumpFrames, read in the 10+
+//        versions) print each window's own block, "Window: NAME" and its stats, right before
+//        that window's framestats.
 //   10+: "50th gpu percentile: Nms" … "99th", "GPU HISTOGRAM: 1ms=N … 25ms=N 4950ms=N".
 //   12+: "Janky frames (legacy): N (P%)", "Number Frame deadline missed (legacy): N".
 //

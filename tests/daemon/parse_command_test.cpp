@@ -244,7 +244,10 @@ TEST_F(ParseCommandTest, GfxinfoKeysProfilesAndFrames) {
   EXPECT_EQ(doc["frame_deadline_missed"], 6);
   ASSERT_EQ(doc["histogram"].size(), 154u);
   EXPECT_EQ(doc["histogram"][0], json::parse("[5,10]"));
-  EXPECT_TRUE(doc["frames"].empty());  // the window's block holds them
+  // The process's rows: its window's block holds them (Android 10+ layout).
+  ASSERT_EQ(doc["frames"].size(), 4u);
+  EXPECT_EQ(doc["frames"][1]["FrameTimelineVsyncId"], 701);
+  EXPECT_TRUE(doc["profiles"][0]["frames"].empty());
   EXPECT_EQ(doc["skipped_lines"], 0);
 
   ASSERT_EQ(doc["profiles"].size(), 3u);
