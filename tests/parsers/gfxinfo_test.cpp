@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -276,6 +277,27 @@ TEST(GfxinfoTest, NoProfileDataIsAnError) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, ParseErrorCode::kServiceMissing);
   EXPECT_FALSE(missing.error().message.empty());
+}
+
+// Android 6–7's JankTracker::dumpData divides by totalFrameCount unguarded: with no frames it
+// prints "nan%" (or "-nan%", the sign of the default NaN depends on the CPU). ProfileData (8+)
+// prints 0.00. Android 7 may also print "Note: Data has been filtered!" before the block.
+TEST(GfxinfoTest, Android7NoFramesPrintsNan) {
+  for (const char* nan : {"nan", "-nan"}) {
+    auto r = ParseGfxinfo(std::string("** Graphics info for pid 5 [a.b] **\n"
+                                      "Note: Data has been filtered!\n"
+                                      "Stats since: 77ns\nTotal frames rendered: 0\n"
+                                      "Janky frames: 0 (") +
+                          nan + "%)\n50th percentile: 0ms\nHISTOGRAM: 5ms=0 6ms=0\n");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const GfxinfoProfile& p = r->profiles[0];
+    EXPECT_EQ(p.stats_since_ns, 77u);
+    EXPECT_EQ(p.janky_frames, 0u);
+    ASSERT_TRUE(p.janky_percent.has_value());
+    EXPECT_TRUE(std::isnan(*p.janky_percent));
+    EXPECT_EQ(p.percentiles_ms[0], 0);
+    EXPECT_EQ(r->skipped_lines, 0u) << nan;
+  }
 }
 
 TEST(GfxinfoTest, CrlfAndAnEarlySlowDrawName) {
