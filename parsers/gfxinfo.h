@@ -109,8 +109,8 @@ struct GfxinfoProfile {
   std::optional<uint64_t> stats_since_ns;  // "Stats since: Nns", CLOCK_MONOTONIC
   uint64_t total_frames = 0;               // "Total frames rendered: N"
   std::optional<uint64_t> janky_frames;
-  std::optional<double>
-      janky_percent;  // as printed, "(16.28%)" → 16.28; NaN: 6–7 print "(nan%)" with 0 frames
+  // As printed, "(16.28%)" → 16.28; NaN when 6–7 print "(nan%)" for a block with no frames.
+  std::optional<double> janky_percent;
   std::optional<uint64_t> janky_frames_legacy;  // 12+
   std::optional<double> janky_percent_legacy;
   std::array<std::optional<int64_t>, 4> percentiles_ms;      // see kGfxinfoPercentiles
