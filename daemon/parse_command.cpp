@@ -7,6 +7,7 @@
 #include "daemon/parse_json.h"
 #include "parsers/am_start.h"
 #include "parsers/getprop.h"
+#include "parsers/gfxinfo.h"
 #include "parsers/line_splitter.h"
 #include "parsers/logcat.h"
 #include "parsers/looper_stats.h"
@@ -16,7 +17,8 @@ namespace droidlab::daemon {
 namespace {
 
 constexpr size_t kChunkBytes = 1 << 20;
-// am start and getprop output is a few KiB; anything far larger is not what the user meant.
+// am start, getprop and gfxinfo output is a few KiB (gfxinfo framestats: ~500 bytes per frame,
+// 120 frames per window); anything far larger is not what the user meant.
 constexpr size_t kWholeInputLimit = 16 << 20;
 
 // Collects the JSON document and writes it out in large blocks. Nothing reaches `out` until
@@ -223,7 +225,7 @@ int ParseWholeInput(const std::string& path, ParseFn parse, std::FILE* out, std:
 }  // namespace
 
 const char* ParseCommandUsage() {
-  return "droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop) [FILE|-]";
+  return "droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop|gfxinfo) [FILE|-]";
 }
 
 int RunParseCommand(const std::vector<std::string>& args, std::FILE* out, std::FILE* err) {
@@ -242,6 +244,10 @@ int RunParseCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
   if (kind == "getprop") {
     return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseGetprop(t); }, out,
+                           err);
+  }
+  if (kind == "gfxinfo") {
+    return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseGfxinfo(t); }, out,
                            err);
   }
   std::fprintf(err, "droidlab parse: unknown kind '%s'\nusage: %s\n", kind.c_str(),

@@ -1,5 +1,6 @@
 #include "daemon/parse_json.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace droidlab::daemon {
@@ -26,6 +27,58 @@ void PutIf(Json& j, const char* key, const std::optional<std::string_view>& v) {
 }
 void PutIf(Json& j, const char* key, const std::string& v) {
   if (!v.empty()) j[key] = v;
+}
+
+Json Percentiles(const std::array<std::optional<int64_t>, 4>& values) {
+  Json j = Json::object();
+  for (size_t i = 0; i < values.size(); ++i) {
+    j[std::to_string(parsers::kGfxinfoPercentiles[i])] = OrNull(values[i]);
+  }
+  return j;
+}
+
+Json Histogram(const std::vector<parsers::GfxinfoHistogramBucket>& buckets) {
+  Json j = Json::array();
+  for (const auto& b : buckets) j.push_back(Json::array({b.ms, b.count}));
+  return j;
+}
+
+void AppendFrames(const parsers::GfxinfoProfile& p, Json& frames) {
+  for (const auto& block : p.framestats) {
+    for (const auto& row : block.rows) {
+      Json frame = Json::object();
+      for (size_t i = 0; i < block.columns.size() && i < row.size(); ++i) {
+        frame[block.columns[i]] = row[i];
+      }
+      frames.push_back(std::move(frame));
+    }
+  }
+}
+
+// API.md's keys for one profile block; "frames" joins its framestats blocks, each row keyed by
+// its own block's column names in the header's order.
+Json ProfileJson(const parsers::GfxinfoProfile& p) {
+  Json j;
+  j["package"] = OrNull(p.package);
+  j["pid"] = OrNull(p.pid);
+  j["stats_since_ns"] = OrNull(p.stats_since_ns);
+  j["total_frames"] = p.total_frames;
+  j["janky_frames"] = OrNull(p.janky_frames);
+  j["percentiles_ms"] = Percentiles(p.percentiles_ms);
+  const bool gpu = std::any_of(p.gpu_percentiles_ms.begin(), p.gpu_percentiles_ms.end(),
+                               [](const auto& v) { return v.has_value(); });
+  j["gpu_percentiles_ms"] = gpu ? Percentiles(p.gpu_percentiles_ms) : Json(nullptr);
+  j["missed_vsync"] = OrNull(p.missed_vsync);
+  j["high_input_latency"] = OrNull(p.high_input_latency);
+  j["slow_ui_thread"] = OrNull(p.slow_ui_thread);
+  j["slow_bitmap_uploads"] = OrNull(p.slow_bitmap_uploads);
+  j["slow_draw_commands"] = OrNull(p.slow_draw_commands);
+  j["frame_deadline_missed"] = OrNull(p.frame_deadline_missed);
+  j["histogram"] = Histogram(p.histogram);
+  Json frames = Json::array();
+  AppendFrames(p, frames);
+  j["frames"] = std::move(frames);
+  return j;
 }
 
 }  // namespace
@@ -156,6 +209,25 @@ void AppendJson(const parsers::GetpropOutput& p, std::string& out) {
   Json j;
   j["properties"] = std::move(props);
   j["skipped_lines"] = p.skipped_lines;
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::Gfxinfo& g, std::string& out) {
+  const parsers::GfxinfoProfile& app = g.profiles.front();
+  Json j = ProfileJson(app);
+  // With framestats, Android 10+ prints each window's own block (CanvasContext::dumpFrames:
+  // "Window: NAME", its stats, then its rows), so the process block has no rows of its own. The
+  // top-level "frames" are the app process's rows, all its windows', as on 6–9 where they follow
+  // the process block; each profile in "profiles" keeps its own.
+  Json frames = Json::array();
+  for (const auto& p : g.profiles) {
+    if (p.pid == app.pid && p.package == app.package) AppendFrames(p, frames);
+  }
+  j["frames"] = std::move(frames);
+  Json profiles = Json::array();
+  for (const auto& p : g.profiles) profiles.push_back(ProfileJson(p));
+  j["profiles"] = std::move(profiles);
+  j["skipped_lines"] = g.skipped_lines;
   Dump(j, out);
 }
 

@@ -8,6 +8,7 @@
 
 #include "parsers/am_start.h"
 #include "parsers/getprop.h"
+#include "parsers/gfxinfo.h"
 #include "parsers/logcat.h"
 #include "parsers/looper_stats.h"
 #include "parsers/proc_stat.h"
@@ -21,6 +22,10 @@ void AppendJson(const parsers::LooperStatsEntry& entry, const parsers::LooperSta
 void AppendJson(const parsers::ProcPidStat& stat, std::string& out);
 void AppendJson(const parsers::AmStartResult& result, std::string& out);
 void AppendJson(const parsers::GetpropOutput& props, std::string& out);
+// The first profile's keys at the top, but "frames" there holds every framestats row of that
+// profile's process (its windows' blocks included: Android 10+ gives each window its own);
+// every profile (the first included) in "profiles", each with its own rows.
+void AppendJson(const parsers::Gfxinfo& gfxinfo, std::string& out);
 // A JSON string literal, quotes included.
 void AppendJsonString(std::string_view text, std::string& out);
 

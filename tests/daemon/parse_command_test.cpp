@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
@@ -106,7 +107,7 @@ TEST_F(ParseCommandTest, UnknownKindAndBadUsageExitTwo) {
 
 TEST_F(ParseCommandTest, InputOfAnotherKindExitsTwoWithAReason) {
   const std::string path = WriteFile("logcat.txt", kLogcat);
-  for (const char* kind : {"looper-stats", "proc-stat", "am-start"}) {
+  for (const char* kind : {"looper-stats", "proc-stat", "am-start", "gfxinfo"}) {
     ProcessResult r = Parse(kind, path);
     EXPECT_EQ(r.exit_code, 2) << kind << ": " << r.out;
     EXPECT_TRUE(r.out.empty()) << kind;
@@ -212,6 +213,84 @@ TEST_F(ParseCommandTest, AmStartAllNullsWhereAbsent) {
   EXPECT_EQ(doc["complete"], true);
   EXPECT_TRUE(doc["warning"].is_null());
   EXPECT_TRUE(doc["error"].is_null());
+}
+
+// Android 13–14 layout (tests/data/gfxinfo/, built from ProfileData.cpp's and FrameInfo.cpp's
+// sequences): API.md's keys, the first block at the top, every block in "profiles".
+TEST_F(ParseCommandTest, GfxinfoKeysProfilesAndFrames) {
+  const std::string path =
+      std::string(DROIDLAB_TEST_DATA_DIR) + "/gfxinfo/android14_windows_framestats_built.txt";
+  ProcessResult r = Parse("gfxinfo", path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty());
+  json doc = json::parse(r.out);
+  std::vector<std::string> keys;  // in the printed order (json sorts its keys)
+  const auto ordered = nlohmann::ordered_json::parse(r.out);
+  for (auto it = ordered.begin(); it != ordered.end(); ++it) keys.push_back(it.key());
+  const std::vector<std::string> expected = {
+      "package", "pid", "stats_since_ns", "total_frames", "janky_frames", "percentiles_ms",
+      "gpu_percentiles_ms", "missed_vsync", "high_input_latency", "slow_ui_thread",
+      "slow_bitmap_uploads", "slow_draw_commands", "frame_deadline_missed", "histogram", "frames",
+      "profiles", "skipped_lines"};
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(doc["package"], "com.example.app");
+  EXPECT_EQ(doc["pid"], 31337);
+  EXPECT_EQ(doc["stats_since_ns"], 88000000000000);
+  EXPECT_EQ(doc["total_frames"], 100);
+  EXPECT_EQ(doc["janky_frames"], 6);
+  EXPECT_EQ(doc["percentiles_ms"], json::parse(R"({"50":8,"90":12,"95":17,"99":40})"));
+  EXPECT_EQ(doc["gpu_percentiles_ms"], json::parse(R"({"50":2,"90":4,"95":4,"99":8})"));
+  EXPECT_EQ(doc["high_input_latency"], 31);
+  EXPECT_EQ(doc["frame_deadline_missed"], 6);
+  ASSERT_EQ(doc["histogram"].size(), 154u);
+  EXPECT_EQ(doc["histogram"][0], json::parse("[5,10]"));
+  // The process's rows: its window's block holds them (Android 10+ layout).
+  ASSERT_EQ(doc["frames"].size(), 4u);
+  EXPECT_EQ(doc["frames"][1]["FrameTimelineVsyncId"], 701);
+  EXPECT_TRUE(doc["profiles"][0]["frames"].empty());
+  EXPECT_EQ(doc["skipped_lines"], 0);
+
+  ASSERT_EQ(doc["profiles"].size(), 3u);
+  const json& window = doc["profiles"][1];
+  EXPECT_EQ(window["total_frames"], 4);
+  ASSERT_EQ(window["frames"].size(), 4u);
+  const json& frame = window["frames"][2];
+  EXPECT_EQ(frame.size(), 23u);
+  EXPECT_EQ(frame["Flags"], 0);
+  EXPECT_EQ(frame["IntendedVsync"], 88000622222222);
+  EXPECT_EQ(frame["FrameCompleted"], 88000662222222);
+  EXPECT_EQ(frame["FrameInterval"], 11111111);  // the 13–14 mislabel put back
+  EXPECT_EQ(doc["profiles"][2]["package"], "com.example.app:sandboxed_process0");
+}
+
+// Android 6 (JankTracker.cpp): no 50th percentile, no histogram, no GPU lines, no deadline count.
+TEST_F(ParseCommandTest, GfxinfoNullsWhereAVersionPrintsNothing) {
+  const std::string dump =
+      "** Graphics info for pid 9702 [com.android.chrome] **\n\n"
+      "Stats since: 9656484850794ns\nTotal frames rendered: 3\nJanky frames: 2 (66.67%)\n"
+      "90th percentile: 101ms\n95th percentile: 101ms\n99th percentile: 101ms\n"
+      "Number Missed Vsync: 2\nNumber Slow UI thread: x\n";
+  ProcessResult r = Parse("gfxinfo", "-", dump);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_TRUE(doc["percentiles_ms"]["50"].is_null());
+  EXPECT_EQ(doc["percentiles_ms"]["99"], 101);
+  EXPECT_TRUE(doc["gpu_percentiles_ms"].is_null());
+  EXPECT_TRUE(doc["frame_deadline_missed"].is_null());
+  EXPECT_TRUE(doc["slow_ui_thread"].is_null());
+  EXPECT_EQ(doc["missed_vsync"], 2);
+  EXPECT_TRUE(doc["histogram"].empty());
+  EXPECT_EQ(doc["skipped_lines"], 1);
+  EXPECT_EQ(doc["profiles"].size(), 1u);
+}
+
+TEST_F(ParseCommandTest, GfxinfoWithoutProfileDataExitsTwo) {
+  ProcessResult r = Parse("gfxinfo", "-",
+                          "Applications Graphics Acceleration Info:\nUptime: 1 Realtime: 1\n"
+                          "No process found for: com.nope\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
 }
 
 TEST_F(ParseCommandTest, InvalidUtf8AndNulBytesKeepTheJsonValid) {
