@@ -5,6 +5,7 @@
 
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/launch_matcher.h"
+#include "orchestrator/run/scenario_runner.h"
 #include "parsers/am_start.h"
 #include "parsers/pidof.h"
 #include "parsers/proc_stat.h"
@@ -288,6 +289,20 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     } else if (ctx.spec.mode != LaunchMode::kCold && process_started) {
       launch.valid = false;
       launch.invalid_reason = "a process was started: a cold launch, expected " + expected;
+    }
+  }
+
+  // 6. The scenario, once the app is up: what is measured after it (frames, memory) is of it.
+  if (!result.launch_failed && !ctx.spec.scenario.empty()) {
+    auto playing = RunScenario(ctx.shell, ctx.spec.scenario, ctx.spec.package);
+    ScenarioOutcome played = co_await std::move(playing);
+    if (played.fatal) {
+      result.fatal = std::move(played.fatal);
+      co_return result;
+    }
+    if (played.failure) {
+      launch.valid = false;
+      if (!launch.invalid_reason) launch.invalid_reason = std::move(played.failure);
     }
   }
   co_return result;

@@ -8,6 +8,8 @@
 // Validity: am's LaunchState (Android 10+) must be the mode's; on Android 9 (no LaunchState) a
 // cold launch must have started a process (a Start proc line or a new pid) and a warm/hot one
 // must not have. A launch without a Displayed line within launch_timeout_ms is kept, invalid.
+// Then the run's scenario, if it has one (scenario_runner.h): a step that fails leaves the
+// launch's own times but marks it invalid, since what followed it is not what was asked.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
