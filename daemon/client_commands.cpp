@@ -340,6 +340,10 @@ int RunClientCommand(std::string_view command, const std::vector<std::string>& a
     std::fprintf(err, "droidlab %s: %s\n", name.c_str(), server.error().c_str());
     return kExitUsage;
   }
+  if (auto bad = LoadScenarioFile(*options, &ReadWholeFile)) {
+    std::fprintf(err, "droidlab %s: %s\n", name.c_str(), bad->c_str());
+    return kExitUsage;
+  }
   auto token = ResolveToken(options->token_file, env.token, &ReadWholeFile);
   if (!token) {
     std::fprintf(err, "droidlab %s: %s\n", name.c_str(), token.error().c_str());

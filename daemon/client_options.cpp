@@ -7,6 +7,7 @@
 #include <set>
 
 #include "base/parse_int.h"
+#include "orchestrator/spec/json_body.h"
 
 namespace droidlab::daemon {
 
@@ -39,7 +40,8 @@ const std::set<std::string> kRunFlags = {"--serial",
                                          "--compilation",
                                          "--build",
                                          "--baseline-build",
-                                         "--block"};
+                                         "--block",
+                                         "--scenario"};
 
 FlagSet FlagsOf(ClientCommand command) {
   FlagSet flags{{"--server", "--token-file"}, {"--json"}};
@@ -192,6 +194,9 @@ std::optional<std::string> Apply(const std::string& flag, const std::string& val
     return BuildFlag(flag, value, o.spec.baseline_build, o.baseline_build_file);
   } else if (flag == "--block") {
     return integer(o.spec.block);
+  } else if (flag == "--scenario") {
+    if (value.empty()) return std::string("--scenario: expected a file holding the steps' JSON array");
+    o.scenario_file = value;
   } else if (flag == "--baseline") {
     if (value != "previous" && value != "history" &&
         (!ParseInt<int64_t>(value) || *ParseInt<int64_t>(value) < 1)) {
@@ -423,6 +428,7 @@ std::string RunBodyJson(const ClientOptions& o) {
   if (s.baseline_build) body["baseline_build"] = *s.baseline_build;
   if (s.block != orchestrator::kDefaultBlock) body["block"] = s.block;
   if (s.calibration) body["kind"] = "calibration";
+  if (!s.scenario.empty()) body["scenario"] = orchestrator::ScenarioToJson(s.scenario);
   return body.dump();
 }
 
@@ -488,6 +494,21 @@ BasicResult<ServerAddress, std::string> ResolveServer(const std::optional<std::s
   return address;
 }
 
+std::optional<std::string> LoadScenarioFile(ClientOptions& o, FileReader read_file) {
+  if (!o.scenario_file) return std::nullopt;
+  const std::string& path = *o.scenario_file;
+  auto text = read_file(path);
+  if (!text) return "--scenario " + path + ": " + text.error().message;
+  auto value = orchestrator::ParseJsonBody(*text);
+  if (!value) return "--scenario " + path + ": " + value.error().message;
+  auto steps = orchestrator::ParseScenario(*value);
+  if (!steps) {
+    return "--scenario " + path + ": " + steps.error().field + ": " + steps.error().message;
+  }
+  o.spec.scenario = std::move(*steps);
+  return std::nullopt;
+}
+
 BasicResult<std::optional<std::string>, std::string> ResolveToken(
     const std::optional<std::string>& token_file, const std::optional<std::string>& env,
     FileReader read_file) {
@@ -533,6 +554,7 @@ const char* ClientCommandsUsage() {
          "               [--cooldown wait|fail] [--cooldown-timeout-s 300]\n"
          "               [--compilation as-is|speed-profile|speed|verify|none] [--build ID|FILE]\n"
          "               [--baseline-build ID|FILE [--block N]] [--calibration]\n"
+         "               [--scenario FILE]   (the steps after each launch, a JSON array)\n"
          "               [--wait] [--baseline ID|previous|history] [--fail-on-regression] "
          "[--junit FILE] [--json]\n"
          "               [--allow-different-conditions]\n"

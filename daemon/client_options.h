@@ -75,6 +75,7 @@ struct ClientOptions {
   std::optional<std::string> build_file;
   // run --baseline-build FILE: the same for a side-by-side run's baseline
   std::optional<std::string> baseline_build_file;
+  std::optional<std::string> scenario_file;  // --scenario FILE: read by LoadScenarioFile
   // --baseline-build given (an id or a file): the run measures two builds side by side.
   bool side_by_side() const { return spec.baseline_build || baseline_build_file; }
   // schedules add
@@ -107,6 +108,10 @@ BasicResult<ServerAddress, std::string> ResolveServer(const std::optional<std::s
 
 // --token-file (read as `serve` reads its own: the token alone, a trailing newline is not part
 // of it) wins over DROIDLAB_TOKEN (nullopt or empty: unset); nullopt when neither is given.
+// --scenario FILE: the file's JSON array of steps (orchestrator/spec/scenario.h) read and
+// checked into o.spec.scenario; the error names the file and the step.
+std::optional<std::string> LoadScenarioFile(ClientOptions& o, FileReader read_file);
+
 BasicResult<std::optional<std::string>, std::string> ResolveToken(
     const std::optional<std::string>& token_file, const std::optional<std::string>& env,
     FileReader read_file);

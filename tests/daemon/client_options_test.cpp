@@ -337,6 +337,46 @@ TEST(ClientOptionsTest, TokenFromFileThenEnvironment) {
             "--token-file: /empty: empty");
 }
 
+BasicResult<std::string, FileError> ScenarioFile(const std::string& path) {
+  if (path == "steps.json")
+    return std::string(R"([{"tap":[540,1200]},{"wait_ms":500},{"key":"BACK"}])");
+  if (path == "bad.json") return std::string(R"([{"tap":[540]}])");
+  if (path == "broken.json") return std::string("[{");
+  return FileError{"cannot read " + path};
+}
+
+// Issue 16 §1: --scenario FILE is the steps' JSON array, checked before anything is sent.
+TEST(ClientOptionsTest, ScenarioFileBecomesTheRunBodysSteps) {
+  auto o = Parse("run", RunWith({"--scenario", "steps.json"}));
+  ASSERT_TRUE(o) << o.error();
+  ASSERT_EQ(LoadScenarioFile(*o, &ScenarioFile), std::nullopt);
+  EXPECT_EQ(Json::parse(RunBodyJson(*o))["scenario"],
+            Json::parse(R"([{"tap":[540,1200]},{"wait_ms":500},{"key":"BACK"}])"));
+  auto without = Parse("run", kRun);
+  ASSERT_TRUE(without);
+  ASSERT_EQ(LoadScenarioFile(*without, &ScenarioFile), std::nullopt);
+  EXPECT_FALSE(Json::parse(RunBodyJson(*without)).contains("scenario"));
+
+  auto bad = Parse("run", RunWith({"--scenario", "bad.json"}));
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(LoadScenarioFile(*bad, &ScenarioFile),
+            "--scenario bad.json: scenario[0].tap: must be [x, y], got [540]");
+  auto broken = Parse("run", RunWith({"--scenario", "broken.json"}));
+  ASSERT_TRUE(broken);
+  EXPECT_NE(LoadScenarioFile(*broken, &ScenarioFile)->find("--scenario broken.json: "),
+            std::string::npos);
+  auto missing = Parse("run", RunWith({"--scenario", "gone.json"}));
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(LoadScenarioFile(*missing, &ScenarioFile),
+            "--scenario gone.json: cannot read gone.json");
+  std::vector<std::string> add = {"add", "--cron", "0 2 * * *", "--scenario", "steps.json"};
+  add.insert(add.end(), kRun.begin(), kRun.end());
+  auto scheduled = Parse("schedules", add);
+  ASSERT_TRUE(scheduled) << scheduled.error();
+  ASSERT_EQ(LoadScenarioFile(*scheduled, &ScenarioFile), std::nullopt);
+  EXPECT_EQ(scheduled->spec.scenario.size(), 3u);
+}
+
 TEST(ClientOptionsTest, ExitCodes) {
   EXPECT_EQ(RunExitCode("succeeded", std::nullopt, false), kExitOk);
   EXPECT_EQ(RunExitCode("failed", std::nullopt, false), kExitRunNotSucceeded);
