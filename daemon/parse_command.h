@@ -1,4 +1,4 @@
-// `droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop) [FILE|-]` (API.md).
+// `droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop|meminfo) [FILE|-]` (API.md).
 //
 // Prints one JSON document on `out` and returns 0. Lines it cannot read are skipped and counted
 // in "skipped_lines". A logcat with no launch lines is still a logcat ("events":[]); for the

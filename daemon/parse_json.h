@@ -10,11 +10,15 @@
 #include "parsers/getprop.h"
 #include "parsers/logcat.h"
 #include "parsers/looper_stats.h"
+#include "parsers/meminfo.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::daemon {
 
 void AppendJson(const parsers::LaunchEvent& event, std::string& out);
+// A logcat fault ("anr", "crash", …): in the same "events" array as the launches.
+void AppendJson(const parsers::FaultEvent& event, std::string& out);
+void AppendJson(const parsers::Meminfo& meminfo, std::string& out);
 // `dump` gives the column names of the entry's extra values.
 void AppendJson(const parsers::LooperStatsEntry& entry, const parsers::LooperStatsDump& dump,
                 std::string& out);
