@@ -629,18 +629,17 @@ Result<std::optional<LaunchEvent>> MessageToEvent(const Header& h) {
 // path anyway), by prefix: a switch on the first byte keeps the noise path at one compare for
 // most tags. A prefix match that is not the whole tag only costs the full path.
 inline bool MayBeFaultTag(const char* t, size_t n) {
-  auto starts = [&](std::string_view word) {
-    return n >= word.size() && std::memcmp(t, word.data(), word.size()) == 0;
-  };
+  // Constant-length compares: the compiler turns each into a load or two, not a libc call.
   switch (t[0]) {
     case 'A':
-      return starts("AndroidRuntime");
+      return n >= 14 && std::memcmp(t, "AndroidRuntime", 14) == 0;
     case 'D':
-      return starts("DEBUG");
+      return n >= 5 && std::memcmp(t, "DEBUG", 5) == 0;
     case 'L':
-      return starts("Looper");
+      return n >= 6 && std::memcmp(t, "Looper", 6) == 0;
     case 'a':
-      return starts("am_anr") || starts("am_crash");
+      return n >= 6 && std::memcmp(t, "am_", 3) == 0 &&
+             (std::memcmp(t + 3, "anr", 3) == 0 || (n >= 8 && std::memcmp(t + 3, "crash", 5) == 0));
     default:
       return false;
   }
