@@ -32,6 +32,9 @@
 //
 // Lines and what becomes of them:
 //  - a launch line under ActivityManager/ActivityTaskManager: an event;
+//  - with a fault vector (AddLine's second form), a line under a fault tag (ActivityManager,
+//    AndroidRuntime, DEBUG, Looper, am_anr, am_crash): handed to a FaultAssembler
+//    (logcat_faults.h), which completes faults across lines; never skipped on that account;
 //  - any other well-formed logcat line, a separator, a `long` header or message line: no event,
 //    not skipped;
 //  - an empty (or blank) line: no event, not skipped — `long` ends each entry with one, and a
