@@ -129,6 +129,18 @@ TEST_F(ParseFaultsMeminfoTest, MeminfoFromStdinWithNulls) {
   EXPECT_TRUE(doc["objects"]["views"].is_null());
 }
 
+// Android 11+, real: the Rss total and the summary's Pss column.
+TEST_F(ParseFaultsMeminfoTest, MeminfoAndroid11PlusRss) {
+  ProcessResult r = Parse("meminfo", "-", ReadTestData("meminfo/android11plus_settings.txt"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_EQ(doc["total_pss_kb"], 96354);
+  EXPECT_EQ(doc["total_rss_kb"], 181492);
+  EXPECT_EQ(doc["total_swap_pss_kb"], 68605);
+  EXPECT_EQ(doc["summary"]["java_heap_kb"], 592);
+  EXPECT_EQ(doc["objects"]["proxy_binders"], 117);
+}
+
 TEST_F(ParseFaultsMeminfoTest, MeminfoNoProcessOrNoMeminfoExitsTwoWithOneLine) {
   for (const std::string& text :
        {std::string("No process found for: com.gone\n"), std::string(kLogcat), std::string()}) {

@@ -171,6 +171,36 @@ TEST(MeminfoTest, Android7To10RealCollapsed) {
   EXPECT_EQ(m->skipped_lines, 0u);
 }
 
+// Android 11+, real (com.android.settings, whitespace as posted): the Rss column, three totals, a
+// large SwapPss, the SQL and DATABASES sections after Objects.
+TEST(MeminfoTest, Android11PlusReal) {
+  auto m = ParseMeminfo(ReadTestData("meminfo/android11plus_settings.txt"));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->pid, 5865);
+  EXPECT_EQ(m->package, "com.android.settings");
+  EXPECT_EQ(m->total_pss_kb, 96354);
+  EXPECT_EQ(m->total_rss_kb, 181492);
+  EXPECT_EQ(m->total_swap_pss_kb, 68605);
+  EXPECT_EQ(m->summary.java_heap_kb, 592);  // the Pss column, not the Rss one (32960)
+  EXPECT_EQ(m->summary.native_heap_kb, 696);
+  EXPECT_EQ(m->summary.code_kb, 15688);
+  EXPECT_EQ(m->summary.stack_kb, 372);
+  EXPECT_EQ(m->summary.graphics_kb, 0);
+  EXPECT_EQ(m->summary.private_other_kb, 856);
+  EXPECT_EQ(m->summary.system_kb, 78150);
+  EXPECT_EQ(m->objects.views, 819);
+  EXPECT_EQ(m->objects.view_root_impl, 4);
+  EXPECT_EQ(m->objects.app_contexts, 28);
+  EXPECT_EQ(m->objects.activities, 8);
+  EXPECT_EQ(m->objects.assets, 38);
+  EXPECT_EQ(m->objects.asset_managers, 0);
+  EXPECT_EQ(m->objects.local_binders, 68);
+  EXPECT_EQ(m->objects.proxy_binders, 117);
+  EXPECT_EQ(m->objects.death_recipients, 4);
+  EXPECT_EQ(m->objects.webviews, 0);
+  EXPECT_EQ(m->skipped_lines, 0u);
+}
+
 // Android 6, real (Chrome), cut inside the main table: TOTAL row's Pss, no summary.
 TEST(MeminfoTest, Android6RealTableOnly) {
   auto m = ParseMeminfo(ReadTestData("meminfo/android6_chrome_table.txt"));
