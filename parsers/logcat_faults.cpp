@@ -276,6 +276,10 @@ void FaultAssembler::Add(const FaultLine& line, std::vector<FaultEvent>& out) {
         ReadCrashProcess(rest, open->event);
         return;
       }
+      if (ConsumePrefix(rest, "PID: ")) {  // RuntimeInit.logUncaught with no process name
+        if (auto pid = ParseInt64(Trim(rest))) open->event.pid = pid;
+        return;
+      }
       if (IsOemExtra(msg)) return;
       open->event.reason.assign(msg);
       open->phase = Phase::kCrashStack;

@@ -15,8 +15,9 @@
 //  - am_anr, events buffer (services/core/java/com/android/server/am/EventLogTags.logtags,
 //    30008 "(User|1|5),(pid|1|5),(Package Name|3),(Flags|1|5),(reason|3)" since Android 4.2):
 //      "03-04 13:45:03.781  1000  1199 14667 I am_anr  : [0,2900,com.android.systemui,551042573,Input dispatching timed out (…)]"
-//  - Java crash, tag AndroidRuntime, level E (RuntimeInit.KillApplicationHandler; "Process: P, "
-//    since Android 4.4, then the Throwable's stack; the crash buffer on 5+):
+//  - Java crash, tag AndroidRuntime, level E (RuntimeInit.KillApplicationHandler, logUncaught on
+//    8+; "Process: P, " since Android 4.4 — a bare "PID: N" when the process has no name yet —
+//    then the Throwable's stack; the crash buffer on 5+):
 //      "08-16 22:20:08.163 25819 25854 E AndroidRuntime: FATAL EXCEPTION: Thread-1565"
 //      "08-16 22:20:08.163 25819 25854 E AndroidRuntime: Process: com.rareventure.gps2, PID: 25819"
 //      "08-16 22:20:08.163 25819 25854 E AndroidRuntime: java.lang.InternalError: Thread starting during runtime shutdown"
@@ -82,7 +83,7 @@ struct FaultEvent {
                                       // slow: the Looper's thread
   std::string reason;                 // ANR: "Reason:" text / am_anr reason; crash: the exception
                                       // line ("java.lang.X: msg") / am_crash "Exception: Message";
-                       // native: the "signal …" line; slow: "main h=… c=… m=…"
+  // native: the "signal …" line; slow: "main h=… c=… m=…"
   std::vector<std::string> stack;  // crash: the lines after the exception, at most kMaxStackLines
   std::optional<int64_t> duration_ms;  // slow dispatch / delivery
   std::optional<int64_t> user_id;      // am_anr / am_crash "User"

@@ -158,6 +158,23 @@ TEST(LogcatFaultsTest, Android6CrashThreadtimeFile) {
   EXPECT_EQ(r.skipped, 0u);
 }
 
+// RuntimeInit.logUncaught (Android 8+) before the process has a name: "PID: N" alone; and an
+// Android 4.x crash with neither line, straight to the exception.
+TEST(LogcatFaultsTest, CrashWithoutProcessName) {
+  // `-v tag` prints no pid: the "PID:" line is the only one.
+  Read r = ReadAll(std::string("E/AndroidRuntime: FATAL EXCEPTION: bg\nE/AndroidRuntime: PID: 900\n"
+                               "E/AndroidRuntime: java.lang.OutOfMemoryError: Failed\n") +
+                   Threadtime("01-01 00:00:01.000", 950, 950, 'E', "AndroidRuntime",
+                              {"FATAL EXCEPTION: main",
+                               "java.lang.RuntimeException: Unable to start activity"}));
+  ASSERT_EQ(r.faults.size(), 2u);
+  EXPECT_EQ(r.faults[0].pid, 900);
+  EXPECT_EQ(r.faults[0].package, "");
+  EXPECT_EQ(r.faults[0].reason, "java.lang.OutOfMemoryError: Failed");
+  EXPECT_EQ(r.faults[1].pid, 950);  // the header's: the app logs its own crash
+  EXPECT_EQ(r.faults[1].reason, "java.lang.RuntimeException: Unable to start activity");
+}
+
 // A long stack is cut at kMaxStackLines, and the crash is emitted then, not at Finish; two
 // processes crashing at once are kept apart.
 TEST(LogcatFaultsTest, CrashStackBoundedAndInterleaved) {
