@@ -14,9 +14,10 @@ constexpr std::string_view kLooper = "Looper";
 constexpr std::string_view kAmAnr = "am_anr";
 constexpr std::string_view kAmCrash = "am_crash";
 
-// A process name's package: "com.pkg:remote" -> "com.pkg"; a native binary's path has none.
+// A process name's package: "com.pkg:remote" -> "com.pkg"; a native binary's path has none, nor
+// has the "<unknown>" a 12+ tombstone prints for a process without a command line.
 std::string PackageOf(std::string_view process) {
-  if (process.empty() || process[0] == '/') return {};
+  if (process.empty() || process[0] == '/' || process[0] == '<') return {};
   return std::string(process.substr(0, process.find(':')));
 }
 
