@@ -241,9 +241,13 @@ TEST(LogcatFaultsTest, Android12NativeCrashAndCutTombstone) {
        "pid: 4321, tid: 4400, name: RenderThread  >>> com.example.app <<<",
        "*** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***",
        "pid: 4500, tid: 4500, name: ample.app:other  >>> com.example.app:other <<<", "uid: 10123",
-       "signal 6 (SIGABRT), code -1 (SI_QUEUE), fault addr --------", "Abort message: 'oops'"});
+       "signal 6 (SIGABRT), code -1 (SI_QUEUE), fault addr --------", "Abort message: 'oops'",
+       "Cmdline: <unknown>", "pid: 4600, tid: 4601, name: Thread-2  >>> <unknown> <<<",
+       "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0"});
   Read r = ReadAll(text);
-  ASSERT_EQ(r.faults.size(), 2u);
+  ASSERT_EQ(r.faults.size(), 3u);
+  EXPECT_EQ(r.faults[2].process_name, "<unknown>");  // tombstone_proto_to_text's placeholder
+  EXPECT_EQ(r.faults[2].package, "");
   EXPECT_EQ(r.faults[0].pid, 4321);
   EXPECT_EQ(r.faults[0].thread, "RenderThread");
   EXPECT_EQ(r.faults[0].reason, "");
