@@ -650,7 +650,8 @@ inline bool MayBeFaultTag(const char* t, size_t n) {
 // nothing more. Anything else (a launch tag, another layout, a broken line) returns false and
 // goes through ClassifyLine. Fixed-position bytes are checked eight at a time; nothing is
 // written, so a noise line costs a few compares and one short memchr.
-inline bool IsThreadtimeNoise(std::string_view s, bool faults) {
+template <bool kFaults>
+inline bool IsThreadtimeNoise(std::string_view s) {
   static_assert(std::endian::native == std::endian::little, "byte masks below are little-endian");
   const char* p = s.data();
   const size_t n = s.size();
@@ -692,7 +693,7 @@ inline bool IsThreadtimeNoise(std::string_view s, bool faults) {
   const size_t tag_start = i + 3;
   // Both launch tags start with "Activity"; those lines take the full path.
   if (n - tag_start >= 8 && std::memcmp(p + tag_start, "Activity", 8) == 0) return false;
-  if (faults && MayBeFaultTag(p + tag_start, n - tag_start)) return false;
+  if (kFaults && MayBeFaultTag(p + tag_start, n - tag_start)) return false;
   return FindTagEnd(s, tag_start) != std::string_view::npos;
 }
 
@@ -893,6 +894,7 @@ Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line) {
   return MakeError(ParseErrorCode::kNotThisFormat, std::move(text));
 }
 
+template <bool kFaults>
 void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
                              std::vector<FaultEvent>* faults) {
   ++lines_;
@@ -903,7 +905,7 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
     if (k == MessageKind::kMalformed) ++skipped_lines_;
     return;
   }
-  if (!in_long_entry_ && IsThreadtimeNoise(line, faults != nullptr)) return;
+  if (!in_long_entry_ && IsThreadtimeNoise<kFaults>(line)) return;
   Header h;
   if (in_long_entry_) {
     if (Trim(line).empty()) {
@@ -916,7 +918,7 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
         long_have_message_ = true;
         if (long_launch_tag_) long_message_.assign(line);
       }
-      if (faults != nullptr && long_fault_tag_) {
+      if (kFaults && long_fault_tag_) {
         // Every message line of a fault entry counts: an ANR or a crash is one entry of many
         // lines in `long`, where the other formats repeat the header on each.
         faults_.Add(FaultLine{long_time_, long_pid_, long_tid_, long_tag_, line}, *faults);
@@ -935,7 +937,7 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
           out.push_back(std::move(**r));
         }
       }
-      if (faults != nullptr && h.has_tag && FaultAssembler::IsFaultTag(h.tag)) {
+      if (kFaults && h.has_tag && FaultAssembler::IsFaultTag(h.tag)) {
         faults_.Add(FaultLine{h.time, h.pid, h.tid, h.tag, h.message}, *faults);
       }
       return;
@@ -943,7 +945,7 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
       in_long_entry_ = true;
       long_have_message_ = false;
       long_launch_tag_ = IsLaunchTag(h.tag);
-      long_fault_tag_ = faults != nullptr && FaultAssembler::IsFaultTag(h.tag);
+      long_fault_tag_ = kFaults && FaultAssembler::IsFaultTag(h.tag);
       long_message_.clear();
       if (long_launch_tag_ || long_fault_tag_) {
         long_time_.assign(h.time);
@@ -966,6 +968,11 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
     }
   }
 }
+
+template void LogcatReader::AddLineTo<false>(std::string_view, std::vector<LaunchEvent>&,
+                                             std::vector<FaultEvent>*);
+template void LogcatReader::AddLineTo<true>(std::string_view, std::vector<LaunchEvent>&,
+                                            std::vector<FaultEvent>*);
 
 void LogcatReader::CompleteLongEntry(std::vector<LaunchEvent>& out) {
   if (long_launch_tag_ && long_have_message_) {

@@ -130,14 +130,14 @@ class LogcatReader {
 
   // Appends the events `line` completes to `out`.
   void AddLine(std::string_view line, std::vector<LaunchEvent>& out) {
-    AddLineTo(line, out, nullptr);
+    AddLineTo<false>(line, out, nullptr);
   }
   // The same, and the app faults it completes (logcat_faults.h) to `faults`. A stream is read
   // with one of the two forms throughout. Faults need a header (pid, tag): the `raw` format has
   // none, and yields none.
   void AddLine(std::string_view line, std::vector<LaunchEvent>& out,
                std::vector<FaultEvent>& faults) {
-    AddLineTo(line, out, &faults);
+    AddLineTo<true>(line, out, &faults);
   }
   // Call at end of stream: completes a pending `long`-format entry (and the open faults).
   void Finish(std::vector<LaunchEvent>& out) { FinishTo(out, nullptr); }
@@ -149,6 +149,8 @@ class LogcatReader {
   uint64_t skipped_lines() const { return skipped_lines_; }
 
  private:
+  // One body for both forms; the launch-only one is compiled without the fault checks.
+  template <bool kFaults>
   void AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
                  std::vector<FaultEvent>* faults);
   void FinishTo(std::vector<LaunchEvent>& out, std::vector<FaultEvent>* faults);
