@@ -355,6 +355,39 @@ TEST(LogcatFaultsTest, AnrAcrossFormats) {
   }
 }
 
+// `-v long`: one entry holds the whole crash (header once, then the lines), another process's
+// entry comes between two crash entries of the same thread, and am_crash's "[…]" message is not
+// taken for a header.
+TEST(LogcatFaultsTest, CrashAndAmCrashInLongFormat) {
+  const std::string text =
+      "[ 05-06 07:08:09.010  4321: 4321 E/AndroidRuntime ]\n"
+      "FATAL EXCEPTION: main\n"
+      "Process: com.example.app, PID: 4321\n"
+      "java.lang.IllegalStateException: boom\n"
+      "\n"
+      "[ 05-06 07:08:09.011  1000: 1100 I/chatty   ]\n"
+      "uid=1000 system_server identical 4 lines\n"
+      "\n"
+      "[ 05-06 07:08:09.012  4321: 4321 E/AndroidRuntime ]\n"
+      "\tat com.example.app.Main.onCreate(Main.java:10)\n"
+      "\n"
+      "[ 05-06 07:08:09.500  1000: 1100 I/am_crash ]\n"
+      "[0,4321,com.example.app,952745541,java.lang.IllegalStateException,boom,Main.java,10]\n"
+      "\n";
+  Read r = ReadAll(text);
+  ASSERT_EQ(r.faults.size(), 2u);
+  EXPECT_EQ(r.faults[0].tag, "am_crash");  // single-line: out first
+  EXPECT_EQ(r.faults[0].reason, "java.lang.IllegalStateException: boom");
+  const FaultEvent& f = r.faults[1];
+  EXPECT_EQ(f.tag, "AndroidRuntime");
+  EXPECT_EQ(f.time, "05-06 07:08:09.010");
+  EXPECT_EQ(f.pid, 4321);
+  EXPECT_EQ(f.reason, "java.lang.IllegalStateException: boom");
+  ASSERT_EQ(f.stack.size(), 1u);
+  EXPECT_EQ(f.stack[0], "\tat com.example.app.Main.onCreate(Main.java:10)");
+  EXPECT_EQ(r.skipped, 0u);
+}
+
 // The launch-only AddLine ignores faults; launch events are the same with or without faults.
 TEST(LogcatFaultsTest, LaunchEventsUnchangedByFaultReading) {
   const std::string text = ReadTestData("logcat/android10plus_threadtime.txt") +
