@@ -334,23 +334,26 @@ TEST(LogcatFaultsTest, AmCrashBothFieldLists) {
 TEST(LogcatFaultsTest, AnrAcrossFormats) {
   const std::vector<std::string> msgs = {"ANR in com.p (com.p/.A)", "PID: 77", "Reason: r"};
   std::vector<std::string> texts;
-  std::string brief, process, tag, time, lng, uid;
+  std::string brief, process, tag, time, lng, uid, epoch, color;
   for (const auto& m : msgs) {
     brief += "E/ActivityManager(  812): " + m + "\n";
     process += "E(  812) " + m + "  (ActivityManager)\n";
     tag += "E/ActivityManager: " + m + "\n";
     time += "01-02 03:04:05.678 E/ActivityManager(  812): " + m + "\n";
     uid += "2026-01-02 03:04:05.678  system   812   830 E ActivityManager: " + m + "\n";
+    epoch += "  1767323045.678   812   830 E ActivityManager: " + m + "\n";
+    color += "\x1B[31m01-02 03:04:05.678   812   830 E ActivityManager: " + m + "\x1B[0m\n";
   }
   lng = "[ 01-02 03:04:05.678   812:  830 E/ActivityManager ]\n";
   for (const auto& m : msgs) lng += m + "\n";
   lng += "\n";
-  for (const std::string& text : {brief, process, tag, time, lng, uid}) {
+  for (const std::string& text : {brief, process, tag, time, lng, uid, epoch, color}) {
     Read r = ReadAll(text);
     ASSERT_EQ(r.faults.size(), 1u) << text;
     EXPECT_EQ(r.faults[0].pid, 77) << text;
     EXPECT_EQ(r.faults[0].reason, "r") << text;
     EXPECT_EQ(r.faults[0].component, "com.p/.A") << text;
+    EXPECT_EQ(r.faults[0].log_time, ParseLogTime(r.faults[0].time)) << text;
     EXPECT_EQ(r.skipped, 0u) << text;
   }
 }
@@ -386,6 +389,16 @@ TEST(LogcatFaultsTest, CrashAndAmCrashInLongFormat) {
   ASSERT_EQ(f.stack.size(), 1u);
   EXPECT_EQ(f.stack[0], "\tat com.example.app.Main.onCreate(Main.java:10)");
   EXPECT_EQ(r.skipped, 0u);
+}
+
+TEST(LogcatFaultsTest, EpochTimeAsPrinted) {
+  Read r = ReadAll(
+      "  1767323045.678   812   830 W Looper  : Slow delivery took 2001ms main "
+      "h=android.os.Handler c=null m=0\n");
+  ASSERT_EQ(r.faults.size(), 1u);
+  EXPECT_EQ(r.faults[0].time, "1767323045.678");
+  EXPECT_EQ(r.faults[0].log_time.kind, LogTime::Kind::kSeconds);
+  EXPECT_EQ(r.faults[0].log_time.ms, 1767323045678);
 }
 
 // The launch-only AddLine ignores faults; launch events are the same with or without faults.
