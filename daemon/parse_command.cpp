@@ -11,6 +11,7 @@
 #include "parsers/line_splitter.h"
 #include "parsers/logcat.h"
 #include "parsers/looper_stats.h"
+#include "parsers/meminfo.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::daemon {
@@ -84,13 +85,20 @@ int ParseLogcat(const std::string& path, std::FILE* out, std::FILE* err) {
   parsers::LogcatReader reader;
   uint64_t overlong = 0;
   std::vector<parsers::LaunchEvent> events;
+  std::vector<parsers::FaultEvent> faults;
   auto emit = [&] {
     for (const auto& event : events) {
       if (!first) buf += ',';
       first = false;
       AppendJson(event, buf);
     }
+    for (const auto& fault : faults) {
+      if (!first) buf += ',';
+      first = false;
+      AppendJson(fault, buf);
+    }
     events.clear();
+    faults.clear();
     json.FlushIfLarge();
   };
   ReadOutcome read = ForEachLine(path, [&](std::string_view line, LineInfo info) {
@@ -98,11 +106,11 @@ int ParseLogcat(const std::string& path, std::FILE* out, std::FILE* err) {
       ++overlong;
       return;
     }
-    reader.AddLine(line, events);
-    if (!events.empty()) emit();
+    reader.AddLine(line, events, faults);
+    if (!events.empty() || !faults.empty()) emit();
   });
   if (!read.ok) return Fail(err, read.error);
-  reader.Finish(events);
+  reader.Finish(events, faults);
   emit();
   buf += "],\"skipped_lines\":" + std::to_string(reader.skipped_lines() + overlong) + "}";
   return json.Finish();
@@ -225,7 +233,7 @@ int ParseWholeInput(const std::string& path, ParseFn parse, std::FILE* out, std:
 }  // namespace
 
 const char* ParseCommandUsage() {
-  return "droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop|gfxinfo) [FILE|-]";
+  return "droidlab parse (logcat|looper-stats|proc-stat|am-start|getprop|gfxinfo|meminfo) [FILE|-]";
 }
 
 int RunParseCommand(const std::vector<std::string>& args, std::FILE* out, std::FILE* err) {
@@ -240,6 +248,10 @@ int RunParseCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   if (kind == "proc-stat") return ParseProcStatInput(path, out, err);
   if (kind == "am-start") {
     return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseAmStart(t); }, out,
+                           err);
+  }
+  if (kind == "meminfo") {
+    return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseMeminfo(t); }, out,
                            err);
   }
   if (kind == "getprop") {

@@ -112,6 +112,61 @@ void AppendJson(const parsers::LaunchEvent& e, std::string& out) {
   Dump(j, out);
 }
 
+void AppendJson(const parsers::FaultEvent& e, std::string& out) {
+  Json j;
+  j["kind"] = std::string(parsers::FaultKindName(e.kind));
+  PutIf(j, "time", e.time);
+  PutIf(j, "tag", e.tag);
+  PutIf(j, "package", e.package);
+  PutIf(j, "process_name", e.process_name);
+  PutIf(j, "pid", e.pid);
+  PutIf(j, "tid", e.tid);
+  PutIf(j, "logger_pid", e.logger_pid);
+  PutIf(j, "user_id", e.user_id);
+  PutIf(j, "component", e.component);
+  PutIf(j, "thread", e.thread);
+  PutIf(j, "reason", e.reason);
+  if (e.kind == parsers::FaultKind::kSlowDispatch || e.kind == parsers::FaultKind::kSlowDelivery) {
+    j["duration_ms"] = OrNull(e.duration_ms);
+  }
+  if (!e.stack.empty()) j["stack"] = e.stack;
+  Dump(j, out);
+}
+
+void AppendJson(const parsers::Meminfo& m, std::string& out) {
+  Json j;
+  j["pid"] = m.pid;
+  j["package"] = m.package;
+  j["total_pss_kb"] = OrNull(m.total_pss_kb);
+  j["total_rss_kb"] = OrNull(m.total_rss_kb);
+  j["total_swap_pss_kb"] = OrNull(m.total_swap_pss_kb);
+  const parsers::MeminfoSummary& s = m.summary;
+  Json summary;
+  summary["java_heap_kb"] = OrNull(s.java_heap_kb);
+  summary["native_heap_kb"] = OrNull(s.native_heap_kb);
+  summary["code_kb"] = OrNull(s.code_kb);
+  summary["stack_kb"] = OrNull(s.stack_kb);
+  summary["graphics_kb"] = OrNull(s.graphics_kb);
+  summary["private_other_kb"] = OrNull(s.private_other_kb);
+  summary["system_kb"] = OrNull(s.system_kb);
+  j["summary"] = std::move(summary);
+  const parsers::MeminfoObjects& o = m.objects;
+  Json objects;
+  objects["views"] = OrNull(o.views);
+  objects["view_root_impl"] = OrNull(o.view_root_impl);
+  objects["app_contexts"] = OrNull(o.app_contexts);
+  objects["activities"] = OrNull(o.activities);
+  objects["assets"] = OrNull(o.assets);
+  objects["asset_managers"] = OrNull(o.asset_managers);
+  objects["local_binders"] = OrNull(o.local_binders);
+  objects["proxy_binders"] = OrNull(o.proxy_binders);
+  objects["death_recipients"] = OrNull(o.death_recipients);
+  objects["webviews"] = OrNull(o.webviews);
+  j["objects"] = std::move(objects);
+  j["skipped_lines"] = m.skipped_lines;
+  Dump(j, out);
+}
+
 void AppendJson(const parsers::LooperStatsEntry& e, const parsers::LooperStatsDump& dump,
                 std::string& out) {
   Json j;

@@ -11,11 +11,19 @@
 #include "parsers/gfxinfo.h"
 #include "parsers/logcat.h"
 #include "parsers/looper_stats.h"
+#include "parsers/meminfo.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::daemon {
 
 void AppendJson(const parsers::LaunchEvent& event, std::string& out);
+// A logcat fault ("anr", "crash", …): in the same "events" array as the launches. API.md's keys
+// ("kind", "package", "pid", "reason", "duration_ms" for the slow kinds, "time") and, where the
+// lines have them, "tag", "process_name", "tid" (native crash), "logger_pid" (the header's pid:
+// system_server, crash_dump), "user_id" (am_anr, am_crash), "component" (ANR), "thread" and
+// "stack" (crash; at most 20 lines).
+void AppendJson(const parsers::FaultEvent& event, std::string& out);
+void AppendJson(const parsers::Meminfo& meminfo, std::string& out);
 // `dump` gives the column names of the entry's extra values.
 void AppendJson(const parsers::LooperStatsEntry& entry, const parsers::LooperStatsDump& dump,
                 std::string& out);

@@ -625,11 +625,32 @@ Result<std::optional<LaunchEvent>> MessageToEvent(const Header& h) {
   return std::optional<LaunchEvent>(std::move(ev));
 }
 
+// The fault tags other than ActivityManager (which starts with "Activity" and takes the full
+// path anyway), by prefix: a switch on the first byte keeps the noise path at one compare for
+// most tags. A prefix match that is not the whole tag only costs the full path.
+inline bool MayBeFaultTag(const char* t, size_t n) {
+  // Constant-length compares: the compiler turns each into a load or two, not a libc call.
+  switch (t[0]) {
+    case 'A':
+      return n >= 14 && std::memcmp(t, "AndroidRuntime", 14) == 0;
+    case 'D':
+      return n >= 5 && std::memcmp(t, "DEBUG", 5) == 0;
+    case 'L':
+      return n >= 6 && std::memcmp(t, "Looper", 6) == 0;
+    case 'a':
+      return n >= 6 && std::memcmp(t, "am_", 3) == 0 &&
+             (std::memcmp(t + 3, "anr", 3) == 0 || (n >= 8 && std::memcmp(t + 3, "crash", 5) == 0));
+    default:
+      return false;
+  }
+}
+
 // The reader's hot path. True when `s` is a well-formed default-threadtime line
 // ("MM-DD HH:MM:SS.mmm  pid  tid P tag: msg") whose tag cannot be a launch tag: such a line needs
 // nothing more. Anything else (a launch tag, another layout, a broken line) returns false and
 // goes through ClassifyLine. Fixed-position bytes are checked eight at a time; nothing is
 // written, so a noise line costs a few compares and one short memchr.
+template <bool kFaults>
 inline bool IsThreadtimeNoise(std::string_view s) {
   static_assert(std::endian::native == std::endian::little, "byte masks below are little-endian");
   const char* p = s.data();
@@ -672,6 +693,7 @@ inline bool IsThreadtimeNoise(std::string_view s) {
   const size_t tag_start = i + 3;
   // Both launch tags start with "Activity"; those lines take the full path.
   if (n - tag_start >= 8 && std::memcmp(p + tag_start, "Activity", 8) == 0) return false;
+  if (kFaults && MayBeFaultTag(p + tag_start, n - tag_start)) return false;
   return FindTagEnd(s, tag_start) != std::string_view::npos;
 }
 
@@ -872,7 +894,9 @@ Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line) {
   return MakeError(ParseErrorCode::kNotThisFormat, std::move(text));
 }
 
-void LogcatReader::AddLine(std::string_view line, std::vector<LaunchEvent>& out) {
+template <bool kFaults>
+void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
+                             std::vector<FaultEvent>* faults) {
   ++lines_;
   if (format_ == LogcatStreamFormat::kRaw) {
     LaunchEvent ev;
@@ -881,20 +905,26 @@ void LogcatReader::AddLine(std::string_view line, std::vector<LaunchEvent>& out)
     if (k == MessageKind::kMalformed) ++skipped_lines_;
     return;
   }
-  if (!in_long_entry_ && IsThreadtimeNoise(line)) return;
+  if (!in_long_entry_ && IsThreadtimeNoise<kFaults>(line)) return;
   Header h;
   if (in_long_entry_) {
     if (Trim(line).empty()) {
       CompleteLongEntry(out);
       return;
     }
-    if (!long_have_message_) {
-      long_have_message_ = true;
-      if (long_launch_tag_) long_message_.assign(line);
+    // Later message lines belong to the entry, unless a new header starts (no blank between).
+    if (!long_have_message_ || line[0] != '[' || !ParseLongHeader(line, h)) {
+      if (!long_have_message_) {
+        long_have_message_ = true;
+        if (long_launch_tag_) long_message_.assign(line);
+      }
+      if (kFaults && long_fault_tag_) {
+        // Every message line of a fault entry counts: an ANR or a crash is one entry of many
+        // lines in `long`, where the other formats repeat the header on each.
+        faults_.Add(FaultLine{long_time_, long_pid_, long_tid_, long_tag_, line}, *faults);
+      }
       return;
     }
-    // Later message lines belong to the entry, unless a new header starts (no blank between).
-    if (line[0] != '[' || !ParseLongHeader(line, h)) return;
     CompleteLongEntry(out);
   }
   switch (ClassifyLine(line, h)) {
@@ -907,13 +937,17 @@ void LogcatReader::AddLine(std::string_view line, std::vector<LaunchEvent>& out)
           out.push_back(std::move(**r));
         }
       }
+      if (kFaults && h.has_tag && FaultAssembler::IsFaultTag(h.tag)) {
+        faults_.Add(FaultLine{h.time, h.pid, h.tid, h.tag, h.message}, *faults);
+      }
       return;
     case LineKind::kLongHeader:
       in_long_entry_ = true;
       long_have_message_ = false;
       long_launch_tag_ = IsLaunchTag(h.tag);
+      long_fault_tag_ = kFaults && FaultAssembler::IsFaultTag(h.tag);
       long_message_.clear();
-      if (long_launch_tag_) {
+      if (long_launch_tag_ || long_fault_tag_) {
         long_time_.assign(h.time);
         long_pid_ = h.pid;
         long_tid_ = h.tid;
@@ -935,6 +969,11 @@ void LogcatReader::AddLine(std::string_view line, std::vector<LaunchEvent>& out)
   }
 }
 
+template void LogcatReader::AddLineTo<false>(std::string_view, std::vector<LaunchEvent>&,
+                                             std::vector<FaultEvent>*);
+template void LogcatReader::AddLineTo<true>(std::string_view, std::vector<LaunchEvent>&,
+                                            std::vector<FaultEvent>*);
+
 void LogcatReader::CompleteLongEntry(std::vector<LaunchEvent>& out) {
   if (long_launch_tag_ && long_have_message_) {
     Header h;
@@ -954,11 +993,13 @@ void LogcatReader::CompleteLongEntry(std::vector<LaunchEvent>& out) {
   in_long_entry_ = false;
   long_have_message_ = false;
   long_launch_tag_ = false;
+  long_fault_tag_ = false;
   long_message_.clear();
 }
 
-void LogcatReader::Finish(std::vector<LaunchEvent>& out) {
+void LogcatReader::FinishTo(std::vector<LaunchEvent>& out, std::vector<FaultEvent>* faults) {
   if (in_long_entry_) CompleteLongEntry(out);
+  if (faults != nullptr) faults_.Finish(*faults);
 }
 
 }  // namespace droidlab::parsers

@@ -32,6 +32,9 @@
 //
 // Lines and what becomes of them:
 //  - a launch line under ActivityManager/ActivityTaskManager: an event;
+//  - with a fault vector (AddLine's second form), a line under a fault tag (ActivityManager,
+//    AndroidRuntime, DEBUG, Looper, am_anr, am_crash): handed to a FaultAssembler
+//    (logcat_faults.h), which completes faults across lines; never skipped on that account;
 //  - any other well-formed logcat line, a separator, a `long` header or message line: no event,
 //    not skipped;
 //  - an empty (or blank) line: no event, not skipped — `long` ends each entry with one, and a
@@ -54,6 +57,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/logcat_faults.h"
+#include "parsers/logcat_time.h"
 #include "parsers/result.h"
 
 namespace droidlab::parsers {
@@ -67,36 +72,6 @@ enum class LaunchEventKind {
 
 // Returns "displayed", "fully_drawn", "activity_start" or "process_start".
 std::string_view LaunchEventKindName(LaunchEventKind kind);
-
-// A logprint timestamp read into numbers, once, by the parser: callers use these and never
-// re-read the digits of LaunchEvent::time. Fractions (3, 6 or 9 digits: ms, usec, nsec) are cut
-// to whole milliseconds.
-//  - "1763891234.567" (`-v epoch`, and `-v monotonic` "  3604.391", which looks the same):
-//    kSeconds, `ms` = 1763891234567 — ms since the Unix epoch for epoch, since boot for
-//    monotonic; the stream's -v flag says which (the run executor always asks for epoch);
-//  - "11-22 10:01:02.345" (threadtime, time, long), "2026-11-22 10:01:02.345" (`-v year`),
-//    "11-22 10:01:02.345 +0100" (`-v zone`): kCalendar, the printed wall time, `ms` counting
-//    from midnight. Without `-v UTC` the device prints its local time.
-struct LogTime {
-  enum class Kind { kNone, kSeconds, kCalendar };
-  Kind kind = Kind::kNone;  // kNone: no timestamp (raw, brief, …) or not a logprint one
-  int64_t ms = 0;           // see above
-  int year = 0;             // kCalendar: as printed by `-v year`; 0 when not printed
-  int month = 0;            // kCalendar: 1-12
-  int day = 0;              // kCalendar: 1-31 (the day is not checked against the month)
-  std::optional<int> utc_offset_minutes;  // `-v zone` (" +0100" -> 60, " -0530" -> -330)
-  friend bool operator==(const LogTime&, const LogTime&) = default;
-};
-
-// A timestamp as ClassifyLine cuts it out of a line (blank padding allowed around it). A kind
-// of kNone for anything that is not one of the layouts above, or whose fields are out of range
-// (month 13, hour 24, minute 60, second 61, seconds too large for ms in an int64).
-LogTime ParseLogTime(std::string_view text);
-
-// ms since the Unix epoch: kSeconds as it is; kCalendar read as UTC (minus its zone offset when
-// printed) in its printed year, else in `year` (logcat prints none by default). nullopt for
-// kNone and for a date that does not exist (02-30, 02-29 outside a leap year).
-std::optional<int64_t> LogTimeToEpochMs(const LogTime& time, int year);
 
 // One launch line. Strings are owned copies (launch lines are rare; the stream buffer is not kept).
 // Fields a line does not carry stay empty / nullopt.
@@ -154,14 +129,31 @@ class LogcatReader {
   explicit LogcatReader(LogcatStreamFormat format) : format_(format) {}
 
   // Appends the events `line` completes to `out`.
-  void AddLine(std::string_view line, std::vector<LaunchEvent>& out);
-  // Call at end of stream: completes a pending `long`-format entry.
-  void Finish(std::vector<LaunchEvent>& out);
+  void AddLine(std::string_view line, std::vector<LaunchEvent>& out) {
+    AddLineTo<false>(line, out, nullptr);
+  }
+  // The same, and the app faults it completes (logcat_faults.h) to `faults`. A stream is read
+  // with one of the two forms throughout. Faults need a header (pid, tag): the `raw` format has
+  // none, and yields none.
+  void AddLine(std::string_view line, std::vector<LaunchEvent>& out,
+               std::vector<FaultEvent>& faults) {
+    AddLineTo<true>(line, out, &faults);
+  }
+  // Call at end of stream: completes a pending `long`-format entry (and the open faults).
+  void Finish(std::vector<LaunchEvent>& out) { FinishTo(out, nullptr); }
+  void Finish(std::vector<LaunchEvent>& out, std::vector<FaultEvent>& faults) {
+    FinishTo(out, &faults);
+  }
 
   uint64_t lines() const { return lines_; }
   uint64_t skipped_lines() const { return skipped_lines_; }
 
  private:
+  // One body for both forms; the launch-only one is compiled without the fault checks.
+  template <bool kFaults>
+  void AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
+                 std::vector<FaultEvent>* faults);
+  void FinishTo(std::vector<LaunchEvent>& out, std::vector<FaultEvent>* faults);
   void CompleteLongEntry(std::vector<LaunchEvent>& out);
 
   LogcatStreamFormat format_ = LogcatStreamFormat::kAuto;
@@ -170,12 +162,14 @@ class LogcatReader {
   // `long` format state: the header of the entry whose message lines follow.
   bool in_long_entry_ = false;
   bool long_launch_tag_ = false;  // the entry's tag is ActivityManager/ActivityTaskManager
+  bool long_fault_tag_ = false;   // the entry's tag is one FaultAssembler reads
   std::string long_time_;
   std::optional<int64_t> long_pid_, long_tid_;
   std::string long_tag_;
   std::string long_message_;  // first message line only (launch tags only): launch lines are
                               // single-line
   bool long_have_message_ = false;
+  FaultAssembler faults_;
 };
 
 }  // namespace droidlab::parsers

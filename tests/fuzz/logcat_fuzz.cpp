@@ -5,7 +5,9 @@
 // skipped_lines <= lines, an error has a message, Displayed/Fully drawn events carry a duration and
 // a package, the reader agrees with ParseLogcatLine on single-line formats, lines() equals the
 // splitter's count, an event's log_time is ParseLogTime of its time text, and a LogTime's fields
-// are in range.
+// are in range. A third reader also collects app faults: its launch events and counts equal the
+// plain reader's (faults never change what launches are found), a fault's stack is bounded, its
+// duration is not negative, its package is its process name's head, and its log_time is its time.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +18,9 @@
 #include "parsers/line_splitter.h"
 #include "parsers/logcat.h"
 
+using droidlab::parsers::FaultAssembler;
+using droidlab::parsers::FaultEvent;
+using droidlab::parsers::FaultKind;
 using droidlab::parsers::LaunchEvent;
 using droidlab::parsers::LaunchEventKind;
 using droidlab::parsers::LineSplitter;
@@ -42,6 +47,17 @@ void CheckEvent(const LaunchEvent& ev) {
   if (ev.time.empty() && ev.log_time.kind != droidlab::parsers::LogTime::Kind::kNone) std::abort();
 }
 
+void CheckFault(const FaultEvent& f) {
+  if (f.duration_ms && *f.duration_ms < 0) std::abort();
+  const bool slow = f.kind == FaultKind::kSlowDispatch || f.kind == FaultKind::kSlowDelivery;
+  if (slow != f.duration_ms.has_value()) std::abort();
+  if (f.stack.size() > FaultAssembler::kMaxStackLines) std::abort();
+  if (!f.stack.empty() && f.kind != FaultKind::kCrash) std::abort();
+  if (!f.package.empty() && !f.process_name.starts_with(f.package)) std::abort();
+  if (!(f.log_time == droidlab::parsers::ParseLogTime(f.time))) std::abort();
+  if (f.tag.empty()) std::abort();  // faults need a header
+}
+
 // LogTime's ranges, for any text.
 void CheckLogTime(std::string_view text) {
   using droidlab::parsers::LogTime;
@@ -64,6 +80,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   LineSplitter splitter(4096);
   LogcatReader reader;
   LogcatReader raw_reader(LogcatStreamFormat::kRaw);
+  LogcatReader fault_reader;
+  std::vector<LaunchEvent> fault_launches;
+  std::vector<FaultEvent> faults;
   std::vector<LaunchEvent> events;
   std::vector<LaunchEvent> raw_events;
   std::vector<LaunchEvent> one;
@@ -82,11 +101,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!r.ok() && !one.empty()) std::abort();
     reader.AddLine(line, events);
     raw_reader.AddLine(line, raw_events);
+    fault_reader.AddLine(line, fault_launches, faults);
   };
   for (size_t i = 0; i < input.size(); i += chunk) splitter.Feed(input.substr(i, chunk), sink);
   splitter.Finish(sink);
   reader.Finish(events);
   raw_reader.Finish(raw_events);
+  fault_reader.Finish(fault_launches, faults);
 
   if (reader.lines() != splitter.lines() || raw_reader.lines() != splitter.lines()) std::abort();
   if (reader.skipped_lines() > reader.lines()) std::abort();
@@ -94,6 +115,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (events.size() > reader.lines() || raw_events.size() > raw_reader.lines()) std::abort();
   for (const auto& ev : events) CheckEvent(ev);
   for (const auto& ev : raw_events) CheckEvent(ev);
+  if (fault_reader.lines() != reader.lines()) std::abort();
+  if (fault_reader.skipped_lines() != reader.skipped_lines()) std::abort();
+  if (fault_launches.size() != events.size()) std::abort();
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (fault_launches[i].component != events[i].component) std::abort();
+    if (fault_launches[i].time != events[i].time) std::abort();
+  }
+  if (faults.size() > fault_reader.lines()) std::abort();
+  for (const auto& f : faults) CheckFault(f);
 
   if (auto d = ParseFormattedDuration(input); d && *d < 0) std::abort();
   CheckLogTime(input);
