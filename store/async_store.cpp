@@ -91,6 +91,15 @@ AsyncStore::Awaitable<Status> AsyncStore::AddLooperStats(std::vector<LooperStats
   co_return co_await std::move(accepting);
 }
 
+AsyncStore::Awaitable<Status> AsyncStore::AddIterationFrames(std::vector<IterationFrames> frames,
+                                                             Completion committed) const {
+  auto push = [this, &frames, &committed](auto accepted) {
+    store_->AddIterationFramesAsync(std::move(frames), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
 AsyncStore::Awaitable<Status> AsyncStore::AddProcSamples(std::vector<ProcSample> samples,
                                                          Completion committed) const {
   auto push = [this, &samples, &committed](auto accepted) {
@@ -337,6 +346,13 @@ AsyncStore::Awaitable<StoreResult<std::vector<LooperStatsRow>>> AsyncStore::List
 AsyncStore::Awaitable<StoreResult<std::vector<ProcSample>>> AsyncStore::ListProcSamples(
     int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.ListProcSamples(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<IterationFrames>>> AsyncStore::ListIterationFrames(
+    int64_t run_id) const {
+  auto query = [run_id](Reader& r) { return r.ListIterationFrames(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }

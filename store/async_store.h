@@ -58,6 +58,8 @@ class AsyncStore {
   Awaitable<Status> AddLaunches(std::vector<Launch> launches, Completion committed) const;
   Awaitable<Status> AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed) const;
   Awaitable<Status> AddProcSamples(std::vector<ProcSample> samples, Completion committed) const;
+  Awaitable<Status> AddIterationFrames(std::vector<IterationFrames> frames,
+                                       Completion committed) const;
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 
@@ -101,6 +103,7 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<Launch>>> ListLaunches(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<LooperStatsRow>>> ListLooperStats(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<IterationFrames>>> ListIterationFrames(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(
       LaunchHistoryQuery query) const;
   Awaitable<StoreResult<std::vector<RunSummary>>> Series(SeriesQuery query) const;

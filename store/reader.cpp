@@ -9,6 +9,7 @@
 #include "store/looper_stats_columns.h"
 #include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
+#include "store/sql/iteration_frames.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
@@ -100,6 +101,39 @@ ProcSample ReadProcSample(const Statement& st) {
   sample.rss_kb = st.ColumnInt64(6);
   sample.num_threads = st.ColumnInt64(7);
   return sample;
+}
+
+IterationFrames ReadIterationFrames(const Statement& st) {
+  IterationFrames f;
+  int c = 0;
+  f.run_id = st.ColumnInt64(c++);
+  f.iteration = st.ColumnInt64(c++);
+  f.total_frames = st.ColumnOptionalInt64(c++);
+  f.janky_frames = st.ColumnOptionalInt64(c++);
+  f.gfx_p50_ms = st.ColumnOptionalInt64(c++);
+  f.gfx_p90_ms = st.ColumnOptionalInt64(c++);
+  f.gfx_p95_ms = st.ColumnOptionalInt64(c++);
+  f.gfx_p99_ms = st.ColumnOptionalInt64(c++);
+  f.frame_rows = st.ColumnInt64(c++);
+  f.counted = st.ColumnInt64(c++);
+  f.refresh_period_ns = st.ColumnInt64(c++);
+  f.p50_ms = st.ColumnOptionalDouble(c++);
+  f.p90_ms = st.ColumnOptionalDouble(c++);
+  f.p95_ms = st.ColumnOptionalDouble(c++);
+  f.p99_ms = st.ColumnOptionalDouble(c++);
+  f.over_16_7ms = st.ColumnInt64(c++);
+  f.over_33ms = st.ColumnInt64(c++);
+  f.over_50ms = st.ColumnInt64(c++);
+  f.matrix_normal = st.ColumnInt64(c++);
+  f.matrix_middle = st.ColumnInt64(c++);
+  f.matrix_high = st.ColumnInt64(c++);
+  f.matrix_frozen = st.ColumnInt64(c++);
+  f.dropped_frames = st.ColumnInt64(c++);
+  f.jank = st.ColumnInt64(c++);
+  f.big_jank = st.ColumnInt64(c++);
+  f.columns_json = st.ColumnString(c++);
+  f.rows_json = st.ColumnString(c++);
+  return f;
 }
 
 Schedule ReadSchedule(const Statement& st) {
@@ -652,6 +686,13 @@ StoreResult<std::vector<DeviceInstalledBuild>> Reader::InstalledBuildsOnDevice(
   (*st)->BindText(1, serial);
   return CollectRows<DeviceInstalledBuild>(*st, ReadInstalledBuild,
                                            "reading what droidlab installed on a device");
+}
+
+StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrames(int64_t run_id) {
+  auto st = db_->Cached(sql::kIterationFramesOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<IterationFrames>(*st, ReadIterationFrames, "listing a run's frames");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

@@ -145,6 +145,26 @@ struct LooperStatsRow {
   std::optional<std::string> extra_json;  // unknown columns as a JSON object
 };
 
+// The frames of one iteration (schema/0011): hwui's figures from `dumpsys gfxinfo`, droidlab's
+// from the framestats rows (analysis/frames.h), and the rows as printed.
+struct IterationFrames {
+  int64_t run_id = 0;
+  int64_t iteration = 0;
+  std::optional<int64_t> total_frames;  // hwui: "Total frames rendered"
+  std::optional<int64_t> janky_frames;  // hwui: "Janky frames"
+  std::optional<int64_t> gfx_p50_ms, gfx_p90_ms, gfx_p95_ms, gfx_p99_ms;
+  int64_t frame_rows = 0;  // framestats rows read
+  int64_t counted = 0;     // of them, the frames the figures below are over
+  int64_t refresh_period_ns = 0;
+  std::optional<double> p50_ms, p90_ms, p95_ms, p99_ms;
+  int64_t over_16_7ms = 0, over_33ms = 0, over_50ms = 0;
+  int64_t matrix_normal = 0, matrix_middle = 0, matrix_high = 0, matrix_frozen = 0;
+  int64_t dropped_frames = 0;
+  int64_t jank = 0, big_jank = 0;  // PerfDog's rule
+  std::string columns_json = "[]";  // the framestats header's names
+  std::string rows_json = "[]";     // the rows, arrays of integers
+};
+
 struct ProcSample {
   int64_t run_id = 0;
   int64_t t_ms = 0;  // since the run started

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "store/looper_stats_columns.h"
+#include "store/sql/iteration_frames.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
@@ -130,6 +131,48 @@ Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples) {
   return OkStatus();
 }
 
+Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& frames) {
+  for (const IterationFrames& f : frames) {
+    if (auto stored = RunCached(
+            db, sql::kInsertIterationFrames,
+            [&](Statement& st) {
+              st.BindInt64(1, f.run_id);
+              st.BindInt64(2, f.iteration);
+              st.BindOptional(3, f.total_frames);
+              st.BindOptional(4, f.janky_frames);
+              st.BindOptional(5, f.gfx_p50_ms);
+              st.BindOptional(6, f.gfx_p90_ms);
+              st.BindOptional(7, f.gfx_p95_ms);
+              st.BindOptional(8, f.gfx_p99_ms);
+              st.BindInt64(9, f.frame_rows);
+              st.BindInt64(10, f.counted);
+              st.BindInt64(11, f.refresh_period_ns);
+              st.BindOptional(12, f.p50_ms);
+              st.BindOptional(13, f.p90_ms);
+              st.BindOptional(14, f.p95_ms);
+              st.BindOptional(15, f.p99_ms);
+              st.BindInt64(16, f.over_16_7ms);
+              st.BindInt64(17, f.over_33ms);
+              st.BindInt64(18, f.over_50ms);
+              st.BindInt64(19, f.matrix_normal);
+              st.BindInt64(20, f.matrix_middle);
+              st.BindInt64(21, f.matrix_high);
+              st.BindInt64(22, f.matrix_frozen);
+              st.BindInt64(23, f.dropped_frames);
+              st.BindInt64(24, f.jank);
+              st.BindInt64(25, f.big_jank);
+              st.BindText(26, f.columns_json);
+              st.BindText(27, f.rows_json);
+            },
+            "storing the frames of iteration " + std::to_string(f.iteration) + " of run " +
+                std::to_string(f.run_id));
+        !stored) {
+      return stored;
+    }
+  }
+  return OkStatus();
+}
+
 Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries) {
   for (const RunSummary& s : summaries) {
     if (auto stored = RunCached(
@@ -158,6 +201,7 @@ Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries
 Status DeleteRunAndRows(Database& db, int64_t run_id) {
   for (const char* statement : {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun,
                                 sql::kDeleteProcSamplesOfRun, sql::kDeleteRunSummariesOfRun,
+                                sql::kDeleteIterationFramesOfRun,
                                 sql::kDeleteRun}) {
     if (auto s = RunCached(
             db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },

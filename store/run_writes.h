@@ -26,6 +26,7 @@ StoreResult<int64_t> InterruptRunningRuns(Database& db, std::string_view reason,
 Status InsertLaunches(Database& db, const std::vector<Launch>& launches);
 Status InsertLooperStats(Database& db, const std::vector<LooperStatsRow>& rows);
 Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples);
+Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& frames);
 
 // A run's summaries (schema 0009), each replacing the run's row of that metric; filed under
 // the run's package, model, mode and created_at as `runs` has them. A summary of a run that is

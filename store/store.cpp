@@ -205,6 +205,16 @@ Status Store::AddProcSamples(std::vector<ProcSample> samples, Completion committ
       std::move(committed));
 }
 
+Status Store::AddIterationFrames(std::vector<IterationFrames> frames, Completion committed) {
+  const size_t n = frames.size();
+  return PushWrite(
+      n, false,
+      [frames = std::move(frames)](Database& db) {
+        return writes::InsertIterationFrames(db, frames);
+      },
+      std::move(committed));
+}
+
 void Store::AddLaunchesAsync(std::vector<Launch> launches, Completion accepted,
                              Completion committed) {
   const size_t n = launches.size();
@@ -232,6 +242,17 @@ void Store::AddProcSamplesAsync(std::vector<ProcSample> samples, Completion acce
       n, false,
       [samples = std::move(samples)](Database& db) {
         return writes::InsertProcSamples(db, samples);
+      },
+      std::move(accepted), std::move(committed));
+}
+
+void Store::AddIterationFramesAsync(std::vector<IterationFrames> frames, Completion accepted,
+                                    Completion committed) {
+  const size_t n = frames.size();
+  PushWriteAsync(
+      n, false,
+      [frames = std::move(frames)](Database& db) {
+        return writes::InsertIterationFrames(db, frames);
       },
       std::move(accepted), std::move(committed));
 }

@@ -129,6 +129,7 @@ class Store {
   Status AddLaunches(std::vector<Launch> launches, Completion committed = nullptr);
   Status AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed = nullptr);
   Status AddProcSamples(std::vector<ProcSample> samples, Completion committed = nullptr);
+  Status AddIterationFrames(std::vector<IterationFrames> frames, Completion committed = nullptr);
   // Async forms: `accepted` runs when the queue took the records (at once, on this thread, if
   // there is room; else later on the writer thread) — await it for back-pressure.
   void AddLaunchesAsync(std::vector<Launch> launches, Completion accepted, Completion committed);
@@ -136,6 +137,8 @@ class Store {
                            Completion committed);
   void AddProcSamplesAsync(std::vector<ProcSample> samples, Completion accepted,
                            Completion committed);
+  void AddIterationFramesAsync(std::vector<IterationFrames> frames, Completion accepted,
+                               Completion committed);
 
   // ---- Devices: batched like measurements.
   // Inserts or updates by serial; first_seen is kept from the first time.
