@@ -85,6 +85,10 @@ boost::asio::awaitable<HttpResponse> DeleteSchedule(const HttpRequest& request,
                                                     const PathParams& params,
                                                     const RouteContext& ctx);
 
+// frames_routes.cpp
+boost::asio::awaitable<HttpResponse> Frames(const HttpRequest& request, const PathParams& params,
+                                            const RouteContext& ctx);
+
 // calibration_routes.cpp
 boost::asio::awaitable<HttpResponse> Calibration(const HttpRequest& request,
                                                  const PathParams& params, const RouteContext& ctx);

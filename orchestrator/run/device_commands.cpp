@@ -33,6 +33,12 @@ std::vector<std::string> ResolveActivity(std::string_view package) {
 std::vector<std::string> Getprop() { return Args({"getprop"}); }
 std::vector<std::string> GetpropValue(std::string_view name) { return Args({"getprop", name}); }
 std::vector<std::string> DumpsysBattery() { return Args({"dumpsys", "battery"}); }
+std::vector<std::string> DumpsysGfxinfoReset(std::string_view package) {
+  return Args({"dumpsys", "gfxinfo", package, "reset"});
+}
+std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package) {
+  return Args({"dumpsys", "gfxinfo", package, "framestats"});
+}
 std::vector<std::string> DumpsysThermalservice() { return Args({"dumpsys", "thermalservice"}); }
 std::vector<std::string> DumpsysPackage(std::string_view package) {
   return Args({"dumpsys", "package", package});

@@ -58,6 +58,10 @@ std::vector<std::string> DumpsysLooperStats();
 std::vector<std::string> DumpsysBatteryUnplug();
 std::vector<std::string> DumpsysBatteryReset();
 
+// An iteration's frames (frames_collector.cpp): dumpsys gfxinfo PKG reset | framestats.
+std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
+std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);
+
 // The run's logcat stream (logcat_feed.cpp): epoch times, main and system buffers, from now on.
 std::vector<std::string> LogcatFromNow();
 

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "orchestrator/run/device_commands.h"
+#include "orchestrator/run/frames_collector.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "orchestrator/run/scenario_runner.h"
 #include "parsers/am_start.h"
@@ -162,6 +163,12 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
                 " launch failed: " + r.error().message);
     co_return result;
   }
+  // The frames are the iteration's own from here (a cold launch's new process has none yet).
+  auto resetting = ResetFrames(ctx.shell, ctx.spec.package, ctx.command_timeout);
+  if (auto reset = co_await std::move(resetting); !reset && IsFatal(reset.error())) {
+    result.fatal = reset.error();
+    co_return result;
+  }
   auto pid_before = co_await AppPid(ctx);
   if (!pid_before && IsFatal(pid_before.error())) {
     result.fatal = pid_before.error();
@@ -303,6 +310,23 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     if (played.failure) {
       launch.valid = false;
       if (!launch.invalid_reason) launch.invalid_reason = std::move(played.failure);
+    }
+  }
+
+  // 7. The frames of the launch and the scenario.
+  if (!result.launch_failed) {
+    auto reading = ReadFrames(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout);
+    auto frames = co_await std::move(reading);
+    if (!frames) {
+      if (IsFatal(frames.error())) {
+        result.fatal = frames.error();
+        co_return result;
+      }
+      result.frames_missing = frames.error().message;
+    } else if (!*frames) {
+      result.frames_missing = frames->error();
+    } else {
+      result.frames = std::move(**frames);
     }
   }
   co_return result;

@@ -46,6 +46,9 @@ struct IterationResult {
   bool launch_failed = false;
   // The run cannot go on: the device went away, or the run was cancelled (error.cancelled()).
   std::optional<CommandError> fatal;
+  // The iteration's frames (frames_collector.h), or why there are none.
+  std::optional<store::IterationFrames> frames;
+  std::optional<std::string> frames_missing;
 };
 
 // An unmeasured launch: the process warm and hot launches come back to, and the looper-stats

@@ -260,6 +260,7 @@ class Execution {
   bool changed_device_ = false;  // a restore was recorded: the run's end pays
   int64_t samples_stored_ = 0;
   std::shared_ptr<LostWrites> lost_ = std::make_shared<LostWrites>();
+  bool frames_missing_logged_ = false;
   std::shared_ptr<StoredLaunches> stored_ = std::make_shared<StoredLaunches>();
   asio::any_io_executor executor_;  // the run's: committed launches are announced there
   std::shared_ptr<std::function<void()>> announce_;
@@ -571,6 +572,21 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     const bool valid = it.launch.counted();  // a warm-up counts in no statistic
     const std::optional<std::string> reason = it.launch.invalid_reason;
     if (options_.on_launch) options_.on_launch(it.launch);
+    // The frames go to the writer before the launch: once the launch is announced as stored,
+    // its frames are in the same batch or an earlier one.
+    if (it.frames) {
+      std::vector<store::IterationFrames> frames{std::move(*it.frames)};
+      auto storing_frames =
+          store_.AddIterationFrames(std::move(frames), Committed(where + "'s frames"));
+      store::Status stored_frames = co_await std::move(storing_frames);
+      if (!stored_frames) {
+        state->error = where + ": frames not stored: " + stored_frames.error().message;
+        co_return;
+      }
+    } else if (it.frames_missing && !frames_missing_logged_) {
+      frames_missing_logged_ = true;  // once a run: the same reason every iteration
+      Log(where + ": no frames (" + *it.frames_missing + "); the launches are measured");
+    }
     std::vector<store::Launch> one{std::move(it.launch)};
     store::Completion committed = LaunchCommitted(i, valid, where + "'s launch");
     auto storing = store_.AddLaunches(std::move(one), std::move(committed));

@@ -1,0 +1,133 @@
+#include "orchestrator/run/frames_collector.h"
+
+#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
+
+#include "analysis/frames.h"
+#include "orchestrator/run/device_commands.h"
+
+namespace droidlab::orchestrator {
+
+namespace asio = boost::asio;
+using nlohmann::json;
+
+namespace {
+
+// The value of column `name` of `row`, or `fallback` when the block has no such column.
+int64_t ValueOf(const parsers::GfxinfoFramestats& block, const std::vector<int64_t>& row,
+                std::string_view name, int64_t fallback = 0) {
+  const auto column = block.Column(name);
+  return column && *column < row.size() ? row[*column] : fallback;
+}
+
+std::optional<int64_t> AsInt64(const std::optional<uint64_t>& v) {
+  if (!v) return std::nullopt;
+  return static_cast<int64_t>(*v);
+}
+
+}  // namespace
+
+BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers::Gfxinfo& dump,
+                                                                   std::string_view package,
+                                                                   int64_t run_id,
+                                                                   int64_t iteration) {
+  const parsers::GfxinfoProfile* process = nullptr;
+  for (const parsers::GfxinfoProfile& p : dump.profiles) {
+    if (p.package && *p.package == package) {
+      process = &p;
+      break;
+    }
+  }
+  if (!process) return std::string("gfxinfo has no profile data of ") + std::string(package);
+
+  store::IterationFrames out;
+  out.run_id = run_id;
+  out.iteration = iteration;
+  out.total_frames = static_cast<int64_t>(process->total_frames);
+  out.janky_frames = AsInt64(process->janky_frames);
+  out.gfx_p50_ms = process->percentiles_ms[0];
+  out.gfx_p90_ms = process->percentiles_ms[1];
+  out.gfx_p95_ms = process->percentiles_ms[2];
+  out.gfx_p99_ms = process->percentiles_ms[3];
+
+  // Every block of the same process (its windows, on Android 10+), rows under the first
+  // block's header.
+  std::vector<analysis::FrameTiming> timings;
+  json columns = json::array();
+  json rows = json::array();
+  const parsers::GfxinfoFramestats* header = nullptr;
+  for (const parsers::GfxinfoProfile& p : dump.profiles) {
+    if (!p.package || *p.package != package || p.pid != process->pid) continue;
+    for (const parsers::GfxinfoFramestats& block : p.framestats) {
+      if (!header) {
+        header = &block;
+        columns = block.columns;
+      }
+      for (const std::vector<int64_t>& row : block.rows) {
+        analysis::FrameTiming t;
+        t.flags = ValueOf(block, row, "Flags");
+        t.intended_vsync_ns = ValueOf(block, row, "IntendedVsync");
+        t.frame_completed_ns = ValueOf(block, row, "FrameCompleted");
+        t.frame_interval_ns = ValueOf(block, row, "FrameInterval");
+        timings.push_back(t);
+        json values = json::array();
+        for (const std::string& name : header->columns) values.push_back(ValueOf(block, row, name));
+        rows.push_back(std::move(values));
+      }
+    }
+  }
+  const analysis::FrameAnalysis a = analysis::AnalyzeFrames(timings);
+  out.frame_rows = static_cast<int64_t>(a.rows);
+  out.counted = static_cast<int64_t>(a.counted);
+  out.refresh_period_ns = a.refresh_period_ns;
+  out.p50_ms = a.p50_ms;
+  out.p90_ms = a.p90_ms;
+  out.p95_ms = a.p95_ms;
+  out.p99_ms = a.p99_ms;
+  out.over_16_7ms = static_cast<int64_t>(a.over_16_7ms);
+  out.over_33ms = static_cast<int64_t>(a.over_33ms);
+  out.over_50ms = static_cast<int64_t>(a.over_50ms);
+  out.matrix_normal = static_cast<int64_t>(a.matrix.normal);
+  out.matrix_middle = static_cast<int64_t>(a.matrix.middle);
+  out.matrix_high = static_cast<int64_t>(a.matrix.high);
+  out.matrix_frozen = static_cast<int64_t>(a.matrix.frozen);
+  out.dropped_frames = a.matrix.dropped_frames;
+  out.jank = static_cast<int64_t>(a.perfdog.jank);
+  out.big_jank = static_cast<int64_t>(a.perfdog.big_jank);
+  out.columns_json = columns.dump();
+  out.rows_json = rows.dump();
+  return out;
+}
+
+asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std::string package,
+                                                 std::chrono::milliseconds timeout) {
+  std::vector<std::string> argv = DumpsysGfxinfoReset(package);
+  auto resetting = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
+  auto reset = co_await std::move(resetting);
+  if (!reset) co_return reset.error();
+  co_return true;
+}
+
+asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>> ReadFrames(
+    DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
+    std::chrono::milliseconds timeout) {
+  using Frames = BasicResult<store::IterationFrames, std::string>;
+  std::vector<std::string> argv = DumpsysGfxinfoFramestats(package);
+  auto reading = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
+  auto read = co_await std::move(reading);
+  if (!read) {
+    if (read.error().device_lost() || read.error().cancelled()) co_return read.error();
+    Frames none(std::string("dumpsys gfxinfo: ") + read.error().message);
+    co_return none;
+  }
+  auto dump = parsers::ParseGfxinfo(read->out);
+  if (!dump) {
+    Frames none(std::string("dumpsys gfxinfo: ") + dump.error().message);
+    co_return none;
+  }
+  Frames frames = IterationFramesOf(*dump, package, run_id, iteration);
+  co_return frames;
+}
+
+}  // namespace droidlab::orchestrator

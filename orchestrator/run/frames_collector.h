@@ -1,0 +1,46 @@
+// The frames of an iteration (issue 16 §2): `dumpsys gfxinfo PKG reset` before it, `dumpsys
+// gfxinfo PKG framestats` after it (after the launch and the run's scenario), read by
+// parsers/gfxinfo.h and judged by analysis/frames.h into a store::IterationFrames.
+//
+// hwui keeps its statistics per process and the last 120 frames per window; a cold launch starts
+// a process with none, a warm or hot one comes back to a process with the frames of the
+// iteration before — the reset is what makes each iteration's frames its own. A phone or a
+// version that answers neither (no gfxinfo service, an app that draws nothing) leaves the
+// iteration without frames: the launch is still measured, and the reason is logged once.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "orchestrator/run/device_shell.h"
+#include "parsers/gfxinfo.h"
+#include "store/records.h"
+
+namespace droidlab::orchestrator {
+
+// Pure: the iteration's frames from the dump — hwui's figures from the package's first profile
+// block (its process), droidlab's over the framestats rows of every block of that process (its
+// windows), the rows kept under their header's names (the first block's header; rows of a
+// block with other columns are mapped by name onto it). An error when the dump holds no
+// profile of `package`.
+BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers::Gfxinfo& dump,
+                                                                   std::string_view package,
+                                                                   int64_t run_id,
+                                                                   int64_t iteration);
+
+// `dumpsys gfxinfo PKG reset`; a failure is returned for the log, never fatal unless the device
+// is gone or the run cancelled.
+boost::asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std::string package,
+                                                        std::chrono::milliseconds timeout);
+
+// `dumpsys gfxinfo PKG framestats`, parsed and judged. The inner error says why there are no
+// frames (for the log); the outer one is the command's (device lost, cancelled).
+boost::asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>>
+ReadFrames(DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
+           std::chrono::milliseconds timeout);
+
+}  // namespace droidlab::orchestrator
