@@ -94,6 +94,15 @@ struct HistoryOptions {
   // The verdict: |z| of the candidate against its segment, at least (3.09: one-sided 0.1 %).
   double verdict_z = 3.09;
   double fixed_floor_fraction = 0.05;  // the floor when no calibration exists
+  // The emerging-shift test of the newest runs (ChangePointAnalysis::emerging): the last k =
+  // 2 … emerging_max_runs usable runs against up to emerging_reference_runs runs of the
+  // current segment before them. k >= 3: their Huber location (one hot run among them is
+  // clipped), |z| >= emerging_z; k = 2: both runs must have moved, the nearer one's
+  // |z| >= emerging_pair_z. Chosen by the evaluation (analysis/README.md). 0 runs: off.
+  std::size_t emerging_max_runs = 3;
+  std::size_t emerging_reference_runs = 20;
+  double emerging_z = 4.4;
+  double emerging_pair_z = 3.0;
 };
 
 // An empty string when valid, else one line naming the bad field and its bounds.
@@ -132,8 +141,26 @@ struct ChangePoint {
   bool app_change = false;
 };
 
+// A shift of the newest runs that is not (yet) a change point: the last `runs_after` usable
+// runs against the current segment before them, tested as soon as two of them exist. Not
+// settled by definition; when later runs confirm it, the scan reports a change point there.
+struct EmergingShift {
+  std::size_t index = 0;  // into the series: the first of the newest runs that moved
+  std::int64_t run_id = 0;
+  std::int64_t t = 0;
+  std::size_t runs_after = 0;      // usable runs from index on (the newest included): 2, 3, …
+  std::size_t runs_reference = 0;  // usable runs of the segment it was compared with
+  double delta_percent = 0;        // of the two robust ln levels
+  double z = 0;
+  std::vector<ChangeCause> explained_by;  // as ChangePoint::explained_by
+  bool app_change = false;
+};
+
 struct ChangePointAnalysis {
   std::vector<ChangePoint> change_points;  // in index order
+  // Set when the newest runs moved together and no change point covers them yet (the
+  // emerging_* options). Its index is after every change point's.
+  std::optional<EmergingShift> emerging;
   std::size_t runs_used = 0;
   std::size_t runs_skipped = 0;  // too few samples, no median, or out of range
   // The estimated per-run noise of the log-level, as a percentage (√(τ² + κ s²/n̄) · 100):
