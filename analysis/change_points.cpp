@@ -121,7 +121,6 @@ struct RunValue {
 // Why a run is not usable, or its value.
 std::optional<RunValue> MakeRunValue(const RunPoint& run, std::size_t index,
                                      const HistoryOptions& options, std::vector<double>& scratch) {
-  thread_local std::vector<double> value_scratch;
   if (options.skip_out_of_range_runs && run.conditions_out_of_range) return std::nullopt;
   RunValue value;
   value.index = index;
@@ -137,8 +136,8 @@ std::optional<RunValue> MakeRunValue(const RunPoint& run, std::size_t index,
     value.n = static_cast<double>(n);
     for (double& s : scratch) s = std::log(s);  // still sorted: ln is increasing
     const double center = QuantileOfSorted(scratch, 0.5);
-    std::vector<double>& distance = value_scratch;
-    distance.clear();
+    std::vector<double> distance;
+    distance.reserve(n);
     for (double s : scratch) distance.push_back(std::fabs(s - center));
     const double sigma = kMadToSigma * MedianInPlace(distance);
     if (n >= kSkipMinSamples && sigma > 0) {
