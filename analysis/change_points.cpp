@@ -14,8 +14,9 @@ namespace droidlab::analysis {
 namespace {
 
 // Efficiency factors κ: the variance of a run's location is κ·s²/n. The 20 %-trimmed mean
-// loses little to the mean on normal data (≈ 1.06) and more with the heavy tails of real
-// launches; 1.2 is the figure measured on the evaluation's launches. The median: π/2.
+// (runs of fewer than kSkipMinSamples) loses little to the mean on normal data (≈ 1.06) and
+// more with the heavy tails of real launches; 1.2 is the figure measured on the evaluation's
+// launches. The median: π/2.
 constexpr double kTrimmedMeanKappa = 1.2;
 constexpr double kMedianKappa = std::numbers::pi / 2.0;
 constexpr double kTrim = 0.2;
@@ -102,7 +103,7 @@ double TwoSidedP(double z) { return std::erfc(std::fabs(z) / std::numbers::sqrt2
 // One usable run.
 struct RunValue {
   std::size_t index = 0;  // into the series
-  double x = 0;           // ln level: trimmed mean of ln(samples), or ln(median)
+  double x = 0;           // ln level: skipped / trimmed mean of ln(samples), or ln(median)
   double median = 0;      // the run's median, in the samples' unit
   double n = 0;           // samples
   double kappa = kMedianKappa;

@@ -9,10 +9,12 @@
 //
 // The method, in short (a windowed robust step scan, after the Jetpack team's step fitting and
 // Hunter's windowed E-divisive, with a Huber location instead of a mean):
-//   1. Each usable run becomes one value: x = the 20 %-trimmed mean of ln(samples) (ln(median)
-//      when only a median is known), and a variance v = τ² + κ·s²/n: τ² the run-to-run spread,
-//      s² the pooled within-run spread of ln(launch), n the run's samples, κ the estimator's
-//      efficiency (1.2 trimmed mean, π/2 median). τ² comes from the MAD of each run's
+//   1. Each usable run becomes one value: x = the skipped mean of ln(samples) — launches
+//      beyond 3 robust σ of the run's median left out, the rest averaged (the 20 %-trimmed
+//      mean below 8 samples; ln(median) when only a median is known) — and a variance
+//      v = τ² + κ·s²/n: τ² the run-to-run spread, s² the pooled within-run spread of
+//      ln(launch), n the run's samples, κ the estimator's efficiency (1.1 skipped mean,
+//      1.2 trimmed mean, π/2 median). τ² comes from the MAD of each run's
 //      distance to the median of the 5 runs before it (the error of predicting a run from its
 //      recent past, slow wander included), so steps and outlier runs barely move it; unequal
 //      n get their own v.
@@ -34,6 +36,10 @@
 //      failing one is dropped, until all pass (Hunter's pruning).
 // So an OTA is not pinned on the build one run before it, and a shift that shows in the
 // windows one run early is not blamed on a neighbouring build.
+//   5. The newest runs (ChangePointAnalysis::emerging): with no change point among them, the
+//      last k = 2 … emerging_max_runs usable runs against the last emerging_reference_runs
+//      runs of the segment before them (the emerging_* options) — a shift found two or three
+//      nights after it happened, before the scan's windows can confirm it.
 // The p-value is the two-sided normal p of z at the final location: nominal, not adjusted for
 // the scan over positions; the false-alarm rate of the whole procedure is what the evaluation
 // measures (z_threshold was chosen from it).
@@ -83,7 +89,9 @@ struct HistoryOptions {
   // then (nearly) full. Not a guarantee: in the evaluation 2 % of settled change points were
   // not in the final answer (moved or dropped as more runs came; analysis/README.md).
   std::size_t settle_runs = 8;
-  double z_threshold = 4.5;         // |z| of a change point, at least (chosen by the evaluation)
+  // |z| of a change point, at least (chosen by the evaluation: 4.5 before the emerging test
+  // took over the newest runs; 5 halves the A/A change points and leaves room for it).
+  double z_threshold = 5.0;
   double min_effect_percent = 1.0;  // |Δ %| of a change point, at least
   std::size_t snap_runs = 2;        // see step 3 above
   std::size_t min_run_samples = 3;  // finite samples (or count) a run needs to be used
@@ -101,7 +109,7 @@ struct HistoryOptions {
   // |z| >= emerging_pair_z. Chosen by the evaluation (analysis/README.md). 0 runs: off.
   std::size_t emerging_max_runs = 3;
   std::size_t emerging_reference_runs = 20;
-  double emerging_z = 4.4;
+  double emerging_z = 4.2;
   double emerging_pair_z = 3.0;
 };
 
