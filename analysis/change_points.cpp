@@ -31,9 +31,8 @@ constexpr double kMadToSigma = 1.4826;  // 1 / Φ⁻¹(3/4): the MAD of a normal
 // series of identical runs from dividing by zero.
 constexpr double kMinRunSigma = 0.003;
 constexpr double kHuberClip = 2.5;
+// The emerging test clips its newest runs at this many √v around their median (FindEmerging).
 constexpr double kEmergingClip = 1.0;
-constexpr std::size_t kEmergingCalibration = 200;
-constexpr std::size_t kEmergingMinCalibration = 20;  // the emerging test's clip of its newest runs, in √v
 constexpr std::size_t kResidualLag = 5;  // runs a run is predicted from, for the noise model  //
                                          // values beyond ±2.5 √v of the window's median are clipped
 // A median is about √(π/2) times as spread as a mean: the CI of Δ of medians is that much wider.
@@ -456,10 +455,11 @@ Analysis Analyse(std::span<const RunPoint> series, const HistoryOptions& options
   return a;
 }
 
-// The emerging-shift test (HistoryOptions::emerging_*): the newest k runs against the recent
-// runs of the current segment before them. The reference is short (emerging_reference_runs)
-// so the slow wander between it and the newest runs stays small; the per-run variance is the
-// noise model's. Of the k that pass, the largest |z| wins.
+// The emerging-shift test (HistoryOptions::emerging_*): the newest k runs against the last
+// emerging_reference_runs runs of the current segment before them, with the noise model's
+// per-run variances. 20 reference runs beat 10 and 5 in the evaluation: the wander between
+// them and the newest runs costs less than a short reference's own noise. Of the k that pass,
+// the best-fitting split wins (analysis/README.md has the figures).
 std::optional<EmergingShift> FindEmerging(const Analysis& a, std::span<const RunPoint> series,
                                           const HistoryOptions& options) {
   const std::size_t n = a.runs.size();
