@@ -33,6 +33,7 @@ constexpr double kMinRunSigma = 0.003;
 constexpr double kHuberClip = 2.5;
 // The emerging test clips its newest runs at this many √v around their median (FindEmerging).
 constexpr double kEmergingClip = 1.0;
+constexpr double kEmergingReject = 4.0;  // … and leaves out a run beyond this many √v of it
 constexpr std::size_t kResidualLag = 5;  // runs a run is predicted from, for the noise model  //
                                          // values beyond ±2.5 √v of the window's median are clipped
 // A median is about √(π/2) times as spread as a mean: the CI of Δ of medians is that much wider.
@@ -241,6 +242,26 @@ Location HuberLocation(const std::vector<RunValue>& runs, std::size_t begin, std
     const double w = runs[i].w;
     weights += w;
     sum += w * x;
+  }
+  return Location{sum / weights, std::sqrt(1.0 / weights)};
+}
+
+// The newest runs' location for the emerging test: clipped at kEmergingClip √v around their
+// median, and a run beyond kEmergingReject √v of it left out (a hot run the flag missed is
+// ten times a run's noise; clipped, it still moved three runs' level by a third of that).
+Location NewestLocation(const std::vector<RunValue>& runs, std::size_t begin, std::size_t end,
+                        std::vector<double>& scratch) {
+  scratch.clear();
+  for (std::size_t i = begin; i < end; ++i) scratch.push_back(runs[i].x);
+  const double center = MedianInPlace(scratch);
+  double weights = 0;
+  double sum = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const double unit = runs[i].clip / kHuberClip;  // √v
+    if (std::fabs(runs[i].x - center) > kEmergingReject * unit) continue;
+    const double clip = kEmergingClip * unit;
+    weights += runs[i].w;
+    sum += runs[i].w * std::clamp(runs[i].x, center - clip, center + clip);
   }
   return Location{sum / weights, std::sqrt(1.0 / weights)};
 }
@@ -508,7 +529,7 @@ std::optional<EmergingShift> FindEmerging(const Analysis& a, std::span<const Run
       // Clipped at 1 √v around their median (not 2.5): one hot run among three (+15 %, ten
       // times a run's noise) then moves their level by a third of a run's noise, not 0.8.
       const Location ref = HuberLocation(a.runs, ref_from, p, scratch);
-      const Location after = HuberLocation(a.runs, p, n, scratch, kEmergingClip / kHuberClip);
+      const Location after = NewestLocation(a.runs, p, n, scratch);
       z = (after.mean - ref.mean) / std::sqrt(after.se * after.se + ref.se * ref.se);
       effect = 100.0 * std::expm1(after.mean - ref.mean);
     }

@@ -104,12 +104,13 @@ struct HistoryOptions {
   double fixed_floor_fraction = 0.05;  // the floor when no calibration exists
   // The emerging-shift test of the newest runs (ChangePointAnalysis::emerging): the last k =
   // 2 … emerging_max_runs usable runs against up to emerging_reference_runs runs of the
-  // current segment before them. k >= 3: their Huber location (one hot run among them is
-  // clipped), |z| >= emerging_z; k = 2: both runs must have moved, the nearer one's
+  // current segment before them. k >= 3: their Huber location (a run beyond 4 √v of their
+  // median left out, the rest clipped at 1 √v: one hot run among them does not count),
+  // |z| >= emerging_z; k = 2: both runs must have moved, the nearer one's
   // |z| >= emerging_pair_z. Chosen by the evaluation (analysis/README.md). 0 runs: off.
   std::size_t emerging_max_runs = 3;
   std::size_t emerging_reference_runs = 20;
-  double emerging_z = 4.2;
+  double emerging_z = 4.0;
   double emerging_pair_z = 3.0;
 };
 

@@ -326,6 +326,21 @@ TEST(EmergingShiftTest, OneHotRunAmongTheNewestIsNotAShift) {
   }
 }
 
+TEST(EmergingShiftTest, AStepIsFoundWithAHotRunAmongItsThreeRuns) {
+  // A 5 % step three runs ago, its second run also on a hot phone the flag missed (+15 %
+  // more): the hot run is left out of the three, the other two still show the step.
+  auto series = Series(40, 37, 0.05, 15);
+  for (double& s : series[38].samples) s *= 1.15;
+  const auto result = FindChangePoints(series);
+  ASSERT_TRUE(result.emerging || !result.change_points.empty());
+  if (result.emerging) {
+    EXPECT_EQ(result.emerging->index, 37U);
+    EXPECT_NEAR(result.emerging->delta_percent, 5.0, 2.0);  // not 10: the hot run is out
+  } else {
+    EXPECT_EQ(result.change_points.back().index, 37U);
+  }
+}
+
 TEST(EmergingShiftTest, SlowOutlierLaunchesDoNotMoveARun) {
   // Six launches of 20 three times slower in each of the newest three runs: a 20 %-trimmed
   // mean keeps two of them (+18 %); the skipped mean drops them all.
