@@ -577,8 +577,8 @@ TEST(ChangePointEvaluationTest, SmallDeterministicRun) {
   EXPECT_EQ(f.environment_blamed_on_app, 0U);
   EXPECT_EQ(f.aa_change_points_settled, 0U);
   EXPECT_GT(f.aa_naive_alarms, f.aa_change_points_settled);
-  // The emerging shift (here 7 of 11 5 % steps within 3 runs against 1 by change point alone
-  // at z 5; 65.5 % against 37.8 % in the full run): found ⊆ detected ⊆ any, by definition.
+  // The emerging shift (here 8 of 11 5 % steps within 3 runs against 1 by change point alone
+  // at z 5; 72.1 % against 37.8 % in the full run): found ⊆ detected ⊆ any, by definition.
   const auto& five = f.steps[1];
   for (const auto& s : f.steps) {
     EXPECT_GE(s.detected_within_3, s.found_within_3);
@@ -587,7 +587,7 @@ TEST(ChangePointEvaluationTest, SmallDeterministicRun) {
     EXPECT_GE(s.any_within_3, s.verdict_within_3);
   }
   EXPECT_GE(five.detected_within_3, five.found_within_3 + 1);
-  EXPECT_GE(five.detected_within_3 * 2, five.steps);  // ≥ 50 % (7 of 11 here)
+  EXPECT_GE(five.detected_within_3 * 100, five.steps * 60);  // ≥ 60 % (8 of 11 here)
   // Two usable runs are enough for 10 and 20 % steps: a flagged hot night no longer costs one.
   EXPECT_EQ(ten.detected_within_3, ten.steps);
   EXPECT_EQ(twenty.detected_within_3, twenty.steps);
