@@ -303,7 +303,8 @@ inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t 
           const std::size_t delay = e - at;
           if (delay <= 3 && analysis.emerging && !emerging_3) {
             const int d = static_cast<int>(analysis.emerging->index) - ev.run;
-            emerging_3 = d >= -1 && d <= 1 && (analysis.emerging->delta_percent > 0) == (ev.shift > 0);
+            emerging_3 =
+                d >= -1 && d <= 1 && (analysis.emerging->delta_percent > 0) == (ev.shift > 0);
           }
           if (const auto cp = Near(analysis.change_points, ev.run, 1)) {
             change_point_3 = delay <= 3;
