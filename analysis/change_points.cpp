@@ -14,16 +14,26 @@ namespace droidlab::analysis {
 namespace {
 
 // Efficiency factors κ: the variance of a run's location is κ·s²/n. The 20 %-trimmed mean
-// loses little to the mean on normal data (≈ 1.06) and more with the heavy tails of real
-// launches; 1.2 is the figure measured on the evaluation's launches. The median: π/2.
+// (runs of fewer than kSkipMinSamples) loses little to the mean on normal data (≈ 1.06) and
+// more with the heavy tails of real launches; 1.2 is the figure measured on the evaluation's
+// launches. The median: π/2.
 constexpr double kTrimmedMeanKappa = 1.2;
 constexpr double kMedianKappa = std::numbers::pi / 2.0;
 constexpr double kTrim = 0.2;
+// The skipped mean (MakeRunValue): from this many samples, launches beyond kSkipSigmas robust
+// σ of the run's median are left out. Its κ on normal launches is ≈ 1.0; 1.1 leaves room for
+// the MAD's own noise in a run of 20.
+constexpr double kSkipSigmas = 3.0;
+constexpr std::size_t kSkipMinSamples = 8;
+constexpr double kSkippedMeanKappa = 1.1;
 constexpr double kMadToSigma = 1.4826;  // 1 / Φ⁻¹(3/4): the MAD of a normal sample, to σ
 // Below this run-to-run spread (0.3 % of the level) no lab measures; it keeps a synthetic
 // series of identical runs from dividing by zero.
 constexpr double kMinRunSigma = 0.003;
 constexpr double kHuberClip = 2.5;
+// The emerging test clips its newest runs at this many √v around their median (FindEmerging).
+constexpr double kEmergingClip = 1.0;
+constexpr double kEmergingReject = 4.0;  // … and leaves out a run beyond this many √v of it
 constexpr std::size_t kResidualLag = 5;  // runs a run is predicted from, for the noise model  //
                                          // values beyond ±2.5 √v of the window's median are clipped
 // A median is about √(π/2) times as spread as a mean: the CI of Δ of medians is that much wider.
@@ -93,7 +103,7 @@ double TwoSidedP(double z) { return std::erfc(std::fabs(z) / std::numbers::sqrt2
 // One usable run.
 struct RunValue {
   std::size_t index = 0;  // into the series
-  double x = 0;           // ln level: trimmed mean of ln(samples), or ln(median)
+  double x = 0;           // ln level: skipped / trimmed mean of ln(samples), or ln(median)
   double median = 0;      // the run's median, in the samples' unit
   double n = 0;           // samples
   double kappa = kMedianKappa;
@@ -126,17 +136,34 @@ std::optional<RunValue> MakeRunValue(const RunPoint& run, std::size_t index,
     value.median = QuantileOfSorted(scratch, 0.5);
     value.n = static_cast<double>(n);
     for (double& s : scratch) s = std::log(s);  // still sorted: ln is increasing
-    const auto g = static_cast<std::size_t>(kTrim * static_cast<double>(n));
-    double sum = 0;
-    for (std::size_t i = g; i < n - g; ++i) sum += scratch[i];
-    value.x = sum / static_cast<double>(n - 2 * g);
-    value.kappa = kTrimmedMeanKappa;
-    if (n >= 5) {
-      const double center = QuantileOfSorted(scratch, 0.5);
-      for (double& s : scratch) s = std::fabs(s - center);
-      const double mad = MedianInPlace(scratch);
-      value.within_var = (kMadToSigma * mad) * (kMadToSigma * mad);
+    const double center = QuantileOfSorted(scratch, 0.5);
+    std::vector<double> distance;
+    distance.reserve(n);
+    for (double s : scratch) distance.push_back(std::fabs(s - center));
+    const double sigma = kMadToSigma * MedianInPlace(distance);
+    if (n >= kSkipMinSamples && sigma > 0) {
+      // The skipped mean: launches beyond kSkipSigmas robust σ of the median are dropped
+      // whole, then the rest averaged. A 20 %-trimmed mean lets the fifth slow outlier of 20
+      // through (1.6 % of runs at a 5 % outlier rate; 1.5–4× slower moves the run by ~7 %,
+      // five times a run's noise): those runs were most of the emerging test's A/A alarms.
+      double sum = 0;
+      std::size_t kept = 0;
+      for (double s : scratch) {
+        if (std::fabs(s - center) <= kSkipSigmas * sigma) {
+          sum += s;
+          ++kept;
+        }
+      }
+      value.x = sum / static_cast<double>(kept);
+      value.kappa = kSkippedMeanKappa;
+    } else {
+      const auto g = static_cast<std::size_t>(kTrim * static_cast<double>(n));
+      double sum = 0;
+      for (std::size_t i = g; i < n - g; ++i) sum += scratch[i];
+      value.x = sum / static_cast<double>(n - 2 * g);
+      value.kappa = kTrimmedMeanKappa;
     }
+    if (n >= 5) value.within_var = sigma * sigma;
     return value;
   }
   if (!run.median || !std::isfinite(*run.median) || !(*run.median > 0)) return std::nullopt;
@@ -201,18 +228,40 @@ struct Location {
   double se = 0;
 };
 
+// `clip_scale` scales each run's clip (kHuberClip · √v).
 Location HuberLocation(const std::vector<RunValue>& runs, std::size_t begin, std::size_t end,
-                       std::vector<double>& scratch) {
+                       std::vector<double>& scratch, double clip_scale = 1.0) {
   scratch.clear();
   for (std::size_t i = begin; i < end; ++i) scratch.push_back(runs[i].x);
   const double center = MedianInPlace(scratch);
   double weights = 0;
   double sum = 0;
   for (std::size_t i = begin; i < end; ++i) {
-    const double x = std::clamp(runs[i].x, center - runs[i].clip, center + runs[i].clip);
+    const double clip = clip_scale * runs[i].clip;
+    const double x = std::clamp(runs[i].x, center - clip, center + clip);
     const double w = runs[i].w;
     weights += w;
     sum += w * x;
+  }
+  return Location{sum / weights, std::sqrt(1.0 / weights)};
+}
+
+// The newest runs' location for the emerging test: clipped at kEmergingClip √v around their
+// median, and a run beyond kEmergingReject √v of it left out (a hot run the flag missed is
+// ten times a run's noise; clipped, it still moved three runs' level by a third of that).
+Location NewestLocation(const std::vector<RunValue>& runs, std::size_t begin, std::size_t end,
+                        std::vector<double>& scratch) {
+  scratch.clear();
+  for (std::size_t i = begin; i < end; ++i) scratch.push_back(runs[i].x);
+  const double center = MedianInPlace(scratch);
+  double weights = 0;
+  double sum = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const double unit = runs[i].clip / kHuberClip;  // √v
+    if (std::fabs(runs[i].x - center) > kEmergingReject * unit) continue;
+    const double clip = kEmergingClip * unit;
+    weights += runs[i].w;
+    sum += runs[i].w * std::clamp(runs[i].x, center - clip, center + clip);
   }
   return Location{sum / weights, std::sqrt(1.0 / weights)};
 }
@@ -244,6 +293,8 @@ struct Analysis {
   std::vector<std::size_t> changes;  // positions in `runs`, ascending
   std::size_t skipped = 0;
   NoiseModel model;
+  // causes[p]: what changed between usable runs p − 1 and p (empty for p = 0).
+  std::vector<std::vector<ChangeCause>> causes;
 };
 
 class Scanner {
@@ -322,13 +373,13 @@ Analysis Analyse(std::span<const RunPoint> series, const HistoryOptions& options
   if (n == 0) return a;
   a.model = FitNoiseModel(a.runs);
   for (RunValue& r : a.runs) r.SetVariance(a.model.VarianceOf(r));
-  if (n < 2 * options.min_segment_runs) return a;
-
   // Known boundaries: position p where something changed between runs p − 1 and p.
-  std::vector<std::vector<ChangeCause>> causes(n);
+  a.causes.resize(n);
   for (std::size_t p = 1; p < n; ++p) {
-    causes[p] = CausesBetween(series[a.runs[p - 1].index], series[a.runs[p].index], options);
+    a.causes[p] = CausesBetween(series[a.runs[p - 1].index], series[a.runs[p].index], options);
   }
+  const std::vector<std::vector<ChangeCause>>& causes = a.causes;
+  if (n < 2 * options.min_segment_runs) return a;
 
   Scanner scanner(a.runs, options);
   std::vector<double> score(n, 0.0);  // |z| of a passing test, else 0
@@ -425,6 +476,90 @@ Analysis Analyse(std::span<const RunPoint> series, const HistoryOptions& options
   return a;
 }
 
+// The emerging-shift test (HistoryOptions::emerging_*): the newest k runs against the last
+// emerging_reference_runs runs of the current segment before them, with the noise model's
+// per-run variances. 20 reference runs beat 10 and 5 in the evaluation: the wander between
+// them and the newest runs costs less than a short reference's own noise. Of the k that pass,
+// the best-fitting split wins (analysis/README.md has the figures).
+std::optional<EmergingShift> FindEmerging(const Analysis& a, std::span<const RunPoint> series,
+                                          const HistoryOptions& options) {
+  const std::size_t n = a.runs.size();
+  const std::size_t last_change = a.changes.empty() ? 0 : a.changes.back();
+  std::optional<EmergingShift> best;
+  double best_score = 0;  // −split cost; a fingerprint or compilation change adds 1e9
+  std::vector<double> scratch;
+  if (options.emerging_max_runs < 2 || n < 2 + options.min_segment_runs) return best;
+  // The candidates' splits are compared over the same runs.
+  const std::size_t newest = std::min(options.emerging_max_runs, n);
+  const std::size_t region_from =
+      std::max(last_change, n - newest > options.emerging_reference_runs
+                                ? n - newest - options.emerging_reference_runs
+                                : 0);
+  for (std::size_t k = 2; k <= options.emerging_max_runs && k <= n; ++k) {
+    const std::size_t p = n - k;
+    // Like with like: no OTA or compilation change among the newest runs after their first,
+    // and the reference starts after the last one before them.
+    std::size_t environment = last_change;
+    bool mixed = false;
+    for (std::size_t q = last_change + 1; q < n; ++q) {
+      if (!IsEnvironmentChange(a.causes[q])) continue;
+      if (q > p) mixed = true;
+      if (q < p) environment = q;
+    }
+    if (mixed) continue;
+    const std::size_t ref_from = std::max(environment, p > options.emerging_reference_runs
+                                                           ? p - options.emerging_reference_runs
+                                                           : 0);
+    if (p < ref_from + options.min_segment_runs) continue;  // too little segment before
+    double z = 0;
+    double effect = 0;
+    double threshold = options.emerging_z;
+    if (k == 2) {
+      // Two runs cannot outvote a hot one: both must have moved the same way, and the one
+      // that moved less is tested.
+      const Location ref = HuberLocation(a.runs, ref_from, p, scratch);
+      const double d0 = a.runs[p].x - ref.mean;
+      const double d1 = a.runs[p + 1].x - ref.mean;
+      if ((d0 > 0) != (d1 > 0)) continue;
+      const RunValue& nearer = std::fabs(d0) < std::fabs(d1) ? a.runs[p] : a.runs[p + 1];
+      z = (nearer.x - ref.mean) / std::sqrt(nearer.v + ref.se * ref.se);
+      effect = 100.0 * std::expm1(nearer.x - ref.mean);
+      threshold = options.emerging_pair_z;
+    } else {
+      // Clipped at 1 √v around their median (not 2.5): one hot run among three (+15 %, ten
+      // times a run's noise) then moves their level by a third of a run's noise, not 0.8.
+      const Location ref = HuberLocation(a.runs, ref_from, p, scratch);
+      const Location after = NewestLocation(a.runs, p, n, scratch);
+      z = (after.mean - ref.mean) / std::sqrt(after.se * after.se + ref.se * ref.se);
+      effect = 100.0 * std::expm1(after.mean - ref.mean);
+    }
+    if (!(std::fabs(z) >= threshold) || !(std::fabs(effect) >= options.min_effect_percent)) {
+      continue;
+    }
+    const RunPoint& run = series[a.runs[p].index];
+    std::vector<ChangeCause> causes = a.causes[p];
+    // Where: as in the scan, the split of the newest runs and their reference that fits best
+    // (a larger k also passes when only its last runs moved); an OTA or a compilation change
+    // among the candidates wins, so an OTA is not pinned on the build next to it.
+    const double score = -SplitCost(a.runs, region_from, p, n, scratch) +
+                         (IsEnvironmentChange(causes) ? 1e9 : 0.0);
+    if (best && score <= best_score) continue;
+    best_score = score;
+    EmergingShift e;
+    e.index = a.runs[p].index;
+    e.run_id = run.run_id;
+    e.t = run.t;
+    e.runs_after = k;
+    e.runs_reference = p - ref_from;
+    e.delta_percent = effect;
+    e.z = z;
+    e.explained_by = std::move(causes);
+    e.app_change = !e.explained_by.empty() && !IsEnvironmentChange(e.explained_by);
+    best = std::move(e);
+  }
+  return best;
+}
+
 double MedianOfRunMedians(const std::vector<RunValue>& runs, std::size_t begin, std::size_t end,
                           std::vector<double>& scratch) {
   scratch.clear();
@@ -466,6 +601,18 @@ std::string ValidateHistoryOptions(const HistoryOptions& o) {
   }
   if (!(o.fixed_floor_fraction >= 0 && o.fixed_floor_fraction < 1)) {
     return Format("fixed_floor_fraction must be in [0, 1), got %g", o.fixed_floor_fraction);
+  }
+  if (o.emerging_max_runs > 100) {
+    return Format("emerging_max_runs must be <= 100, got %zu", o.emerging_max_runs);
+  }
+  if (o.emerging_reference_runs < 1 || o.emerging_reference_runs > 10'000) {
+    return Format("emerging_reference_runs must be in [1, 10000], got %zu",
+                  o.emerging_reference_runs);
+  }
+  if (!(o.emerging_z > 0 && std::isfinite(o.emerging_z)) ||
+      !(o.emerging_pair_z > 0 && std::isfinite(o.emerging_pair_z))) {
+    return Format("emerging_z and emerging_pair_z must be finite numbers > 0, got %g and %g",
+                  o.emerging_z, o.emerging_pair_z);
   }
   return {};
 }
@@ -509,6 +656,7 @@ ChangePointAnalysis FindChangePoints(std::span<const RunPoint> series,
   result.runs_used = a.runs.size();
   result.runs_skipped = a.skipped;
   if (a.runs.size() >= 2) result.run_noise_percent = 100.0 * a.model.typical;
+  result.emerging = FindEmerging(a, series, options);
 
   Scanner scanner(a.runs, options);
   std::vector<double> scratch;

@@ -9,10 +9,12 @@
 //
 // The method, in short (a windowed robust step scan, after the Jetpack team's step fitting and
 // Hunter's windowed E-divisive, with a Huber location instead of a mean):
-//   1. Each usable run becomes one value: x = the 20 %-trimmed mean of ln(samples) (ln(median)
-//      when only a median is known), and a variance v = τ² + κ·s²/n: τ² the run-to-run spread,
-//      s² the pooled within-run spread of ln(launch), n the run's samples, κ the estimator's
-//      efficiency (1.2 trimmed mean, π/2 median). τ² comes from the MAD of each run's
+//   1. Each usable run becomes one value: x = the skipped mean of ln(samples) — launches
+//      beyond 3 robust σ of the run's median left out, the rest averaged (the 20 %-trimmed
+//      mean below 8 samples; ln(median) when only a median is known) — and a variance
+//      v = τ² + κ·s²/n: τ² the run-to-run spread, s² the pooled within-run spread of
+//      ln(launch), n the run's samples, κ the estimator's efficiency (1.1 skipped mean,
+//      1.2 trimmed mean, π/2 median). τ² comes from the MAD of each run's
 //      distance to the median of the 5 runs before it (the error of predicting a run from its
 //      recent past, slow wander included), so steps and outlier runs barely move it; unequal
 //      n get their own v.
@@ -34,6 +36,10 @@
 //      failing one is dropped, until all pass (Hunter's pruning).
 // So an OTA is not pinned on the build one run before it, and a shift that shows in the
 // windows one run early is not blamed on a neighbouring build.
+//   5. The newest runs (ChangePointAnalysis::emerging): with no change point among them, the
+//      last k = 2 … emerging_max_runs usable runs against the last emerging_reference_runs
+//      runs of the segment before them (the emerging_* options) — a shift found two or three
+//      nights after it happened, before the scan's windows can confirm it.
 // The p-value is the two-sided normal p of z at the final location: nominal, not adjusted for
 // the scan over positions; the false-alarm rate of the whole procedure is what the evaluation
 // measures (z_threshold was chosen from it).
@@ -83,7 +89,9 @@ struct HistoryOptions {
   // then (nearly) full. Not a guarantee: in the evaluation 2 % of settled change points were
   // not in the final answer (moved or dropped as more runs came; analysis/README.md).
   std::size_t settle_runs = 8;
-  double z_threshold = 4.5;         // |z| of a change point, at least (chosen by the evaluation)
+  // |z| of a change point, at least (chosen by the evaluation: 4.5 before the emerging test
+  // took over the newest runs; 5 halves the A/A change points and leaves room for it).
+  double z_threshold = 5.0;
   double min_effect_percent = 1.0;  // |Δ %| of a change point, at least
   std::size_t snap_runs = 2;        // see step 3 above
   std::size_t min_run_samples = 3;  // finite samples (or count) a run needs to be used
@@ -94,6 +102,16 @@ struct HistoryOptions {
   // The verdict: |z| of the candidate against its segment, at least (3.09: one-sided 0.1 %).
   double verdict_z = 3.09;
   double fixed_floor_fraction = 0.05;  // the floor when no calibration exists
+  // The emerging-shift test of the newest runs (ChangePointAnalysis::emerging): the last k =
+  // 2 … emerging_max_runs usable runs against up to emerging_reference_runs runs of the
+  // current segment before them. k >= 3: their Huber location (a run beyond 4 √v of their
+  // median left out, the rest clipped at 1 √v: one hot run among them does not count),
+  // |z| >= emerging_z; k = 2: both runs must have moved, the nearer one's
+  // |z| >= emerging_pair_z. Chosen by the evaluation (analysis/README.md). 0 runs: off.
+  std::size_t emerging_max_runs = 3;
+  std::size_t emerging_reference_runs = 20;
+  double emerging_z = 4.0;
+  double emerging_pair_z = 3.0;
 };
 
 // An empty string when valid, else one line naming the bad field and its bounds.
@@ -132,8 +150,26 @@ struct ChangePoint {
   bool app_change = false;
 };
 
+// A shift of the newest runs that is not (yet) a change point: the last `runs_after` usable
+// runs against the current segment before them, tested as soon as two of them exist. Not
+// settled by definition; when later runs confirm it, the scan reports a change point there.
+struct EmergingShift {
+  std::size_t index = 0;  // into the series: the first of the newest runs that moved
+  std::int64_t run_id = 0;
+  std::int64_t t = 0;
+  std::size_t runs_after = 0;      // usable runs from index on (the newest included): 2, 3, …
+  std::size_t runs_reference = 0;  // usable runs of the segment it was compared with
+  double delta_percent = 0;        // of the two robust ln levels
+  double z = 0;
+  std::vector<ChangeCause> explained_by;  // as ChangePoint::explained_by
+  bool app_change = false;
+};
+
 struct ChangePointAnalysis {
   std::vector<ChangePoint> change_points;  // in index order
+  // Set when the newest runs moved together and no change point covers them yet (the
+  // emerging_* options). Its index is after every change point's.
+  std::optional<EmergingShift> emerging;
   std::size_t runs_used = 0;
   std::size_t runs_skipped = 0;  // too few samples, no median, or out of range
   // The estimated per-run noise of the log-level, as a percentage (√(τ² + κ s²/n̄) · 100):

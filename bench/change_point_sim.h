@@ -176,6 +176,14 @@ struct StepFigures {
   std::size_t verdict_within_3 = 0;  // JudgeAgainstHistory flags the step's run or the next 2
   std::size_t verdict_at_step = 0;   // … the step's run itself
   std::size_t naive_within_3 = 0;    // Compare(previous run, run) flags one of the first 3
+  // The emerging-shift test (ChangePointAnalysis::emerging) within ±1 run of the step, with
+  // the step's sign, with <= 3 runs from the step.
+  std::size_t emerging_within_3 = 0;
+  // "Found" by droidlab's detection: a change point or an emerging shift (the A/A figure of
+  // the same procedure: Figures::aa_detections).
+  std::size_t detected_within_3 = 0;
+  // … or the history verdict (A/A: Figures::aa_any_alarms).
+  std::size_t any_within_3 = 0;
 };
 
 struct Figures {
@@ -198,6 +206,11 @@ struct Figures {
   std::size_t aa_naive_judged = 0;
   std::size_t aa_naive_alarms = 0;
   std::size_t aa_naive_alarms_hot = 0;
+  // Distinct alarms (one per place: an alarm within ±2 runs of an earlier one of the same
+  // history is the same alarm), counted with the definitions of StepFigures' "found".
+  std::size_t aa_emerging = 0;    // emerging shifts ever reported
+  std::size_t aa_detections = 0;  // change points (settled or not) or emerging shifts
+  std::size_t aa_any_alarms = 0;  // … or history-verdict alarms (at the judged run)
 };
 
 // The naive verdict: run c against the run before it (skipping runs flagged out of range, as
@@ -243,7 +256,8 @@ inline std::optional<const analysis::ChangePoint*> Near(
 inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t seed,
                           const std::vector<double>& step_sizes,
                           const analysis::HistoryOptions& options,
-                          const analysis::CompareOptions& compare, Figures& f) {
+                          const analysis::CompareOptions& compare,
+                          std::optional<double> verdict_floor, Figures& f) {
   using analysis::RunPoint;
   if (f.steps.empty()) {
     for (double s : step_sizes) f.steps.push_back(StepFigures{.size = s});
@@ -282,20 +296,30 @@ inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t 
           if (std::fabs(x.size - std::fabs(ev.shift)) < 1e-9) sf = &x;
         }
         ++sf->steps;
+        bool change_point_3 = false;
+        bool emerging_3 = false;
         for (std::size_t e = at + 1; e <= at + 10 && e <= all.size(); ++e) {
-          const auto cps = analysis::FindChangePoints(all.first(e), options).change_points;
-          if (const auto cp = Near(cps, ev.run, 1)) {
-            const std::size_t delay = e - at;
-            if (delay <= 3) ++sf->found_within_3;
+          const auto analysis = analysis::FindChangePoints(all.first(e), options);
+          const std::size_t delay = e - at;
+          if (delay <= 3 && analysis.emerging && !emerging_3) {
+            const int d = static_cast<int>(analysis.emerging->index) - ev.run;
+            emerging_3 =
+                d >= -1 && d <= 1 && (analysis.emerging->delta_percent > 0) == (ev.shift > 0);
+          }
+          if (const auto cp = Near(analysis.change_points, ev.run, 1)) {
+            change_point_3 = delay <= 3;
             ++sf->found_within_10;
             if ((*cp)->index == at) ++sf->found_exact;
             sf->delay_sum += static_cast<double>(delay);
             break;
           }
         }
+        if (change_point_3) ++sf->found_within_3;
+        if (emerging_3) ++sf->emerging_within_3;
+        if (change_point_3 || emerging_3) ++sf->detected_within_3;
         bool verdict = false;
         for (std::size_t c = at; c < at + 3 && c < all.size(); ++c) {
-          const auto j = analysis::JudgeAgainstHistory(all, c, std::nullopt, options);
+          const auto j = analysis::JudgeAgainstHistory(all, c, verdict_floor, options);
           if (Flags(j.verdict, ev.shift)) {
             verdict = true;
             if (c == at) ++sf->verdict_at_step;
@@ -303,6 +327,7 @@ inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t 
           }
         }
         if (verdict) ++sf->verdict_within_3;
+        if (verdict || change_point_3 || emerging_3) ++sf->any_within_3;
         bool naive = false;
         for (std::size_t c = at; c < at + 3 && c < all.size() && !naive; ++c) {
           naive = Flags(Naive(all, c, compare), ev.shift);
@@ -324,6 +349,14 @@ inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t 
           for (auto c : (*cp)->explained_by) explained = explained || c == cause;
           blamed = !explained;
         }
+        // An emerging shift near it must name its cause too.
+        const auto emerging = analysis::FindChangePoints(all.first(e), options).emerging;
+        if (emerging && static_cast<int>(emerging->index) >= ev.run - 2 &&
+            static_cast<int>(emerging->index) <= ev.run + 2) {
+          bool explained = false;
+          for (auto c : emerging->explained_by) explained = explained || c == cause;
+          blamed = blamed || !explained;
+        }
       }
       if (blamed) ++f.environment_blamed_on_app;
       if (Alarm(Naive(all, at, compare))) ++f.naive_environment_flagged;
@@ -334,7 +367,8 @@ inline void EvaluateSteps(const SimParams& params, int histories, std::uint64_t 
 // A/A histories: the same build every night (no events, no build changes).
 inline void EvaluateAa(SimParams params, int histories, std::uint64_t seed,
                        const analysis::HistoryOptions& options,
-                       const analysis::CompareOptions& compare, Figures& f) {
+                       const analysis::CompareOptions& compare,
+                       std::optional<double> verdict_floor, Figures& f) {
   using analysis::RunPoint;
   params.neutral_build_rate = 0;
   for (int h = 0; h < histories; ++h) {
@@ -344,6 +378,9 @@ inline void EvaluateAa(SimParams params, int histories, std::uint64_t seed,
     f.aa_runs += all.size();
     std::vector<std::size_t> seen_any;
     std::vector<std::size_t> seen_settled;
+    std::vector<std::size_t> seen_emerging;
+    std::vector<std::size_t> seen_detections;
+    std::vector<std::size_t> seen_alarms;
     const auto remember = [](std::vector<std::size_t>& seen, std::size_t index) {
       for (std::size_t x : seen) {
         if (x + 2 >= index && index + 2 >= x) return false;  // the same change, moved a little
@@ -352,15 +389,25 @@ inline void EvaluateAa(SimParams params, int histories, std::uint64_t seed,
       return true;
     };
     for (std::size_t e = 1; e <= all.size(); ++e) {
-      for (const auto& cp : analysis::FindChangePoints(all.first(e), options).change_points) {
+      const auto analysis = analysis::FindChangePoints(all.first(e), options);
+      for (const auto& cp : analysis.change_points) {
         if (remember(seen_any, cp.index)) ++f.aa_change_points_any;
         if (cp.settled && remember(seen_settled, cp.index)) ++f.aa_change_points_settled;
+        if (remember(seen_detections, cp.index)) ++f.aa_detections;
+        if (remember(seen_alarms, cp.index)) ++f.aa_any_alarms;
+      }
+      if (analysis.emerging) {
+        const std::size_t at = analysis.emerging->index;
+        if (remember(seen_emerging, at)) ++f.aa_emerging;
+        if (remember(seen_detections, at)) ++f.aa_detections;
+        if (remember(seen_alarms, at)) ++f.aa_any_alarms;
       }
       const std::size_t c = e - 1;
-      const auto j = analysis::JudgeAgainstHistory(all, c, std::nullopt, options);
+      const auto j = analysis::JudgeAgainstHistory(all, c, verdict_floor, options);
       if (j.verdict != analysis::HistoryVerdict::kNotComparable) {
         ++f.aa_verdicts_judged;
         if (j.verdict != analysis::HistoryVerdict::kNoChange) {
+          if (remember(seen_alarms, c)) ++f.aa_any_alarms;
           ++f.aa_verdict_alarms;
           if (history.hot_unflagged[c]) ++f.aa_verdict_alarms_hot;
         }

@@ -14,7 +14,10 @@
 // else"; the same input gives the same answer twice. A verdict always has a reason and the floor
 // it was given; regression / improvement only with |z| >= verdict_z, |Δ %| >= the floor and a
 // segment of >= min_segment_runs runs. Calibration: used + skipped pairs add up, false alarms
-// <= used, a floor only with >= min_pairs pairs.
+// <= used, a floor only with >= min_pairs pairs. The emerging shift: after the last change
+// point, its runs_after newest usable runs to the end, |z| >= the smaller of its thresholds,
+// explained_by and app_change as for a change point.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -147,6 +150,32 @@ void CheckChangePoints(const std::vector<RunPoint>& series, const ChangePointAna
     if (cp.app_change != (build && !ota && !compilation)) std::abort();
     previous_position = position;
   }
+  // The emerging shift: after every change point, its newest runs to the end of the series, a
+  // reference of >= min_segment_runs runs, |z| over the smaller threshold, causes as above.
+  if (result.emerging) {
+    const auto& e = *result.emerging;
+    size_t position = 0;
+    while (position < usable.size() && usable[position] != e.index) ++position;
+    if (position == usable.size() || position == 0) std::abort();
+    if (!result.change_points.empty() && e.index <= result.change_points.back().index) {
+      std::abort();
+    }
+    if (e.runs_after < 2 || e.runs_after > options.emerging_max_runs) std::abort();
+    if (e.runs_after != usable.size() - position) std::abort();
+    if (e.runs_reference < options.min_segment_runs) std::abort();
+    if (!(std::fabs(e.z) >= std::min(options.emerging_z, options.emerging_pair_z))) std::abort();
+    if ((e.z > 0) != (e.delta_percent > 0) && e.delta_percent != 0) std::abort();
+    const RunPoint& run = series[e.index];
+    const RunPoint& before = series[usable[position - 1]];
+    if (e.run_id != run.run_id || e.t != run.t) std::abort();
+    const bool build = Differs(before.version_code, run.version_code);
+    const bool ota = Differs(before.fingerprint, run.fingerprint);
+    const bool compilation = Differs(before.compilation, run.compilation);
+    if (Lists(e.explained_by, ChangeCause::kBuild) != build) std::abort();
+    if (Lists(e.explained_by, ChangeCause::kFingerprint) != ota) std::abort();
+    if (Lists(e.explained_by, ChangeCause::kCompilation) != compilation) std::abort();
+    if (e.app_change != (build && !ota && !compilation)) std::abort();
+  }
 }
 
 }  // namespace
@@ -165,6 +194,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t k = 0; k < result.change_points.size(); ++k) {
     if (again.change_points[k].index != result.change_points[k].index) std::abort();
   }
+  if (again.emerging.has_value() != result.emerging.has_value()) std::abort();
+  if (result.emerging && again.emerging->index != result.emerging->index) std::abort();
 
   const size_t candidate = series.empty() ? 0 : series.size() - 1;
   const auto j = JudgeAgainstHistory(series, candidate, floor, options);
