@@ -302,6 +302,24 @@ nlohmann::json ChangePointJson(const analysis::ChangePoint& change) {
   return j;
 }
 
+nlohmann::json EmergingJson(const std::optional<analysis::EmergingShift>& shift) {
+  if (!shift) return nlohmann::json(nullptr);
+  nlohmann::json j = nlohmann::json::object();
+  j["run_id"] = shift->run_id;
+  j["t"] = shift->t;
+  j["runs_after"] = shift->runs_after;
+  j["runs_reference"] = shift->runs_reference;
+  j["delta_pct"] = shift->delta_percent;
+  j["z"] = shift->z;
+  nlohmann::json causes = nlohmann::json::array();
+  for (analysis::ChangeCause cause : shift->explained_by) {
+    causes.push_back(std::string(analysis::ChangeCauseName(cause)));
+  }
+  j["explained_by"] = std::move(causes);
+  j["app_change"] = shift->app_change;
+  return j;
+}
+
 nlohmann::json VerdictJson(const orchestrator::RunVerdict& verdict) {
   const analysis::HistoryJudgement& j = verdict.judgement;
   const store::Run& run = verdict.run;
@@ -333,6 +351,7 @@ nlohmann::json VerdictJson(const orchestrator::RunVerdict& verdict) {
   nlohmann::json changes = nlohmann::json::array();
   for (const analysis::ChangePoint& c : verdict.change_points) changes.push_back(ChangePointJson(c));
   out["change_points"] = std::move(changes);
+  out["emerging"] = EmergingJson(verdict.emerging);
   return out;
 }
 

@@ -33,6 +33,8 @@ nlohmann::json ProgressJson(const orchestrator::RunProgress& progress);
 // A change point of a series, as API.md names it: {"run_id","t","before","after","delta_pct",
 // "ci","p","settled","explained_by"} and what else the analysis says of it.
 nlohmann::json ChangePointJson(const analysis::ChangePoint& change);
+// A shift of the newest runs not yet a change point (analysis::EmergingShift), or null.
+nlohmann::json EmergingJson(const std::optional<analysis::EmergingShift>& shift);
 // GET /runs/{id}/verdict: the run against the current segment of its series.
 nlohmann::json VerdictJson(const orchestrator::RunVerdict& verdict);
 

@@ -107,15 +107,22 @@ void AppendPoint(std::string& out, const store::RunSummary& s) {
   out += '}';
 }
 
-// The change points of a series, oldest first: the analysis library's method over the points'
-// medians and counts, each change explained by what else changed at its run
-// (orchestrator/lab/history_verdict.h). On the reader thread, like the rest of the body.
-Json ChangePointsJson(const std::vector<store::RunSummary>& points) {
-  Json list = Json::array();
-  for (const auto& change : orchestrator::ChangePointsOf(points).change_points) {
-    list.push_back(ChangePointJson(change));
+// The change points of a series, oldest first, and the shift of its newest runs if any: the
+// analysis library's method over the points' medians and counts, each change explained by what
+// else changed at its run (orchestrator/lab/history_verdict.h). On the reader thread, like the
+// rest of the body.
+struct SeriesChanges {
+  Json change_points = Json::array();
+  Json emerging;
+};
+SeriesChanges ChangesJson(const std::vector<store::RunSummary>& points) {
+  analysis::ChangePointAnalysis analysis = orchestrator::ChangePointsOf(points);
+  SeriesChanges out;
+  for (const auto& change : analysis.change_points) {
+    out.change_points.push_back(ChangePointJson(change));
   }
-  return list;
+  out.emerging = EmergingJson(analysis.emerging);
+  return out;
 }
 
 std::string ModeList() { return "cold, warm or hot"; }
@@ -193,8 +200,11 @@ store::StoreResult<SeriesBody> ReadSeriesBody(store::Reader& r, const store::Ser
     if (i > 0) body += ',';
     AppendPoint(body, (*points)[i]);
   }
+  const SeriesChanges changes = ChangesJson(*points);
   body += "],\"change_points\":";
-  body += Dump(ChangePointsJson(*points));
+  body += Dump(changes.change_points);
+  body += ",\"emerging\":";
+  body += Dump(changes.emerging);
   body += '}';
   out.etag = EtagOf(out.json);
   return out;

@@ -65,7 +65,9 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
   points.back().samples = CountedMetricValues(out.metric, MeasuredLaunches(c, std::move(*launches)));
   out.series_runs = points.size();
   if (points.size() >= 2) out.previous_run_id = points[points.size() - 2].run_id;
-  out.change_points = analysis::FindChangePoints(points).change_points;
+  analysis::ChangePointAnalysis analysis = analysis::FindChangePoints(points);
+  out.change_points = std::move(analysis.change_points);
+  out.emerging = std::move(analysis.emerging);
   out.judgement = analysis::JudgeAgainstHistory(points, points.size() - 1, floor);
   return out;
 }

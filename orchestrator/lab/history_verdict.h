@@ -44,6 +44,8 @@ struct RunVerdict {
   std::optional<int64_t> build_id;         // what the run measured (its series point)
   std::optional<int64_t> version_code;
   std::vector<analysis::ChangePoint> change_points;
+  // The newest runs up to it moved together and no change point covers them yet.
+  std::optional<analysis::EmergingShift> emerging;
   std::optional<std::string> not_judged;  // why the run has no place in its series, if it has none
 };
 

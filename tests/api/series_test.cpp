@@ -244,6 +244,32 @@ TEST_F(SeriesApiTest, AStepIsAChangePointAtItsRunExplainedByTheBuild) {
   EXPECT_GT(change["ci"][1].get<double>(), change["delta_pct"].get<double>());
 }
 
+// Two nights after a step are too few for a change point (3 runs each side), but they moved
+// together: the series and the second night's verdict say so as "emerging", at the first.
+TEST_F(SeriesApiTest, TheFirstNightsOfAStepAreAnEmergingShiftBeforeAChangePoint) {
+  std::vector<int64_t> ids;
+  for (int64_t n = 0; n < 14; ++n) {
+    const bool stepped = n >= 12;
+    ids.push_back(AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(stepped ? 600 : 500),
+                                   stepped ? 1201 : 1200));
+  }
+  Start();
+  const Json body = Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold");
+  EXPECT_EQ(body["change_points"], Json::array()) << body["change_points"].dump();
+  const Json& emerging = body["emerging"];
+  ASSERT_TRUE(emerging.is_object()) << body.dump();
+  EXPECT_EQ(emerging["run_id"], ids[12]);
+  EXPECT_EQ(emerging["runs_after"], 2);
+  EXPECT_NEAR(emerging["delta_pct"].get<double>(), 20.0, 1.0);
+  EXPECT_EQ(emerging["explained_by"], Json::array({"build"}));
+  const Json verdict = Get("/api/v1/runs/" + std::to_string(ids[13]) + "/verdict");
+  EXPECT_EQ(verdict["emerging"]["run_id"], ids[12]) << verdict.dump();
+
+  // Before the step: nothing emerging.
+  const Json before = Get("/api/v1/runs/" + std::to_string(ids[11]) + "/verdict");
+  EXPECT_TRUE(before["emerging"].is_null()) << before.dump();
+}
+
 // GET /runs/{id}/verdict: tonight's run against the current segment of its series, not the
 // previous run alone.
 TEST_F(SeriesApiTest, AVerdictJudgesARunAgainstItsSegment) {
