@@ -95,6 +95,8 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
         (device.UptimeSeconds() + std::chrono::duration<double>(fork_time - t0).count()) *
         kTicksPerSecond);
     app->pid = device.StartProcess(app->spec.name, app->spec.uid, device.zygote_pid, fork_ticks);
+    StartFrameStats(app->frames, device.MonotonicNs());
+    app->launches_in_process = 0;
     device.Log(fork_time, system_server, system_server + 27, 'I', "ActivityManager",
                StartProcLogMessage(sdk, app->pid, app->spec.name, app->spec.uid, component),
                LogBufferId::kSystem);
@@ -126,6 +128,11 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
                  FullyDrawnLogMessage(sdk, component, fully_ms), LogBufferId::kSystem);
     }
     LooperForLaunch(device, *app, result.state, result.total_ms);
+    // The launched activity draws its first frames (FrameSpec::per_launch), the first with a
+    // new window layout.
+    ++app->launches_in_process;
+    RenderFrames(app->frames, app->spec.frames, app->spec.frames.per_launch, device.MonotonicNs(),
+                 true);
   }
   for (auto& [name, other] : device.apps) {
     if (other.activity == ActivityState::kForeground) other.activity = ActivityState::kBackground;
