@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/devsim/android/app_faults.h"
 #include "tools/devsim/android/command_handlers.h"
 #include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
@@ -138,6 +139,12 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
     if (other.activity == ActivityState::kForeground) other.activity = ActivityState::kBackground;
   }
   app->activity = ActivityState::kForeground;
+  // The scenario's faults for this launch (a crash kills the process it just showed); an intent
+  // delivered to the activity on top is no launch.
+  if (!result.delivered_to_top) {
+    ++app->launches;
+    ApplyLaunchFaults(device, *app, app->launches, t0 + milliseconds(1 + result.total_ms));
+  }
 
   if (!wait) {
     if (result.brought_to_front) {

@@ -62,6 +62,8 @@ struct App {
   FrameStats frames;
   // Launches into the running process (the cold one included): the activity leak counts these.
   int launches_in_process = 0;
+  // `am start`s of the package since devsim started (crash_on_launch / anr_on_launch count these).
+  int launches = 0;
 };
 
 // What an installed-from-the-host APK's manifest says (parsers/apk_manifest.h read it).

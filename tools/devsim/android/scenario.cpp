@@ -185,6 +185,8 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
           Read(*m, "activities", mem.activities);
           Read(*m, "activities_leak_per_launch", mem.activities_leak_per_launch);
         }
+        Read(entry, "crash_on_launch", package.crash_on_launch);
+        Read(entry, "anr_on_launch", package.anr_on_launch);
         scenario.packages.push_back(std::move(package));
       }
     } else {

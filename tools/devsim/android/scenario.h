@@ -21,7 +21,8 @@
 //                              "stack_kb": 900, "graphics_kb": 6000, "private_other_kb": 3000,
 //                              "system_kb": 8000, "swap_pss_kb": 400, "views": 60,
 //                              "view_root_impl": 1, "app_contexts": 3, "activities": 1,
-//                              "activities_leak_per_launch": 0}}],
+//                              "activities_leak_per_launch": 0},
+//                   "crash_on_launch": [3], "anr_on_launch": []}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -111,6 +112,10 @@ struct PackageSpec {
   std::map<long, double> launch_factor_by_version_code;
   FrameSpec frames;
   MemorySpec memory;
+  // The package's launches (1 = its first `am start` since devsim started) on which the app
+  // crashes right after it is shown, or stops responding (app_faults.h).
+  std::vector<int> crash_on_launch;
+  std::vector<int> anr_on_launch;
 };
 
 // The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.
