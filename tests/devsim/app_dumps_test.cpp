@@ -3,6 +3,7 @@
 // each test (frameworks/base unless said otherwise).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "parsers/gfxinfo.h"
@@ -119,6 +120,31 @@ TEST_F(AppDumpsTest, Android8FramestatsHaveFourteenColumns) {
   ASSERT_EQ(dump.profiles[0].framestats.size(), 1u);
   EXPECT_EQ(dump.profiles[0].framestats[0].columns.size(), 14u);
   EXPECT_EQ(dump.profiles[0].framestats[0].rows.size(), 30u);
+}
+
+// JankTracker.cpp of Android 6 (SDK 23): no 50th percentile, no HISTOGRAM; of 7 (SDK 24): both,
+// and "Janky frames: 0 (nan%)" for no frames (dumpData divides without a guard) — after `reset`.
+TEST_F(AppDumpsTest, Android6And7JankTrackerBlocks) {
+  ASSERT_NO_FATAL_FAILURE(Make(23));
+  Sh("am start -W -n com.example.app/.MainActivity");
+  parsers::Gfxinfo dump = Gfxinfo("");
+  ASSERT_EQ(dump.profiles.size(), 1u);
+  EXPECT_EQ(dump.profiles[0].total_frames, 30u);
+  EXPECT_EQ(dump.profiles[0].janky_frames, 3u);
+  EXPECT_FALSE(dump.profiles[0].percentiles_ms[0].has_value());
+  EXPECT_EQ(dump.profiles[0].percentiles_ms[1], 40);
+  EXPECT_TRUE(dump.profiles[0].histogram.empty());
+
+  ASSERT_NO_FATAL_FAILURE(Make(24));
+  Sh("am start -W -n com.example.app/.MainActivity");
+  Sh("dumpsys gfxinfo com.example.app reset");
+  const std::string text = Sh("dumpsys gfxinfo com.example.app").Stdout();
+  EXPECT_NE(text.find("\nJanky frames: 0 (nan%)\n"), std::string::npos) << text;
+  dump = Gfxinfo("");
+  ASSERT_EQ(dump.profiles.size(), 1u);
+  EXPECT_EQ(dump.profiles[0].total_frames, 0u);
+  EXPECT_TRUE(std::isnan(*dump.profiles[0].janky_percent));
+  EXPECT_EQ(dump.profiles[0].histogram.size(), 154u);
 }
 
 // CanvasContext's frame ring holds 120 frames (RingBuffer<FrameInfo, 120>), ProfileData counts
