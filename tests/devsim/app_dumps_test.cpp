@@ -190,9 +190,9 @@ std::string Line(const std::string& text, const std::string& prefix) {
   return "";
 }
 
-// ActivityThread.java dumpMemInfoTable, Android 9: no Rss column; App Summary "Pss(KB)" only,
+// ActivityThread.java dumpMemInfoTable, Android 9 and 10: no Rss column; App Summary "Pss(KB)" only,
 // "TOTAL:" beside "TOTAL SWAP PSS:" (printRow's "%21s %8d %21s %8d").
-TEST_F(AppDumpsTest, Android9MeminfoSummaryWithoutRss) {
+TEST_F(AppDumpsTest, Android9And10MeminfoSummaryWithoutRss) {
   ASSERT_NO_FATAL_FAILURE(Make(28));
   Sh("am start -W -n com.example.app/.MainActivity");
   const std::string text = Sh("dumpsys meminfo com.example.app").Stdout();
@@ -212,9 +212,14 @@ TEST_F(AppDumpsTest, Android9MeminfoSummaryWithoutRss) {
   EXPECT_TRUE(Line(text, "TOTAL ").starts_with("        TOTAL    51108")) << text;
   EXPECT_EQ(Line(text, "AppContexts:"),
             "         AppContexts:        3           Activities:        1");
+  // Android 10 still prints no Rss.
+  ASSERT_NO_FATAL_FAILURE(Make(29));
+  Sh("am start -W -n com.example.app/.MainActivity");
+  EXPECT_EQ(Line(Sh("dumpsys meminfo com.example.app").Stdout(), "Pss(KB)"),
+            "                       Pss(KB)");
 }
 
-// Android 10–14 (dumpMemInfoTable with Rss): "Rss Total" column, the summary's Rss(KB) column
+// Android 11–14 (dumpMemInfoTable with Rss): "Rss Total" column, the summary's Rss(KB) column
 // and "TOTAL PSS: … TOTAL RSS: … TOTAL SWAP PSS: …" ("%21s %8d %21s %8d %21s %8d"). Each launch
 // into the running process leaks activities_leak_per_launch Activities.
 TEST_F(AppDumpsTest, Android14MeminfoWithRssAndLeakingActivities) {

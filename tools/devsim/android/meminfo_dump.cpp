@@ -53,7 +53,9 @@ struct TableRow {
 
 std::string FormatMeminfo(int sdk, long uptime_ms, long realtime_ms, const MeminfoProcess& process,
                           const MemorySpec& m) {
-  const bool rss = sdk >= 29;  // the Rss column and the summary's Rss(KB) from Android 10
+  // The Rss column and the summary's Rss(KB) came with Android 11 (Unity's logcat package, PR
+  // 114: "Android 11 started including RSS memory in memory dump"; real 11+ dumps).
+  const bool rss = sdk >= 30;
   // The private pages behind each App Summary line (Debug.MemoryInfo getSummary*): Java Heap is
   // the Dalvik heap and the .art mmap's, Code the mapped code, Graphics EGL and GL mtrack,
   // Private Other Dalvik Other and Unknown. What other processes share of the code mappings
