@@ -51,8 +51,8 @@ TEST_F(InputTest, Android13InputsAreLoggedInOrderAndDrawFrames) {
   EXPECT_EQ(Sh("devsim-input-log").Stdout(), "");
 }
 
-// Input.java INVALID_ARGUMENTS ("Error: Invalid arguments for command: ") and its usage; a
-// non-zero exit, and nothing delivered. Android 11.
+// Input.java INVALID_ARGUMENTS ("Error: Invalid arguments for command: ") and its usage; Android
+// 11's Input.java throws it out of main (devsim: exit 1), and nothing is delivered.
 TEST_F(InputTest, Android11BadArgumentsFailAndDeliverNothing) {
   ASSERT_NO_FATAL_FAILURE(Make(30));
   for (const char* bad :
@@ -62,6 +62,38 @@ TEST_F(InputTest, Android11BadArgumentsFailAndDeliverNothing) {
     EXPECT_TRUE(out.Stderr().starts_with("Error: Invalid arguments for command: ")) << bad;
   }
   EXPECT_NE(Sh("input fly 1").exit_code, 0);
+  EXPECT_EQ(Sh("devsim-input-log").Stdout(), "");
+}
+
+// frameworks/base services/core/java/com/android/server/input/InputShellCommand.java (Android 12+,
+// run by `cmd input`): a missing argument is ShellCommand.getNextArgRequired's exception, a bad
+// number INVALID_ARGUMENTS; BasicShellCommandHandler prints them, exit 255; an unknown command is
+// handleDefaultCommands' "Unknown command: X" on stdout. Android 13.
+TEST_F(InputTest, Android13BadArgumentsAreShellCommandExceptions) {
+  ASSERT_NO_FATAL_FAILURE(Make(33));
+  auto out = Sh("input tap 540");
+  EXPECT_EQ(out.exit_code, 255);
+  EXPECT_EQ(out.Stderr(),
+            "Exception occurred while executing 'tap':\n"
+            "java.lang.IllegalArgumentException: Argument expected after \"540\"\n");
+  out = Sh("input swipe 1 2 x 4");
+  EXPECT_EQ(out.exit_code, 255);
+  EXPECT_EQ(out.Stderr(),
+            "Exception occurred while executing 'swipe':\n"
+            "java.lang.IllegalArgumentException: Error: Invalid arguments for command: swipe\n");
+  out = Sh("input fly");
+  EXPECT_EQ(out.exit_code, 255);
+  EXPECT_EQ(out.Stdout(), "Unknown command: fly\n");
+  EXPECT_EQ(Sh("devsim-input-log").Stdout(), "");
+}
+
+// Android 9's Input.java prints the error and its usage on stderr and returns from main: the
+// shell sees exit 0.
+TEST_F(InputTest, Android9BadArgumentsExitZero) {
+  ASSERT_NO_FATAL_FAILURE(Make(28));
+  const auto out = Sh("input tap 540");
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_TRUE(out.Stderr().starts_with("Error: Invalid arguments for command: tap\nUsage: input"));
   EXPECT_EQ(Sh("devsim-input-log").Stdout(), "");
 }
 

@@ -1,6 +1,7 @@
 // `input` (keyevent, tap, swipe, text) and `wm dismiss-keyguard`: the keys, touches and window-
 // manager calls lab scripts use to wake, sleep, unlock, drive and leave apps. Each input is
 // recorded (`devsim-input-log`, devsim's own) and the app on top renders frames for it.
+#include <algorithm>
 #include <cstdlib>
 
 #include "tools/devsim/android/command_handlers.h"
@@ -17,12 +18,32 @@ bool IsNumber(const std::string& text) {
   return end == text.c_str() + text.size();
 }
 
-// A command's arguments that do not parse: Input's INVALID_ARGUMENTS message and the first line
-// of its usage. The exit status is devsim's (non-zero); the real tool's depends on the version.
-CommandOutput InvalidArguments(const std::string& command) {
+// Arguments that do not parse, as each version's input tool answers:
+// - Android 12+ (InputShellCommand, run by `cmd input`): a missing argument is ShellCommand.
+//   getNextArgRequired's IllegalArgumentException ('Argument expected after "PREV"'), a number
+//   that does not parse INVALID_ARGUMENTS + the command; BasicShellCommandHandler prints
+//   "Exception occurred while executing 'CMD':" and the exception on stderr, exit 255.
+// - Android 9 and before (Input.java): INVALID_ARGUMENTS + the command and the usage on stderr,
+//   and main returns: exit 0. 10–11's Input.java throws the same message out of main (devsim:
+//   the message and exit 1; the runtime's exact text around it is not simulated).
+CommandOutput InvalidArguments(int sdk, const std::string& command,
+                               const std::string& missing_after) {
+  if (sdk >= 31) {
+    const std::string message = missing_after.empty()
+                                    ? "Error: Invalid arguments for command: " + command
+                                    : "Argument expected after \"" + missing_after + "\"";
+    return Error("Exception occurred while executing '" + command +
+                     "':\njava.lang.IllegalArgumentException: " + message + "\n",
+                 255);
+  }
   return Error("Error: Invalid arguments for command: " + command +
                    "\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n",
-               1);
+               sdk >= 29 ? 1 : 0);
+}
+
+// Too few of `needed` arguments after the command: the last one given, for 12+'s message.
+std::string MissingAfter(const Argv& args, std::size_t needed) {
+  return args.size() < needed + 1 ? args.back() : "";
 }
 
 std::string Join(const Argv& argv, std::size_t from) {
@@ -32,7 +53,7 @@ std::string Join(const Argv& argv, std::size_t from) {
 }
 
 CommandOutput KeyEvent(DeviceState& device, const Argv& args) {
-  if (args.size() < 2) return InvalidArguments("keyevent");
+  if (args.size() < 2) return InvalidArguments(device.scenario.device.sdk, "keyevent", args[0]);
   const std::string& key = args[1];
   // PhoneWindowManager: WAKEUP wakes, SLEEP sleeps, POWER toggles; going to sleep shows the
   // keyguard, and MENU dismisses an insecure one (the old "unlock by menu" of lab scripts).
@@ -76,8 +97,9 @@ std::string DecodeText(const std::string& text) {
 }
 
 bool IsSource(const std::string& word) {
-  for (const char* source : {"keyboard", "mouse", "touchscreen", "touchpad", "touchnavigation",
-                             "stylus", "trackball", "dpad", "gamepad", "joystick", "rotaryencoder"}) {
+  for (const char* source :
+       {"keyboard", "mouse", "touchscreen", "touchpad", "touchnavigation", "stylus", "trackball",
+        "dpad", "gamepad", "joystick", "rotaryencoder"}) {
     if (word == source) return true;
   }
   return false;
@@ -91,22 +113,26 @@ CommandOutput RunInput(DeviceState& device, const Argv& argv) {
   if (args.empty()) {
     return Error("Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n", 1);
   }
+  const int sdk = device.scenario.device.sdk;
   const std::string& command = args[0];
   if (command == "keyevent") return KeyEvent(device, args);
   if (command == "tap") {
-    if (args.size() != 3 || !IsNumber(args[1]) || !IsNumber(args[2])) {
-      return InvalidArguments(command);
+    if (args.size() < 3) return InvalidArguments(sdk, command, MissingAfter(args, 2));
+    // Input.java (to 11) takes exactly the arguments; InputShellCommand ignores extra ones.
+    if ((sdk < 31 && args.size() > 3) || !IsNumber(args[1]) || !IsNumber(args[2])) {
+      return InvalidArguments(sdk, command, "");
     }
     device.DeliverInput(Join(args, 0));
     return {};
   }
   if (command == "swipe") {
-    if (args.size() != 5 && args.size() != 6) return InvalidArguments(command);
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      if (!IsNumber(args[i])) return InvalidArguments(command);
+    if (args.size() < 5) return InvalidArguments(sdk, command, MissingAfter(args, 4));
+    if (sdk < 31 && args.size() > 6) return InvalidArguments(sdk, command, "");
+    for (std::size_t i = 1; i < std::min<std::size_t>(args.size(), 6); ++i) {
+      if (!IsNumber(args[i])) return InvalidArguments(sdk, command, "");
     }
     // Input.java: no duration → 300 ms; the command returns when the finger lifts.
-    const long ms = args.size() == 6 ? std::atol(args[5].c_str()) : 300;
+    const long ms = args.size() >= 6 ? std::atol(args[5].c_str()) : 300;
     device.DeliverInput("swipe " + args[1] + " " + args[2] + " " + args[3] + " " + args[4] + " " +
                         std::to_string(ms));
     CommandOutput output;
@@ -114,11 +140,22 @@ CommandOutput RunInput(DeviceState& device, const Argv& argv) {
     return output;
   }
   if (command == "text") {
-    if (args.size() != 2) return InvalidArguments(command);
+    if (args.size() < 2) return InvalidArguments(sdk, command, command);
+    if (sdk < 31 && args.size() > 2) return InvalidArguments(sdk, command, "");
     device.DeliverInput("text " + DecodeText(args[1]));
     return {};
   }
-  return Error("Error: Unknown command: " + command + "\n", 1);
+  // 12+: ShellCommand.handleDefaultCommands on stdout, exit 255; before: Input.java's message
+  // and its usage on stderr, main returns (exit 0 to 9; devsim: 1 on 10–11, as above).
+  if (sdk >= 31) {
+    CommandOutput output;
+    output.Out("Unknown command: " + command + "\n");
+    output.exit_code = 255;
+    return output;
+  }
+  return Error("Error: Unknown command: " + command +
+                   "\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n",
+               sdk >= 29 ? 1 : 0);
 }
 
 // devsim's own (no such command on Android): the inputs delivered so far, one per line.
