@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/devsim/android/app_faults.h"
 #include "tools/devsim/android/command_handlers.h"
 #include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
@@ -95,6 +96,8 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
         (device.UptimeSeconds() + std::chrono::duration<double>(fork_time - t0).count()) *
         kTicksPerSecond);
     app->pid = device.StartProcess(app->spec.name, app->spec.uid, device.zygote_pid, fork_ticks);
+    StartFrameStats(app->frames, device.MonotonicNs());
+    app->launches_in_process = 0;
     device.Log(fork_time, system_server, system_server + 27, 'I', "ActivityManager",
                StartProcLogMessage(sdk, app->pid, app->spec.name, app->spec.uid, component),
                LogBufferId::kSystem);
@@ -126,11 +129,22 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
                  FullyDrawnLogMessage(sdk, component, fully_ms), LogBufferId::kSystem);
     }
     LooperForLaunch(device, *app, result.state, result.total_ms);
+    // The launched activity draws its first frames (FrameSpec::per_launch), the first with a
+    // new window layout.
+    ++app->launches_in_process;
+    RenderFrames(app->frames, app->spec.frames, app->spec.frames.per_launch, device.MonotonicNs(),
+                 true);
   }
   for (auto& [name, other] : device.apps) {
     if (other.activity == ActivityState::kForeground) other.activity = ActivityState::kBackground;
   }
   app->activity = ActivityState::kForeground;
+  // The scenario's faults for this launch (a crash kills the process it just showed); an intent
+  // delivered to the activity on top is no launch.
+  if (!result.delivered_to_top) {
+    ++app->launches;
+    ApplyLaunchFaults(device, *app, app->launches, t0 + milliseconds(1 + result.total_ms));
+  }
 
   if (!wait) {
     if (result.brought_to_front) {

@@ -53,6 +53,10 @@ CommandOutput RunAm(DeviceState& device, const Argv& argv);
 // input_commands.cpp: key events and the keyguard (`input keyevent`, `wm dismiss-keyguard`).
 CommandOutput RunInput(DeviceState& device, const Argv& argv);
 CommandOutput RunWm(DeviceState& device, const Argv& argv);
+// devsim's own `devsim-input-log [clear]`: the inputs delivered, in order (not Android's).
+CommandOutput RunDevsimInputLog(DeviceState& device, const Argv& argv);
+// monkey_command.cpp: `monkey -p PKG … COUNT`.
+CommandOutput RunMonkey(DeviceState& device, const Argv& argv);
 
 // package_commands.cpp: `pm` (also `cmd package`) and `dumpsys package PKG`.
 CommandOutput RunPm(DeviceState& device, const Argv& argv);
@@ -81,6 +85,11 @@ CommandOutput RunLogcat(DeviceState& device, const Argv& argv);
 // activity activities) are printed there.
 CommandOutput RunDumpsys(DeviceState& device, const Argv& argv);
 CommandOutput RunCmd(DeviceState& device, const Argv& argv);
+
+// app_dump_commands.cpp: `dumpsys gfxinfo …` and `dumpsys meminfo …` of a running app (`args`
+// follow the service name).
+CommandOutput DumpGfxinfo(DeviceState& device, const Argv& args);
+CommandOutput DumpMeminfo(DeviceState& device, const Argv& args);
 
 // battery_commands.cpp: BatteryService's shell command. `args` follow the service name;
 // `from_dumpsys`: `dumpsys battery …` (exit 0 whatever happens) rather than `cmd battery …`.

@@ -25,6 +25,8 @@ constexpr std::pair<std::string_view, CommandHandler> kCommands[] = {
     {"rm", RunRm},
     {"sha1sum", RunSha1sum},
     {"devsim-fault", RunDevsimFault},
+    {"devsim-input-log", RunDevsimInputLog},
+    {"monkey", RunMonkey},
 };
 
 }  // namespace

@@ -195,6 +195,28 @@ int DeviceState::StartProcess(const std::string& name, int uid, int ppid, long s
   return pid;
 }
 
+std::int64_t DeviceState::MonotonicNs() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clock() - booted).count();
+}
+
+App* DeviceState::ForegroundApp() {
+  for (auto& [name, app] : apps) {
+    if (app.pid != 0 && app.activity == ActivityState::kForeground) return &app;
+  }
+  return nullptr;
+}
+
+void DeviceState::DeliverInput(std::string description, bool to_app) {
+  input_log.push_back(std::move(description));
+  if (to_app) RenderInputFrames();
+}
+
+void DeviceState::RenderInputFrames() {
+  if (App* app = ForegroundApp()) {
+    RenderFrames(app->frames, app->spec.frames, app->spec.frames.per_input, MonotonicNs(), false);
+  }
+}
+
 void DeviceState::ForceStop(App& app) {
   if (app.pid != 0) processes.erase(app.pid);
   app.pid = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tools/devsim/android/fault_injection.h"
+#include "tools/devsim/android/gfxinfo_dump.h"
 #include "tools/devsim/android/launch_formats.h"
 #include "tools/devsim/android/logcat_buffer.h"
 #include "tools/devsim/android/looper_stats.h"
@@ -57,6 +58,12 @@ struct App {
   ActivityState activity = ActivityState::kNone;
   // When background dexopt comes for it (compilation.h); none scheduled: nullopt.
   std::optional<std::chrono::system_clock::time_point> bg_dexopt_at;
+  // hwui's statistics in the running process (gfxinfo_dump.h); new with each process.
+  FrameStats frames;
+  // Launches into the running process (the cold one included): the activity leak counts these.
+  int launches_in_process = 0;
+  // `am start`s of the package since devsim started (crash_on_launch / anr_on_launch count these).
+  int launches = 0;
 };
 
 // What an installed-from-the-host APK's manifest says (parsers/apk_manifest.h read it).
@@ -124,6 +131,15 @@ struct DeviceState {
   App* FindApp(const std::string& package);
   // Where the package manager puts a new install of `package` (the form of this SDK).
   std::string NewApkPath(const std::string& package);
+  // CLOCK_MONOTONIC in ns (uptime): hwui's timestamps.
+  std::int64_t MonotonicNs() const;
+  // The app on top, or nullptr.
+  App* ForegroundApp();
+  // An input reached the screen: recorded for `devsim-input-log`, and the app on top renders
+  // its frames for it (FrameSpec::per_input).
+  void DeliverInput(std::string description, bool to_app = true);
+  // The app on top renders FrameSpec::per_input frames (nothing when no app is on top).
+  void RenderInputFrames();
   int StartProcess(const std::string& name, int uid, int ppid, long start_ticks);
   void ForceStop(App& app);
   long SampleMillis(const LaunchTimeDistribution& distribution);
@@ -168,6 +184,8 @@ struct DeviceState {
   long next_binder_lambda = 0;
 
   FaultState faults;
+  // Every input delivered (`input …`, monkey), in order, as devsim-input-log prints them.
+  std::vector<std::string> input_log;
 
  private:
   std::string RandomApkToken();

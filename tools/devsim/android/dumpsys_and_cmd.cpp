@@ -13,6 +13,8 @@ CommandOutput RunDumpsys(DeviceState& device, const Argv& argv) {
   CommandOutput output;
   if (service == "looper_stats" && sdk >= kLooperStatsSinceSdk) return DumpLooperStats(device);
   if (service == "battery") return RunBattery(device, args, /*from_dumpsys=*/true);
+  if (service == "gfxinfo") return DumpGfxinfo(device, args);
+  if (service == "meminfo") return DumpMeminfo(device, args);
   if (service == "thermalservice") {
     const double battery_c = device.battery.temperature / 10.0;
     output.Out(FormatThermalDump(sdk, device.ThermalStatus(), false,

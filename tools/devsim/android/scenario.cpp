@@ -106,6 +106,12 @@ std::string FinishScenario(Scenario& scenario) {
     if (package.name.empty() || package.activity.empty()) {
       return "every package needs a name and an activity";
     }
+    const FrameSpec& f = package.frames;
+    if (f.per_launch < 0 || f.per_input < 0 || f.ms < 1 || f.jank_every < 0 || f.jank_ms < 1 ||
+        f.refresh_hz < 1) {
+      return "frames: per_launch, per_input and jank_every must be >= 0, ms, jank_ms and "
+             "refresh_hz >= 1";
+    }
   }
   return "";
 }
@@ -154,6 +160,33 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
             package.launch_factor_by_version_code[std::stol(code)] = factor.get<double>();
           }
         }
+        if (const auto f = entry.find("frames"); f != entry.end()) {
+          FrameSpec& fr = package.frames;
+          Read(*f, "per_launch", fr.per_launch);
+          Read(*f, "per_input", fr.per_input);
+          Read(*f, "ms", fr.ms);
+          Read(*f, "jank_every", fr.jank_every);
+          Read(*f, "jank_ms", fr.jank_ms);
+          Read(*f, "refresh_hz", fr.refresh_hz);
+        }
+        if (const auto m = entry.find("memory"); m != entry.end()) {
+          MemorySpec& mem = package.memory;
+          Read(*m, "java_heap_kb", mem.java_heap_kb);
+          Read(*m, "native_heap_kb", mem.native_heap_kb);
+          Read(*m, "code_kb", mem.code_kb);
+          Read(*m, "stack_kb", mem.stack_kb);
+          Read(*m, "graphics_kb", mem.graphics_kb);
+          Read(*m, "private_other_kb", mem.private_other_kb);
+          Read(*m, "system_kb", mem.system_kb);
+          Read(*m, "swap_pss_kb", mem.swap_pss_kb);
+          Read(*m, "views", mem.views);
+          Read(*m, "view_root_impl", mem.view_root_impl);
+          Read(*m, "app_contexts", mem.app_contexts);
+          Read(*m, "activities", mem.activities);
+          Read(*m, "activities_leak_per_launch", mem.activities_leak_per_launch);
+        }
+        Read(entry, "crash_on_launch", package.crash_on_launch);
+        Read(entry, "anr_on_launch", package.anr_on_launch);
         scenario.packages.push_back(std::move(package));
       }
     } else {

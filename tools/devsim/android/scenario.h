@@ -14,7 +14,15 @@
 //                   "version_code": 123, "version_name": "1.2.3", "min_sdk": 24,
 //                   "target_sdk": 33, "compiler_filter": "speed-profile",
 //                   "has_profile": true, "bg_dexopt_after_s": 0,
-//                   "launch_factor_by_version_code": {"124": 1.1}}],
+//                   "launch_factor_by_version_code": {"124": 1.1},
+//                   "frames": {"per_launch": 30, "per_input": 20, "ms": 8, "jank_every": 10,
+//                              "jank_ms": 40, "refresh_hz": 60},
+//                   "memory": {"java_heap_kb": 12000, "native_heap_kb": 18000, "code_kb": 9000,
+//                              "stack_kb": 900, "graphics_kb": 6000, "private_other_kb": 3000,
+//                              "system_kb": 8000, "swap_pss_kb": 400, "views": 60,
+//                              "view_root_impl": 1, "app_contexts": 3, "activities": 1,
+//                              "activities_leak_per_launch": 0},
+//                   "crash_on_launch": [3], "anr_on_launch": []}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -35,6 +43,39 @@ namespace droidlab::devsim {
 struct LaunchTimeDistribution {
   double mean_ms = 0;
   double stddev_ms = 0;
+};
+
+// The frames the app's activity renders (hwui's ProfileData and frame ring: gfxinfo_dump.h):
+// each launch (not one delivered to a top-most activity) renders `per_launch` frames, each input
+// to the foreground app (`input tap|swipe|text|keyevent`, a monkey event) `per_input`. A frame
+// takes `ms`, except every `jank_every`-th the process renders (0: none), which takes `jank_ms`.
+// A frame is janky when it takes longer than one vsync period (1000 / refresh_hz ms). No random
+// draw: a test computes the exact totals, janky counts and percentiles from these numbers.
+struct FrameSpec {
+  int per_launch = 30;
+  int per_input = 20;
+  int ms = 8;
+  int jank_every = 0;
+  int jank_ms = 40;
+  int refresh_hz = 60;
+};
+
+// What `dumpsys meminfo PKG` prints for the app (meminfo_dump.h), in KiB. `activities` grows by
+// `activities_leak_per_launch` with each launch of the running process (a leak to find).
+struct MemorySpec {
+  long java_heap_kb = 12000;    // App Summary "Java Heap" (Dalvik Pss + .art mmap private)
+  long native_heap_kb = 18000;  // App Summary "Native Heap"
+  long code_kb = 9000;          // App Summary "Code"
+  long stack_kb = 900;
+  long graphics_kb = 6000;
+  long private_other_kb = 3000;
+  long system_kb = 8000;
+  long swap_pss_kb = 400;
+  int views = 60;
+  int view_root_impl = 1;
+  int app_contexts = 3;
+  int activities = 1;
+  int activities_leak_per_launch = 0;
 };
 
 struct PackageSpec {
@@ -69,6 +110,12 @@ struct PackageSpec {
   // package while this versionCode is installed takes this factor longer — how a test makes an
   // installed build 10 % slower than another (issue 14 §4, side-by-side runs).
   std::map<long, double> launch_factor_by_version_code;
+  FrameSpec frames;
+  MemorySpec memory;
+  // The package's launches (1 = its first `am start` since devsim started) on which the app
+  // crashes right after it is shown, or stops responding (app_faults.h).
+  std::vector<int> crash_on_launch;
+  std::vector<int> anr_on_launch;
 };
 
 // The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.
