@@ -211,7 +211,11 @@ TEST(GfxinfoTest, BadLinesInsideBlocksAreCounted) {
       "0,abc,2,\n"                  // 9: not an integer
       "0,9223372036854775808,2,\n"  // 10: overflows int64
       "0,5,6,\n"
-      "0,5,6\n"  // 11: no final ',': cut, the 6 may be 6xx
+      "0,5,6\n"    // 11: no final ',': cut, the 6 may be 6xx
+      "0,-1,7,\n"  // kept: -1, a time the version has not got
+      "0,+1,2,\n"  // 12: a '+' is no number FrameInfo prints
+      "0,1 ,2,\n"  // 13: a blank
+      "0,,2,\n"    // 14: an empty field
       "---PROFILEDATA---\n"
       "Caches:\n"  // another section: not counted
       "  TextureCache 1 / 2\n");
@@ -222,9 +226,10 @@ TEST(GfxinfoTest, BadLinesInsideBlocksAreCounted) {
   EXPECT_FALSE(p.missed_vsync.has_value());
   ASSERT_EQ(p.histogram.size(), 2u);
   EXPECT_EQ(p.histogram[1].ms, 7);
-  ASSERT_EQ(p.framestats[0].rows.size(), 2u);
+  ASSERT_EQ(p.framestats[0].rows.size(), 3u);
   EXPECT_EQ(p.framestats[0].rows[1][2], 6);
-  EXPECT_EQ(r->skipped_lines, 11u);
+  EXPECT_EQ(p.framestats[0].rows[2], (std::vector<int64_t>{0, -1, 7}));
+  EXPECT_EQ(r->skipped_lines, 14u);
 }
 
 TEST(GfxinfoTest, BadHeaderSkipsItsRowsAndCutBlockKeepsItsRows) {
