@@ -500,16 +500,57 @@ function looperTable(id, rows, key, title) {
       }))));
 }
 
+// A run's frames (GET /runs/ID/frames): every counted frame's time (FrameCompleted −
+// IntendedVsync of a row with Flags 0, the frames droidlab's figures are over), iteration after
+// iteration, with the refresh period as a line; and per iteration hwui's and droidlab's figures.
+function frameTimes(iterations) {
+  const points = [];
+  const limit = [];
+  for (const it of iterations) {
+    const col = (name) => it.columns.indexOf(name);
+    const [flags, intended, completed] = [col('Flags'), col('IntendedVsync'), col('FrameCompleted')];
+    if (flags < 0 || intended < 0 || completed < 0) continue;
+    for (const row of it.rows) {
+      if (row[flags] !== 0 || row[completed] <= row[intended]) continue;
+      points.push({x: points.length + 1, y: (row[completed] - row[intended]) / 1e6, iteration: it.iteration});
+    }
+    limit.push(it.refresh_period_ms);
+  }
+  const period = limit.length ? limit[0] : 1000 / 60;
+  const line = points.length ? [{x: 1, y: period}, {x: points.length, y: period}] : [];
+  return {datasets: [
+    {label: 'frame time (ms)', data: points, borderColor: COLORS[0], backgroundColor: COLORS[0],
+     showLine: false, pointRadius: 2},
+    {label: `refresh period ${period.toFixed(1)} ms`, data: line, borderColor: COLORS[3],
+     backgroundColor: COLORS[3], pointRadius: 0, borderDash: [6, 4], showLine: true, refresh: true},
+  ]};
+}
+
+function framesTable(iterations) {
+  if (!iterations.length) return h('p', {class: 'hint'}, 'no frames (the phone answered no dumpsys gfxinfo)');
+  const pct = (p) => (p === null || p === undefined ? '—' : fmtNum(p, 1));
+  return h('table', {id: 'frames'},
+    h('tr', {}, ['iteration', 'frames (hwui)', 'janky (hwui)', 'counted', 'p50', 'p90', 'p99',
+                 '> 16.7 ms', '> 33 ms', 'Matrix dropped', 'PerfDog jank'].map((t) => h('th', {}, t))),
+    ...iterations.map((it) => h('tr', {'data-iteration': it.iteration},
+      h('td', {}, it.iteration), h('td', {}, it.total_frames ?? '—'), h('td', {}, it.janky_frames ?? '—'),
+      h('td', {}, it.counted), h('td', {}, pct(it.percentiles_ms['50'])), h('td', {}, pct(it.percentiles_ms['90'])),
+      h('td', {}, pct(it.percentiles_ms['99'])), h('td', {}, it.over_16_7ms), h('td', {}, it.over_33ms),
+      h('td', {}, it.matrix.dropped_frames), h('td', {}, `${it.jank} (${it.big_jank} big)`))));
+}
+
 pages.run = (root, params, id) => {
   const head = h('div', {class: 'run-head'});
   const looper = h('div', {class: 'looper-box'});
+  const frames = h('div', {class: 'frames-box'});
   root.append(h('h2', {}, `Run #${id}`), head,
     h('div', {class: 'charts'},
       chartBox('launches', 'Launch time per iteration (ms)'),
       chartBox('distribution', 'Distribution of displayed_ms'),
       chartBox('phases', 'Phases: intent → fork → displayed (ms)'),
-      chartBox('process', 'The app process: CPU % and RSS over the run')),
-    looper);
+      chartBox('process', 'The app process: CPU % and RSS over the run'),
+      chartBox('frames', 'Frame time, every counted frame of every iteration (ms)')),
+    frames, looper);
 
   const launchData = (launches) => {
     const it = launches.map((l) => l.iteration);
@@ -556,6 +597,9 @@ pages.run = (root, params, id) => {
     options: {scales: {x: {title: {display: true, text: 'ms'}}, y: {beginAtZero: true, ticks: {precision: 0}}}}});
   chart('phases', $('#chart-phases', root), {type: 'bar', data: phaseData([]),
     options: {scales: {x: {stacked: true, title: {display: true, text: 'iteration'}}, y: {stacked: true}}}});
+  chart('frames', $('#chart-frames', root), {type: 'scatter', data: frameTimes([]),
+    options: {scales: {x: {type: 'linear', title: {display: true, text: 'frame'}},
+                       y: {beginAtZero: true, title: {display: true, text: 'ms'}}}}});
   chart('process', $('#chart-process', root), {type: 'line', data: processData([]),
     options: {scales: {x: {type: 'linear', title: {display: true, text: 's since the first sample'}},
                        cpu: {type: 'linear', position: 'left', beginAtZero: true, title: {display: true, text: 'CPU %'}},
@@ -564,10 +608,11 @@ pages.run = (root, params, id) => {
 
   let onlyApp = true;
   const load = async () => {
-    const [run, launches, looperStats, samples] = await Promise.all([
+    const [run, launches, looperStats, samples, frameRows] = await Promise.all([
       api(`/api/v1/runs/${id}`), apiRows(`/api/v1/runs/${id}/launches`, 'launches'),
       apiRows(`/api/v1/runs/${id}/looper-stats`, 'entries'),
-      apiRows(`/api/v1/runs/${id}/proc-samples`, 'samples')]);
+      apiRows(`/api/v1/runs/${id}/proc-samples`, 'samples'),
+      api(`/api/v1/runs/${id}/frames`)]);
     const s = run.summary && run.summary.displayed_ms;
     const compare = run.side_by_side && run.status === 'succeeded'
       ? await api(`/api/v1/runs/${id}/compare`).catch(() => null) : null;
@@ -593,6 +638,9 @@ pages.run = (root, params, id) => {
     updateChart('distribution', distributionData(launches.launches));
     updateChart('phases', phaseData(launches.launches));
     updateChart('process', processData(samples.samples));
+    updateChart('frames', frameTimes(frameRows.iterations));
+    frames.replaceChildren(h('h3', {}, 'Frames per iteration (dumpsys gfxinfo framestats)'),
+      framesTable(frameRows.iterations));
     const appRows = looperStats.entries.filter((r) => r.package === run.package);
     const rows = onlyApp && appRows.length ? appRows : looperStats.entries;
     const toggle = h('label', {}, h('input', {type: 'checkbox', checked: onlyApp, onchange: (e) => {

@@ -6,7 +6,8 @@
 //      fresh lab; one given by the alerts answer, shown and resolved from the page);
 //   2. a run POSTed to the API appears on the runs page and reaches `succeeded` live, through the
 //      event stream, with no reload (a marker set in the page before the POST survives);
-//   3. its run page draws its charts: every launch is a data point, and the launch chart's canvas
+//   3. its run page draws its charts (the frames of every iteration among them, with the refresh
+//      period as a line): every launch is a data point, and the launch chart's canvas
 //      holds pixels of the line's colour; the looper-stats tables have rows, sorted, and slow
 //      ones (> 700 ms, > 5 s) marked;
 //   4. the trend page draws the package's series from GET /series, one request per series (the
@@ -292,6 +293,23 @@ async function main() {
     check(drawn.phases === iterations && drawn.phasePixels > 50, 'the phase bars are drawn');
     check(drawn.samples > 0, 'the process chart has samples');
     check(drawn.looperRows > 0, 'the looper-stats table has rows');
+    // Frames (issue 16 §2): devsim's app renders 30 frames a launch, the first a new window's
+    // layout (Flags 1, not counted): 29 counted frames per iteration, each 8 ms, drawn as points
+    // with the 60 Hz refresh period as a line; a row per iteration in the table.
+    await page.waitForFunction((n) => {
+      const c = window.droidlab.charts.frames;
+      return c && c.data.datasets[0].data.length === n;
+    }, iterations * 29, {timeout: 10000});
+    const frames = await page.evaluate(() => {
+      const sets = window.droidlab.charts.frames.data.datasets;
+      return {times: [...new Set(sets[0].data.map((p) => p.y))], refresh: sets[1].data.map((p) => p.y),
+              rows: document.querySelectorAll('#frames tr[data-iteration]').length,
+              first: document.querySelector('#frames tr[data-iteration]')?.textContent};
+    });
+    check(JSON.stringify(frames.times) === '[8]', `every frame took devsim's 8 ms: ${JSON.stringify(frames.times)}`);
+    check(frames.refresh.length === 2 && Math.abs(frames.refresh[0] - 16.67) < 0.01,
+          `the refresh period is a line at 16.7 ms: ${JSON.stringify(frames.refresh)}`);
+    check(frames.rows === iterations, `the frames table has a row per iteration (${frames.rows})`);
     await page.screenshot({path: path.join(artifacts, 'run.png'), fullPage: true});
     // devsim's looper messages are all fast: the marking of slow ones, on rows of our own.
     const marks = await page.evaluate(() => {
