@@ -11,6 +11,7 @@
 
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
+#include "tests/daemon/parse_command_fixture.h"
 
 namespace droidlab {
 namespace {
@@ -21,20 +22,7 @@ using testutil::RunProcess;
 using testutil::TempDir;
 using testutil::WriteFileBytes;
 
-class ParseCommandTest : public ::testing::Test {
- protected:
-  std::string WriteFile(const std::string& name, const std::string& content) {
-    WriteFileBytes(dir_.File(name), content);
-    return dir_.File(name);
-  }
-
-  static ProcessResult Parse(const std::string& kind, const std::string& path,
-                             const std::string& stdin_data = "") {
-    return RunProcess({DROIDLAB_BINARY, "parse", kind, path}, stdin_data);
-  }
-
-  TempDir dir_;
-};
+class ParseCommandTest : public testutil::ParseCommandFixture {};
 
 // Android 13 threadtime, ActivityMetricsLogger.logAppDisplayed / ActivityStarter / ProcessList.
 constexpr const char* kLogcat =

@@ -8,6 +8,7 @@
 
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
+#include "tests/daemon/parse_command_fixture.h"
 #include "tests/common/test_data.h"
 
 namespace droidlab {
@@ -20,18 +21,7 @@ using testutil::RunProcess;
 using testutil::TempDir;
 using testutil::WriteFileBytes;
 
-class ParseFaultsMeminfoTest : public ::testing::Test {
- protected:
-  std::string WriteFile(const std::string& name, const std::string& content) {
-    WriteFileBytes(dir_.File(name), content);
-    return dir_.File(name);
-  }
-  static ProcessResult Parse(const std::string& kind, const std::string& path,
-                             const std::string& stdin_data = "") {
-    return RunProcess({DROIDLAB_BINARY, "parse", kind, path}, stdin_data);
-  }
-  TempDir dir_;
-};
+class ParseFaultsMeminfoTest : public testutil::ParseCommandFixture {};
 
 // Android 13 threadtime: a launch, an ANR (ProcessErrorStateRecord.appNotResponding), a Java
 // crash (RuntimeInit) interleaved with another process, a slow dispatch (Looper.showSlowLog) and
