@@ -5,7 +5,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <random>
 #include <regex>
 #include <thread>
 
@@ -23,21 +26,30 @@ const std::string& DevsimPath() {
   return path;
 }
 
+// Below the kernel's ephemeral range (ip_local_port_range), so that no bind(0) — a devsim
+// phone's, a daemon's, in this test or one running beside it — can be handed this port between
+// our check and the process that binds it. From the ephemeral range, a port released here was
+// once given to a devsim phone of another test first: `adb start-server` took the phone for a
+// running server, sent it host:version and waited forever (a 60 s timeout in CI). Random, so
+// that two tests starting together rarely try the same one; checked free by binding it.
 int FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return -1;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+  int ephemeral_low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> pick(10000, std::max(10001, ephemeral_low - 1));
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const int port = pick(rng);
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
     ::close(fd);
-    return -1;
+    if (free) return port;
   }
-  ::close(fd);
-  return ntohs(address.sin_port);
+  return -1;
 }
 
 AdbServer::AdbServer() : port_(FreeLoopbackPort()) {}

@@ -19,9 +19,9 @@ namespace droidlab::testutil {
 const std::string& AdbPath();
 const std::string& DevsimPath();
 
-// A port nobody listens on now: bind port 0 and give it back. Never 5037 (the default server)
-// nor 5555-5585 (the adb server scans those as emulators): the kernel's ephemeral range is far
-// above both. -1 on failure.
+// A port nobody listens on now, for a process to bind: a random free one from 10000 up to the
+// kernel's ephemeral range, which bind(0) never hands out (adb_lab.cpp says why). Never 5037
+// (the default server) nor 5555-5585 (the adb server scans those as emulators). -1 on failure.
 int FreeLoopbackPort();
 
 // Owns one adb server on a private port; kill-server on destruction, for that port only.

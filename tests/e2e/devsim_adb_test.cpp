@@ -19,6 +19,19 @@ using std::chrono::milliseconds;
 
 using DevsimAdbTest = AdbLabTest;
 
+// The port a test's adb server gets is never one the kernel hands a devsim phone's bind(0):
+// `adb start-server` on a port where devsim listens takes the phone for a server and waits
+// forever (seen in CI: a 60 s timeout in SetUp). Below the ephemeral range, and free.
+TEST(FreeLoopbackPortTest, IsBelowTheKernelsEphemeralRange) {
+  int ephemeral_low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  for (int i = 0; i < 50; ++i) {
+    const int port = FreeLoopbackPort();
+    ASSERT_GE(port, 10000);
+    ASSERT_LT(port, ephemeral_low);
+  }
+}
+
 TEST_F(DevsimAdbTest, ListedWithModelAndRunsShellV2Commands) {
   const auto devices = StartDevsim({"--port", "0"});
   ASSERT_EQ(devices.size(), 1u);
