@@ -505,7 +505,6 @@ function looperTable(id, rows, key, title) {
 // iteration, with the refresh period as a line; and per iteration hwui's and droidlab's figures.
 function frameTimes(iterations) {
   const points = [];
-  const limit = [];
   for (const it of iterations) {
     const col = (name) => it.columns.indexOf(name);
     const [flags, intended, completed] = [col('Flags'), col('IntendedVsync'), col('FrameCompleted')];
@@ -514,9 +513,9 @@ function frameTimes(iterations) {
       if (row[flags] !== 0 || row[completed] <= row[intended]) continue;
       points.push({x: points.length + 1, y: (row[completed] - row[intended]) / 1e6, iteration: it.iteration});
     }
-    limit.push(it.refresh_period_ms);
   }
-  const period = limit.length ? limit[0] : 1000 / 60;
+  // One phone, one display: the first iteration's period stands for the run's.
+  const period = iterations.length ? iterations[0].refresh_period_ms : 1000 / 60;
   const line = points.length ? [{x: 1, y: period}, {x: points.length, y: period}] : [];
   return {datasets: [
     {label: 'frame time (ms)', data: points, borderColor: COLORS[0], backgroundColor: COLORS[0],

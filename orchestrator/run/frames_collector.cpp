@@ -1,6 +1,7 @@
 #include "orchestrator/run/frames_collector.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -14,11 +15,18 @@ using nlohmann::json;
 
 namespace {
 
-// The value of column `name` of `row`, or `fallback` when the block has no such column.
-int64_t ValueOf(const parsers::GfxinfoFramestats& block, const std::vector<int64_t>& row,
-                std::string_view name, int64_t fallback = 0) {
-  const auto column = block.Column(name);
-  return column && *column < row.size() ? row[*column] : fallback;
+// Where each of `names` is in `block` (looked up once per block, not per value).
+std::vector<std::optional<size_t>> ColumnsOf(const parsers::GfxinfoFramestats& block,
+                                             const std::vector<std::string>& names) {
+  std::vector<std::optional<size_t>> at;
+  at.reserve(names.size());
+  for (const std::string& name : names) at.push_back(block.Column(name));
+  return at;
+}
+
+// A row's value at `column`, or 0 when its block has no such column (a version without it).
+int64_t ValueAt(const std::vector<int64_t>& row, const std::optional<size_t>& column) {
+  return column && *column < row.size() ? row[*column] : 0;
 }
 
 std::optional<int64_t> AsInt64(const std::optional<uint64_t>& v) {
@@ -64,15 +72,19 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
         header = &block;
         columns = block.columns;
       }
+      static const std::vector<std::string> kTiming = {"Flags", "IntendedVsync", "FrameCompleted",
+                                                       "FrameInterval"};
+      const auto timing = ColumnsOf(block, kTiming);
+      const auto kept = ColumnsOf(block, header->columns);
       for (const std::vector<int64_t>& row : block.rows) {
         analysis::FrameTiming t;
-        t.flags = ValueOf(block, row, "Flags");
-        t.intended_vsync_ns = ValueOf(block, row, "IntendedVsync");
-        t.frame_completed_ns = ValueOf(block, row, "FrameCompleted");
-        t.frame_interval_ns = ValueOf(block, row, "FrameInterval");
+        t.flags = ValueAt(row, timing[0]);
+        t.intended_vsync_ns = ValueAt(row, timing[1]);
+        t.frame_completed_ns = ValueAt(row, timing[2]);
+        t.frame_interval_ns = ValueAt(row, timing[3]);
         timings.push_back(t);
         json values = json::array();
-        for (const std::string& name : header->columns) values.push_back(ValueOf(block, row, name));
+        for (const auto& column : kept) values.push_back(ValueAt(row, column));
         rows.push_back(std::move(values));
       }
     }

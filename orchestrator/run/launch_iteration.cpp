@@ -164,10 +164,16 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     co_return result;
   }
   // The frames are the iteration's own from here (a cold launch's new process has none yet).
+  // A reset that did not happen would leave a warm or hot launch the frames of the iteration
+  // before: then the iteration has none.
+  std::optional<std::string> frames_not_reset;
   auto resetting = ResetFrames(ctx.shell, ctx.spec.package, ctx.command_timeout);
-  if (auto reset = co_await std::move(resetting); !reset && IsFatal(reset.error())) {
-    result.fatal = reset.error();
-    co_return result;
+  if (auto reset = co_await std::move(resetting); !reset) {
+    if (IsFatal(reset.error())) {
+      result.fatal = reset.error();
+      co_return result;
+    }
+    frames_not_reset = "dumpsys gfxinfo reset: " + reset.error().message;
   }
   auto pid_before = co_await AppPid(ctx);
   if (!pid_before && IsFatal(pid_before.error())) {
@@ -314,7 +320,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   }
 
   // 7. The frames of the launch and the scenario.
-  if (!result.launch_failed) {
+  if (frames_not_reset) {
+    result.frames_missing = std::move(frames_not_reset);
+  } else if (!result.launch_failed) {
     auto reading = ReadFrames(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout);
     auto frames = co_await std::move(reading);
     if (!frames) {

@@ -2,6 +2,9 @@
 // run spec (run_spec.h) and its scenario (scenario.h).
 #pragma once
 
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 namespace droidlab::orchestrator {
@@ -10,5 +13,10 @@ struct FieldError {
   std::string field;    // "iterations", "looper_stats.sampling_interval", "" for the body
   std::string message;  // "must be between 1 and 1000, got 0"
 };
+
+// An integer in [lo, hi] into `out`: JSON floats (even 3.0), booleans and strings are refused,
+// as is a number beyond int64 (which nlohmann would otherwise wrap).
+std::optional<FieldError> ReadIntField(const nlohmann::json& v, const std::string& field,
+                                       int64_t lo, int64_t hi, int64_t& out);
 
 }  // namespace droidlab::orchestrator

@@ -64,23 +64,6 @@ std::string Range(int64_t lo, int64_t hi) {
 
 const char* TypeName(const json& v) { return v.type_name(); }
 
-// An integer in [lo, hi]: JSON floats (even 3.0), booleans and strings are refused, as is a
-// number beyond int64 (which nlohmann would otherwise wrap).
-std::optional<FieldError> ReadInt(const json& v, const std::string& field, int64_t lo, int64_t hi,
-                                  int64_t& out) {
-  if (!v.is_number_integer()) {
-    return Error(field, std::string("must be an integer, got ") + TypeName(v));
-  }
-  if (v.is_number_unsigned() &&
-      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    return Error(field, Range(lo, hi) + ", got " + v.dump());
-  }
-  const int64_t n = v.get<int64_t>();
-  if (n < lo || n > hi) return Error(field, Range(lo, hi) + ", got " + std::to_string(n));
-  out = n;
-  return std::nullopt;
-}
-
 std::optional<FieldError> ReadString(const json& v, const std::string& field, std::string& out) {
   if (!v.is_string()) return Error(field, std::string("must be a string, got ") + TypeName(v));
   out = v.get<std::string>();
@@ -267,7 +250,7 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
 
   v = field("iterations");
   if (!v) return missing("iterations");
-  if (auto e = ReadInt(*v, "iterations", 1, kMaxIterations, spec.iterations)) return *e;
+  if (auto e = ReadIntField(*v, "iterations", 1, kMaxIterations, spec.iterations)) return *e;
 
   v = field("looper_stats");
   if (v && !v->is_null()) {
@@ -283,7 +266,7 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     if (it == v->end()) return missing("looper_stats.sampling_interval");
     int64_t interval = 0;
     if (auto e =
-            ReadInt(*it, "looper_stats.sampling_interval", 1, kMaxSamplingInterval, interval)) {
+            ReadIntField(*it, "looper_stats.sampling_interval", 1, kMaxSamplingInterval, interval)) {
       return *e;
     }
     spec.looper_sampling_interval = interval;
@@ -292,7 +275,7 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
   v = field("proc_sample_interval_ms");
   if (v && !v->is_null()) {
     int64_t interval = 0;
-    if (auto e = ReadInt(*v, "proc_sample_interval_ms", kMinProcSampleIntervalMs,
+    if (auto e = ReadIntField(*v, "proc_sample_interval_ms", kMinProcSampleIntervalMs,
                          kMaxProcSampleIntervalMs, interval)) {
       return *e;
     }
@@ -300,13 +283,13 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
   }
 
   if ((v = field("launch_timeout_ms"))) {
-    if (auto e = ReadInt(*v, "launch_timeout_ms", 1, kMaxTimeoutMs, spec.launch_timeout_ms)) {
+    if (auto e = ReadIntField(*v, "launch_timeout_ms", 1, kMaxTimeoutMs, spec.launch_timeout_ms)) {
       return *e;
     }
   }
   if ((v = field("fully_drawn_timeout_ms"))) {
     if (auto e =
-            ReadInt(*v, "fully_drawn_timeout_ms", 0, kMaxTimeoutMs, spec.fully_drawn_timeout_ms)) {
+            ReadIntField(*v, "fully_drawn_timeout_ms", 0, kMaxTimeoutMs, spec.fully_drawn_timeout_ms)) {
       return *e;
     }
   }
@@ -333,7 +316,7 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     }
   }
   if ((v = field("warmup"))) {
-    if (auto e = ReadInt(*v, "warmup", 0, kMaxWarmup, spec.warmup)) return *e;
+    if (auto e = ReadIntField(*v, "warmup", 0, kMaxWarmup, spec.warmup)) return *e;
   }
   if ((v = field("max_thermal"))) {
     std::string s;
@@ -366,7 +349,7 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
     spec.max_battery_temp_tenths_c = std::llround(c * 10);
   }
   if ((v = field("cooldown_timeout_s"))) {
-    if (auto e = ReadInt(*v, "cooldown_timeout_s", 0, kMaxCooldownTimeoutS,
+    if (auto e = ReadIntField(*v, "cooldown_timeout_s", 0, kMaxCooldownTimeoutS,
                          spec.cooldown_timeout_s)) {
       return *e;
     }
@@ -395,19 +378,19 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
   }
   if ((v = field("build")) && !v->is_null()) {
     int64_t id = 0;
-    if (auto e = ReadInt(*v, "build", 1, std::numeric_limits<int64_t>::max(), id)) return *e;
+    if (auto e = ReadIntField(*v, "build", 1, std::numeric_limits<int64_t>::max(), id)) return *e;
     spec.build = id;
   }
   if ((v = field("baseline_build")) && !v->is_null()) {
     int64_t id = 0;
-    if (auto e = ReadInt(*v, "baseline_build", 1, std::numeric_limits<int64_t>::max(), id)) {
+    if (auto e = ReadIntField(*v, "baseline_build", 1, std::numeric_limits<int64_t>::max(), id)) {
       return *e;
     }
     spec.baseline_build = id;
   }
   bool block_given = false;
   if ((v = field("block"))) {
-    if (auto e = ReadInt(*v, "block", 1, kMaxIterations, spec.block)) return *e;
+    if (auto e = ReadIntField(*v, "block", 1, kMaxIterations, spec.block)) return *e;
     block_given = true;
   }
   if ((v = field("kind")) && !v->is_null()) {

@@ -23,26 +23,6 @@ FieldError Error(std::string field, std::string message) {
   return FieldError{std::move(field), std::move(message)};
 }
 
-std::string Range(int64_t lo, int64_t hi) {
-  return "must be an integer between " + std::to_string(lo) + " and " + std::to_string(hi);
-}
-
-// A whole JSON integer in [lo, hi] (1.0 and "1" are not).
-std::optional<FieldError> ReadNumber(const json& v, const std::string& field, int64_t lo,
-                                     int64_t hi, int64_t& out) {
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(hi) &&
-      static_cast<int64_t>(v.get<uint64_t>()) >= lo) {
-    out = static_cast<int64_t>(v.get<uint64_t>());
-    return std::nullopt;
-  }
-  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() >= lo &&
-      v.get<int64_t>() <= hi) {
-    out = v.get<int64_t>();
-    return std::nullopt;
-  }
-  return Error(field, Range(lo, hi) + ", got " + v.dump());
-}
-
 // [n, n, ...] of `count` numbers, each in its bounds.
 std::optional<FieldError> ReadNumbers(const json& v, const std::string& field,
                                       const std::vector<std::pair<int64_t, int64_t>>& bounds,
@@ -53,7 +33,7 @@ std::optional<FieldError> ReadNumbers(const json& v, const std::string& field,
   out.resize(bounds.size());
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     const std::string at = field + "[" + std::to_string(i) + "]";
-    if (auto e = ReadNumber(v[i], at, bounds[i].first, bounds[i].second, out[i])) return e;
+    if (auto e = ReadIntField(v[i], at, bounds[i].first, bounds[i].second, out[i])) return e;
   }
   return std::nullopt;
 }
@@ -108,14 +88,14 @@ std::optional<FieldError> ReadMonkey(const json& v, const std::string& field,
   out = {0, 0, 0};
   auto events = v.find("events");
   if (events == v.end()) return Error(field + ".events", "is required");
-  if (auto e = ReadNumber(*events, field + ".events", 1, kMaxMonkeyEvents, out[0])) return e;
+  if (auto e = ReadIntField(*events, field + ".events", 1, kMaxMonkeyEvents, out[0])) return e;
   // The seed makes two runs send the same events: required, so a run is repeatable.
   auto seed = v.find("seed");
   if (seed == v.end())
     return Error(field + ".seed", "is required (the same seed, the same events)");
-  if (auto e = ReadNumber(*seed, field + ".seed", 0, kMaxMonkeySeed, out[1])) return e;
+  if (auto e = ReadIntField(*seed, field + ".seed", 0, kMaxMonkeySeed, out[1])) return e;
   if (auto throttle = v.find("throttle_ms"); throttle != v.end()) {
-    if (auto e = ReadNumber(*throttle, field + ".throttle_ms", 0, kMaxMonkeyThrottleMs, out[2])) {
+    if (auto e = ReadIntField(*throttle, field + ".throttle_ms", 0, kMaxMonkeyThrottleMs, out[2])) {
       return e;
     }
   }
@@ -163,7 +143,7 @@ std::optional<FieldError> ReadStep(const json& v, const std::string& field, Scen
                          "[x1, y1, x2, y2, duration_ms]", step.numbers);
     case Kind::kWait:
       step.numbers.assign(1, 0);
-      return ReadNumber(value, at, 0, kMaxWaitMs, step.numbers[0]);
+      return ReadIntField(value, at, 0, kMaxWaitMs, step.numbers[0]);
     case Kind::kMonkey:
       return ReadMonkey(value, at, step.numbers);
     case Kind::kKey:
@@ -254,8 +234,8 @@ std::vector<std::string> ScenarioStepArgv(const ScenarioStep& step, std::string_
     case Kind::kText:
       return {"input", "text", step.text};
     case Kind::kMonkey:
-      return {"monkey",     "-p", std::string(package), "-s", n(1),
-              "--throttle", n(2), "--pct-syskeys",      "0",  n(0)};
+      return {"monkey",        "-p", std::string(package), "-s", n(1), "--throttle", n(2),
+              "--pct-syskeys", "0",  "--pct-rotation",     "0",  n(0)};
     case Kind::kWait:
       return {};
   }

@@ -5,16 +5,19 @@
 //                {"key": "BACK"}, {"text": "hello world"},
 //                {"monkey": {"events": 200, "seed": 42, "throttle_ms": 50}}]
 //
-// Each step becomes one argv (device_commands.h: `input tap X Y`, `input swipe X1 Y1 X2 Y2 MS`,
-// `input keyevent KEYCODE_BACK`, `input text TEXT`, `monkey -p PKG -s SEED --throttle T
-// --pct-syskeys 0 EVENTS`) or a wait on the host. Only what those tools take unchanged passes:
+// Each step becomes one argv (`input tap X Y`, `input swipe X1 Y1 X2 Y2 MS`, `input keyevent
+// KEYCODE_BACK`, `input text TEXT`, `monkey -p PKG -s SEED --throttle T --pct-syskeys 0
+// --pct-rotation 0 EVENTS`) or a wait on the host. Only what those tools take unchanged passes:
 // - text: printable ASCII without '%' — `input` (frameworks/base cmds/input Input.java, and
 //   InputShellCommand.java from Android 12) turns "%s" into a space and maps each character
 //   through the virtual keyboard's KeyCharacterMap, which has no key for anything else;
 // - key: a KeyEvent name (BACK or KEYCODE_BACK, [A-Z0-9_]) or its number (0–999);
 // - numbers: whole JSON integers within the bounds below.
-// Monkey is restricted to the run's package (-p) and sends no system keys (--pct-syskeys 0:
-// HOME or a volume key would take the measurement out of the app).
+// Monkey is restricted to the run's package (-p), sends no system keys (--pct-syskeys 0: HOME
+// or a volume key would take the measurement out of the app) and no rotations
+// (--pct-rotation 0): MonkeyRotationEvent calls IWindowManager.freezeRotation and, when its
+// random `persist` is set, never thaws it — the phone would stay locked in that rotation after
+// the run, a change droidlab could neither record nor undo.
 #pragma once
 
 #include <chrono>

@@ -19,8 +19,6 @@ namespace {
 using nlohmann::json;
 using testutil::ProcessResult;
 using testutil::RunProcess;
-using testutil::TempDir;
-using testutil::WriteFileBytes;
 
 class ParseCommandTest : public testutil::ParseCommandFixture {};
 

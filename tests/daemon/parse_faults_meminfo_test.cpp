@@ -17,9 +17,6 @@ namespace {
 using nlohmann::json;
 using testutil::ProcessResult;
 using testutil::ReadTestData;
-using testutil::RunProcess;
-using testutil::TempDir;
-using testutil::WriteFileBytes;
 
 class ParseFaultsMeminfoTest : public testutil::ParseCommandFixture {};
 

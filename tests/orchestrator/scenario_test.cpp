@@ -3,7 +3,7 @@
 // on the device: frameworks/base cmds/input (Input.java to Android 11, InputShellCommand.java
 // from 12: `input tap X Y`, `input swipe X1 Y1 X2 Y2 [DURATION]`, `input keyevent KEYCODE`,
 // `input text TEXT` with "%s" read as a space) and development/cmds/monkey (Monkey.java: -p, -s,
-// --throttle, --pct-syskeys, the event count last).
+// --throttle, --pct-syskeys, --pct-rotation, the event count last).
 #include "orchestrator/spec/scenario.h"
 
 #include <gtest/gtest.h>
@@ -46,7 +46,7 @@ TEST(ScenarioTest, EveryStepBecomesItsArgv) {
             (Argv{"input", "text", "hello world; $(reboot)"}));
   EXPECT_EQ(ScenarioStepArgv(spec->scenario[7], pkg),
             (Argv{"monkey", "-p", "com.example.app", "-s", "42", "--throttle", "50",
-                  "--pct-syskeys", "0", "200"}));
+                  "--pct-syskeys", "0", "--pct-rotation", "0", "200"}));
 
   EXPECT_EQ(ScenarioStepDeadline(spec->scenario[0]).count(), 10'000);
   EXPECT_EQ(ScenarioStepDeadline(spec->scenario[2]).count(), 10'300);
