@@ -593,15 +593,20 @@ TEST_F(RunExecutorE2eTest, UnplugMidRunFailsNamingTheIterationAndKeepsLaunches) 
   ASSERT_TRUE(WaitUntil([&] { return run.iterations_done() >= 2; }, seconds(20)));
   Shell(device, "devsim-fault unplug 3000");
   const auto outcome = run.Wait();
-  ASSERT_TRUE(outcome);
-  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
-  EXPECT_NE(outcome->error.value_or("").find("iteration "), std::string::npos)
-      << outcome->error.value_or("");
+  ASSERT_TRUE(outcome) << "the run did not end within 40 s";
+  // Once in a CI run (not reproduced here, under load or not) one of these failed without
+  // saying which launch or why: each now prints the run's error (its log is on stderr).
+  const std::string error = outcome->error.value_or("");
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed) << error;
+  EXPECT_NE(error.find("iteration "), std::string::npos) << error;
   const auto launches = Launches(id);
-  EXPECT_GE(launches.size(), 2u);
-  EXPECT_LT(launches.size(), 40u);
-  EXPECT_EQ(static_cast<int64_t>(launches.size()), outcome->launches_recorded);
-  for (const auto& l : launches) EXPECT_TRUE(l.displayed_ms);
+  EXPECT_GE(launches.size(), 2u) << error;
+  EXPECT_LT(launches.size(), 40u) << error;
+  EXPECT_EQ(static_cast<int64_t>(launches.size()), outcome->launches_recorded) << error;
+  for (const auto& l : launches) {
+    EXPECT_TRUE(l.displayed_ms) << "iteration " << l.iteration << ": "
+                                << l.invalid_reason.value_or("valid") << "; run: " << error;
+  }
 }
 
 // Unplugged mid-run with looper stats on: the restore cannot reach the device, so the run leaves
