@@ -104,6 +104,9 @@ nlohmann::json LaunchSummariesJson(const orchestrator::LaunchSummaries& launches
       {"displayed_ms", SummaryOrNull(launches.displayed_ms)},
       {"fully_drawn_ms", SummaryOrNull(launches.fully_drawn_ms)},
       {"total_time_ms", SummaryOrNull(launches.total_time_ms)},
+      {"frame_p90_ms", SummaryOrNull(launches.frame_p90_ms)},
+      {"frame_p99_ms", SummaryOrNull(launches.frame_p99_ms)},
+      {"janky_pct", SummaryOrNull(launches.janky_pct)},
   };
 }
 

@@ -277,8 +277,16 @@ asio::awaitable<HttpResponse> Compare(const HttpRequest& request, const PathPara
     co_return BadRequest("allow_different_conditions: expected true or false, got '" + allow +
                          "'");
   }
+  std::string metric = "displayed_ms";
+  if (auto asked = Query(request, "metric")) {
+    if (!orchestrator::IsSeriesMetric(*asked)) {
+      co_return BadRequest("metric: '" + *asked + "' is not one of " +
+                           orchestrator::SeriesMetricNames());
+    }
+    metric = *asked;
+  }
   auto compare_with_baseline =
-      ctx.reports.CompareWithBaseline(*id, baseline_id, allow == "true");
+      ctx.reports.CompareWithBaseline(*id, baseline_id, allow == "true", std::move(metric));
   auto comparison = co_await std::move(compare_with_baseline);
   if (!comparison) co_return StoreFailure(comparison.error());
   co_return Ok(ComparisonJson(*comparison));

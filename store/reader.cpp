@@ -695,6 +695,14 @@ StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrames(int64_t ru
   return CollectRows<IterationFrames>(*st, ReadIterationFrames, "listing a run's frames");
 }
 
+StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrameFigures(int64_t run_id) {
+  auto st = db_->Cached(sql::kIterationFrameFiguresOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<IterationFrames>(*st, ReadIterationFrames,
+                                      "listing a run's frame figures");
+}
+
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {
   auto st = db_->Cached(sql::kSchedules);
   if (!st) return st.error();

@@ -632,7 +632,8 @@ pages.run = (root, params, id) => {
           h('td', {}, fmtNum(s.median, 1)), h('td', {}, fmtNum(s.mean, 1)), h('td', {}, fmtNum(s.p90, 1)),
           h('td', {}, fmtNum(s.max)), h('td', {}, fmtNum(s.stddev, 1)),
           h('td', {}, s.median_ci ? `${fmtNum(s.median_ci.lower, 1)}–${fmtNum(s.median_ci.upper, 1)}` : '—')))
-        : h('p', {}, 'no valid launch yet')].filter(Boolean));
+        : h('p', {}, 'no valid launch yet'),
+      jankSummary(run.summary)].filter(Boolean));
     updateChart('launches', launchData(launches.launches));
     updateChart('distribution', distributionData(launches.launches));
     updateChart('phases', phaseData(launches.launches));
@@ -667,7 +668,23 @@ function translucent(hex, alpha) {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-const SERIES_METRICS = ['displayed_ms', 'fully_drawn_ms', 'total_time_ms'];
+const SERIES_METRICS = ['displayed_ms', 'fully_drawn_ms', 'total_time_ms', 'frame_p90_ms', 'frame_p99_ms', 'janky_pct'];
+
+// The run's jank figures (GET /runs/{id} summary): each over the counted iterations' own figure.
+const JANK_METRICS = [['frame_p90_ms', 'frame time p90, ms'], ['frame_p99_ms', 'frame time p99, ms'],
+                      ['janky_pct', 'janky frames (hwui), %']];
+function jankSummary(summary) {
+  const rows = JANK_METRICS.filter(([key]) => summary?.[key]);
+  if (!rows.length) return null;
+  return h('table', {class: 'summary', id: 'jank-summary'},
+    h('tr', {}, ['per iteration', 'iterations', 'median', 'p90', 'max', 'median 95% CI'].map((t) => h('th', {}, t))),
+    ...rows.map(([key, label]) => {
+      const s = summary[key];
+      return h('tr', {'data-metric': key}, h('td', {}, label), h('td', {}, `${s.count}`),
+        h('td', {}, fmtNum(s.median, 1)), h('td', {}, fmtNum(s.p90, 1)), h('td', {}, fmtNum(s.max, 1)),
+        h('td', {}, s.median_ci ? `${fmtNum(s.median_ci.lower, 1)}–${fmtNum(s.median_ci.upper, 1)}` : '—'));
+    }));
+}
 
 // The series of a package (GET /packages/PKG/series lists them; one GET /series each): per device
 // model and mode, each run's median with its CI as a band, and the change points the daemon

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/lab/side_by_side_launches.h"
 #include "orchestrator/run/side_by_side.h"
 #include "orchestrator/spec/run_spec.h"
@@ -11,13 +12,10 @@ namespace droidlab::orchestrator {
 
 namespace {
 
-template <class Get>
-std::optional<analysis::Summary> SummaryOf(std::span<const store::Launch> launches, Get get) {
-  std::vector<double> values;
-  for (const auto& l : launches) {
-    if (!l.counted()) continue;
-    if (auto v = get(l)) values.push_back(static_cast<double>(*v));
-  }
+std::optional<analysis::Summary> SummaryOf(std::string_view metric,
+                                           std::span<const store::Launch> launches,
+                                           std::span<const store::IterationFrames> frames) {
+  const std::vector<double> values = CountedMetricValues(metric, launches, frames);
   if (values.empty()) return std::nullopt;
   return analysis::Summarize(values);
 }
@@ -25,6 +23,7 @@ std::optional<analysis::Summary> SummaryOf(std::span<const store::Launch> launch
 struct ReportRows {
   store::Run run;
   std::vector<store::Launch> launches;
+  std::vector<store::IterationFrames> frames;  // figures only
 };
 
 struct ComparisonRows {
@@ -32,6 +31,8 @@ struct ComparisonRows {
   store::Run baseline;
   std::vector<store::Launch> candidate_launches;
   std::vector<store::Launch> baseline_launches;
+  std::vector<store::IterationFrames> candidate_frames;  // figures only
+  std::vector<store::IterationFrames> baseline_frames;
 };
 
 }  // namespace
@@ -74,6 +75,12 @@ store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t 
   if (!b) return b.error();
   rows.candidate_launches = MeasuredLaunches(rows.candidate, std::move(*a));
   rows.baseline_launches = MeasuredLaunches(rows.baseline, std::move(*b));
+  auto fa = r.ListIterationFrameFigures(rows.candidate.id);
+  if (!fa) return fa.error();
+  auto fb = r.ListIterationFrameFigures(rows.baseline.id);
+  if (!fb) return fb.error();
+  rows.candidate_frames = std::move(*fa);
+  rows.baseline_frames = std::move(*fb);
   return rows;
 }
 
@@ -81,12 +88,16 @@ struct SideBySideRows {
   store::Run run;
   RunSpec spec;
   SplitLaunches launches;
+  std::vector<store::IterationFrames> frames;  // of both builds' iterations, figures only
 };
 
-RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions) {
-  const std::vector<double> base = ValidDisplayedMs(rows.launches.baseline);
-  const std::vector<double> cand = ValidDisplayedMs(rows.launches.candidate);
+RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions,
+                          std::string metric) {
+  const std::vector<double> base = CountedMetricValues(metric, rows.launches.baseline, rows.frames);
+  const std::vector<double> cand =
+      CountedMetricValues(metric, rows.launches.candidate, rows.frames);
   RunComparison out;
+  out.metric = std::move(metric);
   out.comparison = analysis::Compare(base, cand);
   out.comparability =
       JudgeSideBySide(rows.run, rows.launches.candidate, rows.launches.baseline);
@@ -97,10 +108,14 @@ RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions) 
   return out;
 }
 
-RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions) {
-  const std::vector<double> base = ValidDisplayedMs(rows.baseline_launches);
-  const std::vector<double> cand = ValidDisplayedMs(rows.candidate_launches);
+RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions,
+                          std::string metric) {
+  const std::vector<double> base =
+      CountedMetricValues(metric, rows.baseline_launches, rows.baseline_frames);
+  const std::vector<double> cand =
+      CountedMetricValues(metric, rows.candidate_launches, rows.candidate_frames);
   RunComparison out;
+  out.metric = std::move(metric);
   out.comparison = analysis::Compare(base, cand);
   out.comparability = JudgeComparability(rows.candidate, rows.candidate_launches, rows.baseline,
                                          rows.baseline_launches);
@@ -112,7 +127,8 @@ RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions) 
 
 }  // namespace
 
-LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches) {
+LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches,
+                                  std::span<const store::IterationFrames> frames) {
   LaunchSummaries s;
   s.recorded = static_cast<int64_t>(launches.size());
   for (const auto& l : launches) {
@@ -122,9 +138,12 @@ LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches) {
       ++s.valid;
     }
   }
-  s.displayed_ms = SummaryOf(launches, [](const store::Launch& l) { return l.displayed_ms; });
-  s.fully_drawn_ms = SummaryOf(launches, [](const store::Launch& l) { return l.fully_drawn_ms; });
-  s.total_time_ms = SummaryOf(launches, [](const store::Launch& l) { return l.total_time_ms; });
+  s.displayed_ms = SummaryOf("displayed_ms", launches, frames);
+  s.fully_drawn_ms = SummaryOf("fully_drawn_ms", launches, frames);
+  s.total_time_ms = SummaryOf("total_time_ms", launches, frames);
+  s.frame_p90_ms = SummaryOf("frame_p90_ms", launches, frames);
+  s.frame_p99_ms = SummaryOf("frame_p99_ms", launches, frames);
+  s.janky_pct = SummaryOf("janky_pct", launches, frames);
   return s;
 }
 
@@ -144,18 +163,20 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
     if (!run) return run.error();
     auto launches = r.ListLaunches(run_id);
     if (!launches) return launches.error();
-    return ReportRows{std::move(*run), std::move(*launches)};
+    auto frames = r.ListIterationFrameFigures(run_id);
+    if (!frames) return frames.error();
+    return ReportRows{std::move(*run), std::move(*launches), std::move(*frames)};
   };
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
   RunReport report;
-  report.launches = SummarizeLaunches(rows->launches);
+  report.launches = SummarizeLaunches(rows->launches, rows->frames);
   if (auto spec = SideBySideSpec(rows->run)) {
     SplitLaunches split = SplitByArm(*spec, std::move(rows->launches));
     report.arms = ArmSummaries{*spec->baseline_build, *spec->build,
-                               SummarizeLaunches(split.baseline),
-                               SummarizeLaunches(split.candidate)};
+                               SummarizeLaunches(split.baseline, rows->frames),
+                               SummarizeLaunches(split.candidate, rows->frames)};
   }
   report.run = std::move(rows->run);
   if (queue_) report.progress = queue_->Progress(run_id);
@@ -163,8 +184,8 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
 }
 
 boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWithBaseline(
-    int64_t run_id, std::optional<int64_t> baseline_run_id,
-    bool allow_different_conditions) const {
+    int64_t run_id, std::optional<int64_t> baseline_run_id, bool allow_different_conditions,
+    std::string metric) const {
   if (!baseline_run_id) {
     // A side-by-side run compares its own two builds.
     auto read_one = [run_id](store::Reader& r) -> store::StoreResult<std::optional<SideBySideRows>> {
@@ -174,14 +195,19 @@ boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWit
       if (!spec) return std::optional<SideBySideRows>();
       auto launches = r.ListLaunches(run_id);
       if (!launches) return launches.error();
-      SideBySideRows rows{std::move(*run), std::move(*spec), {}};
+      auto frames = r.ListIterationFrameFigures(run_id);
+      if (!frames) return frames.error();
+      SideBySideRows rows{std::move(*run), std::move(*spec), {}, std::move(*frames)};
       rows.launches = SplitByArm(rows.spec, std::move(*launches));
       return std::optional<SideBySideRows>(std::move(rows));
     };
     auto reading = store_.Read(std::move(read_one));
     auto side_by_side = co_await std::move(reading);
     if (!side_by_side) co_return side_by_side.error();
-    if (*side_by_side) co_return CompareArms(std::move(**side_by_side), allow_different_conditions);
+    if (*side_by_side) {
+      co_return CompareArms(std::move(**side_by_side), allow_different_conditions,
+                            std::move(metric));
+    }
   }
   auto read = [run_id, baseline_run_id](store::Reader& r) {
     return ReadComparisonRows(r, run_id, baseline_run_id);
@@ -189,7 +215,7 @@ boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWit
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
-  co_return CompareRows(std::move(*rows), allow_different_conditions);
+  co_return CompareRows(std::move(*rows), allow_different_conditions, std::move(metric));
 }
 
 }  // namespace droidlab::orchestrator

@@ -26,7 +26,8 @@
 namespace droidlab::orchestrator {
 
 // A run's launches, summarised over the valid ones. A summary is null when no valid launch has
-// that value (fully_drawn_ms for an app that never reports it, say).
+// that value (fully_drawn_ms for an app that never reports it, say; the frame figures of a run
+// whose frames were not read).
 struct LaunchSummaries {
   int64_t recorded = 0;  // every launch stored, warm-ups included
   int64_t valid = 0;     // valid launches the statistics count (warm-ups are not)
@@ -34,10 +35,15 @@ struct LaunchSummaries {
   std::optional<analysis::Summary> displayed_ms;
   std::optional<analysis::Summary> fully_drawn_ms;
   std::optional<analysis::Summary> total_time_ms;
+  // The jank figures of the same iterations (run_summaries.h, SeriesMetrics).
+  std::optional<analysis::Summary> frame_p90_ms;
+  std::optional<analysis::Summary> frame_p99_ms;
+  std::optional<analysis::Summary> janky_pct;
 };
 
-// Pure: the summaries of `launches`.
-LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches);
+// Pure: the summaries of `launches`, each with its iteration's frames from `frames`.
+LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches,
+                                  std::span<const store::IterationFrames> frames = {});
 // Pure: displayed_ms of the counted launches (valid, not warm-up), the metric a comparison
 // judges.
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);
@@ -73,7 +79,7 @@ struct SideBySideBuilds {
 struct RunComparison {
   store::Run candidate;
   store::Run baseline;
-  std::string metric = "displayed_ms";
+  std::string metric = "displayed_ms";  // a series metric (run_summaries.h)
   analysis::Comparison comparison;
   Comparability comparability;
   bool different_conditions_allowed = false;
@@ -100,10 +106,11 @@ class RunReports {
   // latest successful run before it of the same package, device model and mode (like with
   // like). A side-by-side run on either side of a comparison of two runs counts with its
   // candidate build's launches. kNotFound when either run is missing or there is no earlier run
-  // to compare with, with a message that says which.
+  // to compare with, with a message that says which. Of `metric`, a series metric
+  // (IsSeriesMetric; the caller checks).
   boost::asio::awaitable<store::StoreResult<RunComparison>> CompareWithBaseline(
       int64_t run_id, std::optional<int64_t> baseline_run_id,
-      bool allow_different_conditions = false) const;
+      bool allow_different_conditions = false, std::string metric = "displayed_ms") const;
 
  private:
   store::AsyncStore store_;

@@ -1,5 +1,6 @@
 #include "orchestrator/lab/run_summaries.h"
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/this_coro.hpp>
 #include <utility>
@@ -15,11 +16,48 @@ namespace {
 
 namespace asio = boost::asio;
 
-constexpr std::array<SeriesMetric, 3> kSeriesMetrics{{
-    {"displayed_ms", [](const store::Launch& l) { return l.displayed_ms; }},
-    {"fully_drawn_ms", [](const store::Launch& l) { return l.fully_drawn_ms; }},
-    {"total_time_ms", [](const store::Launch& l) { return l.total_time_ms; }},
+std::optional<double> AsDouble(std::optional<int64_t> v) {
+  if (!v) return std::nullopt;
+  return static_cast<double>(*v);
+}
+
+// hwui's "Janky frames" share: the figure `dumpsys gfxinfo` prints as "(x%)" beside the count.
+std::optional<double> JankyPct(const store::IterationFrames& f) {
+  if (!f.janky_frames || !f.total_frames || *f.total_frames <= 0) return std::nullopt;
+  return 100.0 * static_cast<double>(*f.janky_frames) / static_cast<double>(*f.total_frames);
+}
+
+constexpr std::array<SeriesMetric, 6> kSeriesMetrics{{
+    {"displayed_ms", [](const IterationView& i) { return AsDouble(i.launch.displayed_ms); }},
+    {"fully_drawn_ms", [](const IterationView& i) { return AsDouble(i.launch.fully_drawn_ms); }},
+    {"total_time_ms", [](const IterationView& i) { return AsDouble(i.launch.total_time_ms); }},
+    {"frame_p90_ms",
+     [](const IterationView& i) { return i.frames ? i.frames->p90_ms : std::nullopt; }},
+    {"frame_p99_ms",
+     [](const IterationView& i) { return i.frames ? i.frames->p99_ms : std::nullopt; }},
+    {"janky_pct",
+     [](const IterationView& i) { return i.frames ? JankyPct(*i.frames) : std::nullopt; }},
 }};
+
+// `frames` by iteration, for a binary search (the store lists them in order; tests may not).
+std::vector<const store::IterationFrames*> ByIteration(
+    std::span<const store::IterationFrames> frames) {
+  std::vector<const store::IterationFrames*> out;
+  out.reserve(frames.size());
+  for (const store::IterationFrames& f : frames) out.push_back(&f);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto* a, const auto* b) { return a->iteration < b->iteration; });
+  return out;
+}
+
+const store::IterationFrames* FramesOf(std::span<const store::IterationFrames* const> sorted,
+                                       int64_t iteration) {
+  const auto at = std::lower_bound(
+      sorted.begin(), sorted.end(), iteration,
+      [](const store::IterationFrames* f, int64_t i) { return f->iteration < i; });
+  if (at == sorted.end() || (*at)->iteration != iteration) return nullptr;
+  return *at;
+}
 
 // On a reader thread: the run's summaries, or the error that stopped the reading.
 store::StoreResult<std::vector<store::RunSummary>> ReadAndSummarize(store::Reader& r,
@@ -28,7 +66,9 @@ store::StoreResult<std::vector<store::RunSummary>> ReadAndSummarize(store::Reade
   if (!run) return run.error();
   auto launches = r.ListLaunches(run_id);
   if (!launches) return launches.error();
-  return SummarizeRunForSeries(*run, std::move(*launches));
+  auto frames = r.ListIterationFrameFigures(run_id);
+  if (!frames) return frames.error();
+  return SummarizeRunForSeries(*run, std::move(*launches), *frames);
 }
 
 // One page of the back-fill, on a reader thread.
@@ -76,20 +116,24 @@ std::string SeriesMetricNames() {
 }
 
 std::vector<double> CountedMetricValues(std::string_view metric,
-                                        std::span<const store::Launch> launches) {
+                                        std::span<const store::Launch> launches,
+                                        std::span<const store::IterationFrames> frames) {
   std::vector<double> values;
   for (const SeriesMetric& m : kSeriesMetrics) {
     if (m.name != metric) continue;
+    const std::vector<const store::IterationFrames*> sorted = ByIteration(frames);
     for (const store::Launch& l : launches) {
       if (!l.counted()) continue;
-      if (auto v = m.value(l)) values.push_back(static_cast<double>(*v));
+      const IterationView iteration{l, FramesOf(sorted, l.iteration)};
+      if (auto v = m.value(iteration)) values.push_back(*v);
     }
   }
   return values;
 }
 
-std::vector<store::RunSummary> SummarizeRunForSeries(const store::Run& run,
-                                                     std::vector<store::Launch> launches) {
+std::vector<store::RunSummary> SummarizeRunForSeries(
+    const store::Run& run, std::vector<store::Launch> launches,
+    std::span<const store::IterationFrames> frames) {
   // A calibration run (an A/A of one build) is the noise floor's, no point of the series.
   const std::optional<RunSpec> side_by_side = SideBySideSpec(run);
   if (side_by_side && side_by_side->calibration) launches.clear();
@@ -97,7 +141,7 @@ std::vector<store::RunSummary> SummarizeRunForSeries(const store::Run& run,
   const MeasuredConditions conditions = MeasuredConditionsOf(run);
   std::vector<store::RunSummary> out;
   for (const SeriesMetric& metric : kSeriesMetrics) {
-    const std::vector<double> values = CountedMetricValues(metric.name, measured);
+    const std::vector<double> values = CountedMetricValues(metric.name, measured, frames);
     store::RunSummary s;
     s.run_id = run.id;
     s.metric = std::string(metric.name);

@@ -24,29 +24,41 @@
 
 namespace droidlab::orchestrator {
 
-// A metric a series can be of, and how a launch gives it. A later per-run metric (jank,
-// memory) is one more entry here with its own source; the store keeps one row per metric.
-struct SeriesMetric {
-  std::string_view name;
-  std::optional<int64_t> (*value)(const store::Launch& launch);
+// One iteration as a metric sees it: its launch and, when they were read, its frames.
+struct IterationView {
+  const store::Launch& launch;
+  const store::IterationFrames* frames = nullptr;
 };
 
-// displayed_ms, fully_drawn_ms, total_time_ms.
+// A metric a series can be of, and how an iteration gives it. A later per-iteration metric
+// (memory) is one more entry here with its own source; the store keeps one row per metric.
+struct SeriesMetric {
+  std::string_view name;
+  std::optional<double> (*value)(const IterationView& iteration);
+};
+
+// displayed_ms, fully_drawn_ms, total_time_ms (the launch); frame_p90_ms, frame_p99_ms (the
+// 90th / 99th percentile of the iteration's counted framestats rows, analysis/frames.h) and
+// janky_pct (hwui's own "Janky frames" over "Total frames rendered", in %) — the jank figures.
 std::span<const SeriesMetric> SeriesMetrics();
 bool IsSeriesMetric(std::string_view name);
-// "displayed_ms, fully_drawn_ms, total_time_ms": for the messages that refuse another name.
+// "displayed_ms, fully_drawn_ms, …": for the messages that refuse another name.
 std::string SeriesMetricNames();
 // Pure: the values of series metric `metric` over the counted launches among `launches` (none
-// when `metric` is no series metric) — what a run's summary and its history verdict are of.
+// when `metric` is no series metric), each with the frames of its iteration from `frames` (any
+// order; an iteration without frames gives no frame metric) — what a run's summary, a
+// comparison and a history verdict are of.
 std::vector<double> CountedMetricValues(std::string_view metric,
-                                        std::span<const store::Launch> launches);
+                                        std::span<const store::Launch> launches,
+                                        std::span<const store::IterationFrames> frames = {});
 
 // Pure: a run's summary per metric (every metric, count 0 where no counted launch has it), over
 // its counted launches — valid, not warm-ups, and of a side-by-side run only the candidate
 // build's (MeasuredLaunches); none of a calibration run's — with analysis::Summarize; the
 // conditions from the run (MeasuredConditionsOf).
-std::vector<store::RunSummary> SummarizeRunForSeries(const store::Run& run,
-                                                     std::vector<store::Launch> launches);
+std::vector<store::RunSummary> SummarizeRunForSeries(
+    const store::Run& run, std::vector<store::Launch> launches,
+    std::span<const store::IterationFrames> frames = {});
 
 // Reads run `run_id` and its launches, summarises them and stores the summaries (durably).
 boost::asio::awaitable<store::Status> RecordRunSummaries(store::AsyncStore store, int64_t run_id);

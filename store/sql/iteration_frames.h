@@ -24,6 +24,15 @@ inline constexpr char kIterationFramesOfRun[] =
     "SELECT " DROIDLAB_ITERATION_FRAMES_COLUMNS
     " FROM iteration_frames WHERE run_id = ?1 ORDER BY iteration";
 
+// The same without the rows ('[]' in their place): what a run's summaries and verdicts read —
+// the figures of each iteration, not ~10 KB of framestats per iteration.
+inline constexpr char kIterationFrameFiguresOfRun[] =
+    "SELECT run_id, iteration, total_frames, janky_frames, gfx_p50_ms, gfx_p90_ms, gfx_p95_ms,"
+    " gfx_p99_ms, frame_rows, counted, refresh_period_ns, p50_ms, p90_ms, p95_ms, p99_ms,"
+    " over_16_7ms, over_33ms, over_50ms, matrix_normal, matrix_middle, matrix_high,"
+    " matrix_frozen, dropped_frames, jank, big_jank, '[]', '[]'"
+    " FROM iteration_frames WHERE run_id = ?1 ORDER BY iteration";
+
 #undef DROIDLAB_ITERATION_FRAMES_COLUMNS
 
 }  // namespace droidlab::store::sql

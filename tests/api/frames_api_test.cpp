@@ -1,5 +1,6 @@
 // GET /api/v1/runs/{id}/frames over real HTTP: a run's frames per iteration as the store keeps
-// them (schema/0011), seeded through the store; an unknown run is a 404.
+// them (schema/0011), seeded through the store; an unknown run is a 404. The jank figures in
+// the run's summary and /compare.
 #include <nlohmann/json.hpp>
 
 #include "tests/api/api_server_fixture.h"
@@ -57,6 +58,57 @@ TEST_F(ApiTest, FramesAreServedPerIterationWithTheirRowsAsPrinted) {
   ASSERT_EQ(empty.status, 200) << empty.body;
   EXPECT_EQ(Json::parse(empty.body)["iterations"], Json::array());
   EXPECT_EQ(Call("GET", "/api/v1/runs/999/frames").status, 404);
+}
+
+// The jank figures are run statistics like launch time: in the run's summary, and what
+// /compare judges when asked (?metric=), each counted iteration's own figure.
+TEST_F(ApiTest, JankFiguresAreInTheRunSummaryAndComparedWhenAsked) {
+  auto seed = [&](int64_t created_at, double p90) {
+    const int64_t run = SeedRun("R58M123ABC", "com.example.app", created_at, {500, 510, 505, 507});
+    std::vector<store::IterationFrames> frames;
+    for (int64_t i = 1; i <= 4; ++i) {
+      store::IterationFrames f;
+      f.run_id = run;
+      f.iteration = i;
+      f.total_frames = 100;
+      f.janky_frames = i;  // 1..4 %
+      f.p90_ms = p90 + static_cast<double>(i) / 10;
+      f.p99_ms = 2 * p90;
+      frames.push_back(f);
+    }
+    EXPECT_TRUE(store_->AddIterationFrames(std::move(frames)));
+    EXPECT_TRUE(store_->Flush());
+    return run;
+  };
+  const int64_t before = seed(1000, 10.0);
+  const int64_t after = seed(2000, 20.0);
+  Start();
+
+  auto detail = Call("GET", "/api/v1/runs/" + std::to_string(after));
+  ASSERT_EQ(detail.status, 200) << detail.body;
+  const Json summary = Json::parse(detail.body)["summary"];
+  EXPECT_EQ(summary["frame_p90_ms"]["count"], 4);
+  EXPECT_DOUBLE_EQ(summary["frame_p90_ms"]["median"].get<double>(), 20.25);
+  EXPECT_DOUBLE_EQ(summary["frame_p99_ms"]["median"].get<double>(), 40.0);
+  EXPECT_DOUBLE_EQ(summary["janky_pct"]["median"].get<double>(), 2.5);
+  EXPECT_EQ(summary["displayed_ms"]["count"], 4);
+
+  auto compared =
+      Call("GET", "/api/v1/runs/" + std::to_string(after) + "/compare?metric=frame_p90_ms");
+  ASSERT_EQ(compared.status, 200) << compared.body;
+  const Json c = Json::parse(compared.body);
+  EXPECT_EQ(c["metric"], "frame_p90_ms");
+  EXPECT_EQ(c["baseline_id"], before);
+  EXPECT_DOUBLE_EQ(c["baseline_median_ms"].get<double>(), 10.25);
+  EXPECT_DOUBLE_EQ(c["candidate_median_ms"].get<double>(), 20.25);
+  // The launches did not move; displayed_ms stays the default.
+  const Json by_default =
+      Json::parse(Call("GET", "/api/v1/runs/" + std::to_string(after) + "/compare").body);
+  EXPECT_EQ(by_default["metric"], "displayed_ms");
+  EXPECT_DOUBLE_EQ(by_default["candidate_median_ms"].get<double>(), 506.0);
+  auto bad = Call("GET", "/api/v1/runs/" + std::to_string(after) + "/compare?metric=fps");
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_NE(bad.body.find("janky_pct"), std::string::npos) << bad.body;
 }
 
 }  // namespace

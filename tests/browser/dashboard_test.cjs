@@ -310,6 +310,11 @@ async function main() {
     check(frames.refresh.length === 2 && Math.abs(frames.refresh[0] - 16.67) < 0.01,
           `the refresh period is a line at 16.7 ms: ${JSON.stringify(frames.refresh)}`);
     check(frames.rows === iterations, `the frames table has a row per iteration (${frames.rows})`);
+    // The jank figures in the run's summary: every iteration's frames took 8 ms.
+    const jank = await page.evaluate(() => [...document.querySelectorAll('#jank-summary tr[data-metric]')]
+      .map((tr) => `${tr.dataset.metric}:${tr.cells[1].textContent}:${tr.cells[2].textContent}`));
+    check(jank.includes(`frame_p90_ms:${iterations}:8.0`) && jank.includes(`frame_p99_ms:${iterations}:8.0`),
+          `the jank summary has each iteration's 8 ms frames: ${JSON.stringify(jank)}`);
     await page.screenshot({path: path.join(artifacts, 'run.png'), fullPage: true});
     // devsim's looper messages are all fast: the marking of slow ones, on rows of our own.
     const marks = await page.evaluate(() => {

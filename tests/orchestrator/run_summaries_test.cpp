@@ -78,6 +78,54 @@ TEST(RunSummariesTest, EveryMetricOverTheCountedLaunchesWithTheRunsConditions) {
   EXPECT_FALSE(fully_drawn.ci_low.has_value());  // one launch: no interval
 }
 
+store::IterationFrames FramesOf(int64_t run_id, int64_t iteration, double p90, double p99,
+                                int64_t janky, int64_t total) {
+  store::IterationFrames f;
+  f.run_id = run_id;
+  f.iteration = iteration;
+  f.p90_ms = p90;
+  f.p99_ms = p99;
+  f.janky_frames = janky;
+  f.total_frames = total;
+  return f;
+}
+
+// The jank figures are series metrics too: each counted iteration's own, matched by iteration
+// (frames of a warm-up or an invalid launch count for nothing, an iteration without frames gives
+// no value), janky_pct from hwui's counts.
+TEST(RunSummariesTest, JankFiguresAreSummarisedOverTheCountedIterationsFrames) {
+  store::Run run;
+  run.id = 8;
+  run.created_at = 99;
+  std::vector<store::Launch> launches = {MakeLaunch(8, 1, 900), MakeLaunch(8, 2, 500),
+                                         MakeLaunch(8, 3, 510), MakeLaunch(8, 4, 520),
+                                         MakeLaunch(8, 5, 530)};
+  launches[0].warmup = true;
+  launches[4].valid = false;
+  // Out of order on purpose; iteration 3 has none.
+  const std::vector<store::IterationFrames> frames = {
+      FramesOf(8, 4, 20.0, 40.0, 5, 50), FramesOf(8, 1, 99.0, 199.0, 40, 40),
+      FramesOf(8, 2, 10.0, 30.0, 1, 50), FramesOf(8, 5, 77.0, 88.0, 50, 50)};
+  const auto rows = SummarizeRunForSeries(run, launches, frames);
+  ASSERT_EQ(rows.size(), SeriesMetrics().size());
+  const auto& p90 = Metric(rows, "frame_p90_ms");
+  EXPECT_EQ(p90.count, 2);
+  EXPECT_EQ(p90.median, 15.0);
+  EXPECT_EQ(Metric(rows, "frame_p99_ms").median, 35.0);
+  const auto& janky = Metric(rows, "janky_pct");
+  EXPECT_EQ(janky.count, 2);
+  EXPECT_DOUBLE_EQ(*janky.median, 6.0);  // 2 % and 10 %
+  EXPECT_EQ(Metric(rows, "displayed_ms").count, 3);
+  // Without frames: the launch metrics as before, the frame metrics empty.
+  const auto without = SummarizeRunForSeries(run, launches);
+  EXPECT_EQ(Metric(without, "frame_p90_ms").count, 0);
+  EXPECT_EQ(Metric(without, "displayed_ms").count, 3);
+  EXPECT_EQ(CountedMetricValues("janky_pct", launches, frames), (std::vector<double>{2.0, 10.0}));
+  EXPECT_TRUE(IsSeriesMetric("frame_p99_ms"));
+  EXPECT_FALSE(IsSeriesMetric("frame_p75_ms"));
+}
+
+
 // A side-by-side run measures its baseline build too, in ABBA blocks: its series point is its
 // own build's launches (by the plan: iterations 2 and 3 here), its candidate install's
 // versionCode and compilation state.
@@ -124,7 +172,7 @@ TEST(RunSummariesTest, ARunWithNothingCountedHasRowsWithCountZero) {
   std::vector<store::Launch> launches = {MakeLaunch(3, 1, 500)};
   launches[0].valid = false;
   const auto rows = SummarizeRunForSeries(run, launches);
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), SeriesMetrics().size());
   for (const auto& r : rows) {
     EXPECT_EQ(r.count, 0) << r.metric;
     EXPECT_FALSE(r.median || r.p90 || r.ci_low || r.ci_high) << r.metric;
@@ -243,7 +291,8 @@ TEST_F(RunSummariesStoreTest, RunsFinishedBeforeTheMigrationAreBackfilled) {
   EXPECT_EQ(points[0].fingerprint, "fp/1");
   EXPECT_EQ(points[1].run_id, 3);
   EXPECT_EQ(points[1].median, 360.0);
-  EXPECT_EQ(st->Read([](store::Reader& r) { return r.RunSummaries(4); })->size(), 3u);
+  EXPECT_EQ(st->Read([](store::Reader& r) { return r.RunSummaries(4); })->size(),
+            SeriesMetrics().size());
   EXPECT_TRUE(st->Read([](store::Reader& r) { return r.RunSummaries(2); })->empty());
 
   const BackfillResult again = Await(BackfillRunSummaries(store::AsyncStore(*st)));

@@ -116,6 +116,28 @@ TEST_F(IterationFramesTest, StoredThroughTheWriterAndReadBackInIterationOrder) {
   EXPECT_TRUE(Read(999).empty());
 }
 
+// What summaries and verdicts read: every figure, in iteration order, without the rows.
+TEST_F(IterationFramesTest, FiguresAreReadWithoutTheRows) {
+  const int64_t run = AddRun(1000);
+  ASSERT_TRUE(store_->AddIterationFrames({Frames(run, 2), Frames(run, 1)}).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  auto listed = store_->Read([&](Reader& r) { return r.ListIterationFrameFigures(run); });
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  ASSERT_EQ(listed->size(), 2u);
+  const IterationFrames& got = (*listed)[1];
+  EXPECT_EQ((*listed)[0].iteration, 1);
+  EXPECT_EQ(got.iteration, 2);
+  EXPECT_EQ(got.total_frames, 33);
+  EXPECT_EQ(got.janky_frames, 3);
+  EXPECT_EQ(got.gfx_p99_ms, std::nullopt);
+  EXPECT_EQ(got.p90_ms, 14.5);
+  EXPECT_EQ(got.p99_ms, 41.75);
+  EXPECT_EQ(got.big_jank, 0);
+  EXPECT_EQ(got.jank, 1);
+  EXPECT_EQ(got.columns_json, "[]");
+  EXPECT_EQ(got.rows_json, "[]");
+}
+
 TEST_F(IterationFramesTest, RetentionDeletesARunsFramesWithIt) {
   const int64_t old_run = AddRun(1000);
   const int64_t new_run = AddRun(5000);
