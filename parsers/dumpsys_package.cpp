@@ -212,6 +212,12 @@ class PackageReader {
       out_.version_name.emplace(rest);
       return;
     }
+    if (ConsumePrefix(rest, "userId=") || ConsumePrefix(rest, "appId=")) {
+      // The first one: a shared-user block further down repeats it.
+      if (!out_.app_id) out_.app_id = ParseInt64(rest);
+      if (!out_.app_id) ++out_.skipped_lines;
+      return;
+    }
     if (ConsumePrefix(rest, "signatures=")) {
       out_.signatures = ParseSignatures(rest);
       if (!out_.signatures) ++out_.skipped_lines;

@@ -82,6 +82,9 @@ struct DumpsysPackage {
   std::optional<int> min_sdk;
   std::optional<int> target_sdk;
   std::optional<std::string> version_name;  // as printed; "null" when the manifest has none
+  // The app id: "userId=N" (PackageSetting's dump up to 11, and in some 12/13 builds), "appId=N"
+  // (12+). Its uid for user 0 is the same number (UserHandle.getUid(0, appId)).
+  std::optional<int64_t> app_id;
   std::optional<PackageSignatures> signatures;  // absent: no line, or one of another form
   std::vector<DexoptStatus> dexopt;         // this package's entries, in printed order
   uint64_t skipped_lines = 0;

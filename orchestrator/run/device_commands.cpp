@@ -71,6 +71,9 @@ std::vector<std::string> LooperStatsReset() { return Args({"cmd", "looper_stats"
 std::vector<std::string> DumpsysLooperStats() { return Args({"dumpsys", "looper_stats"}); }
 std::vector<std::string> DumpsysBatteryUnplug() { return Args({"dumpsys", "battery", "unplug"}); }
 std::vector<std::string> DumpsysBatteryReset() { return Args({"dumpsys", "battery", "reset"}); }
+std::vector<std::string> Setprop(std::string_view name, std::string_view value) {
+  return Args({"setprop", name, value});
+}
 
 std::vector<std::string> LogcatFromNow() {
   return Args({"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"});

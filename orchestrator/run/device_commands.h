@@ -58,6 +58,9 @@ std::vector<std::string> DumpsysLooperStats();
 std::vector<std::string> DumpsysBatteryUnplug();
 std::vector<std::string> DumpsysBatteryReset();
 
+// The slow-message session (slow_message_session.cpp): toolbox's setprop NAME VALUE.
+std::vector<std::string> Setprop(std::string_view name, std::string_view value);
+
 // An iteration's frames (frames_collector.cpp): dumpsys gfxinfo PKG reset | framestats.
 std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);

@@ -53,6 +53,14 @@ store::DeviceRestore BatteryResetRestore() {
   return restore;
 }
 
+store::DeviceRestore SystemPropertyRestore(std::string name, std::optional<std::string> previous) {
+  store::DeviceRestore restore;
+  restore.kind = kRestoreSystemProperty;
+  restore.name = std::move(name);
+  restore.previous = std::move(previous);
+  return restore;
+}
+
 BasicResult<std::vector<std::string>, std::string> RestoreCommand(
     const store::DeviceRestore& restore) {
   if (restore.kind == kRestoreGlobalSetting && !restore.name.empty()) {
@@ -60,6 +68,9 @@ BasicResult<std::vector<std::string>, std::string> RestoreCommand(
     return SettingsDeleteGlobal(restore.name);
   }
   if (restore.kind == kRestoreBatteryReset) return DumpsysBatteryReset();
+  if (restore.kind == kRestoreSystemProperty && !restore.name.empty()) {
+    return Setprop(restore.name, restore.previous.value_or(""));
+  }
   return std::string("restore " + std::to_string(restore.id) + " of an unknown kind `" +
                      restore.kind + "` (kept for a droidlab that knows it)");
 }
@@ -67,6 +78,7 @@ BasicResult<std::vector<std::string>, std::string> RestoreCommand(
 std::string RestoreWhat(const store::DeviceRestore& restore) {
   if (restore.kind == kRestoreGlobalSetting) return restore.name + " setting";
   if (restore.kind == kRestoreBatteryReset) return "battery";
+  if (restore.kind == kRestoreSystemProperty) return restore.name + " property";
   return restore.kind;
 }
 

@@ -52,15 +52,21 @@ namespace droidlab::orchestrator {
 // The kinds of restore (store::DeviceRestore::kind).
 inline constexpr char kRestoreGlobalSetting[] = "global_setting";  // name, previous (or delete)
 inline constexpr char kRestoreBatteryReset[] = "battery_reset";    // `dumpsys battery reset`
+// name, previous: `setprop NAME PREVIOUS`, or `setprop NAME ""` when it had none — a system
+// property cannot be deleted from a shell; an empty one reads as unset (SystemProperties.getInt
+// gives its default).
+inline constexpr char kRestoreSystemProperty[] = "system_property";
 
 store::DeviceRestore GlobalSettingRestore(std::string name, std::optional<std::string> previous);
 store::DeviceRestore BatteryResetRestore();
+store::DeviceRestore SystemPropertyRestore(std::string name, std::optional<std::string> previous);
 
 // The command that undoes `restore`; an error for a kind this build does not know (it stays
 // owed, for a build that does).
 BasicResult<std::vector<std::string>, std::string> RestoreCommand(
     const store::DeviceRestore& restore);
-// "looper_stats setting", "battery": what a restore puts back, for logs.
+// "looper_stats setting", "battery", "log.looper.10123.main.slow property": what a restore puts
+// back, for logs.
 std::string RestoreWhat(const store::DeviceRestore& restore);
 
 // How a run records what undoes a change before it makes it: `restore` carries kind, name and

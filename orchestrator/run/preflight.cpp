@@ -114,6 +114,7 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   if (!package) co_return package.error();
   if (auto parsed = parsers::ParseDumpsysPackage(package->out, spec.package)) {
     report.version_code = parsed->version_code;
+    report.app_id = parsed->app_id;
     if (const parsers::DexoptStatus* d = parsed->PrimaryDexopt()) {
       if (!d->compiler_filter.empty()) report.compiler_filter = d->compiler_filter;
     }
@@ -158,6 +159,7 @@ std::string PreflightJson(const PreflightReport& r, const DeviceClock* clock,
                   {"temperature_tenths_c", Opt(r.battery_temperature_tenths_c)}};
   j["thermal_status"] = Opt(r.thermal_status);
   j["package"] = {{"version_code", Opt(r.version_code)},
+                  {"app_id", Opt(r.app_id)},
                   {"compiler_filter", Opt(r.compiler_filter)}};
   j["screen"] = {{"wakefulness", Opt(r.wakefulness)}, {"keyguard_showing", Opt(r.keyguard_showing)}};
   j["warnings"] = r.warnings;

@@ -43,6 +43,7 @@ struct PreflightReport {
   std::optional<int> battery_temperature_tenths_c;
   std::optional<int> thermal_status;
   std::optional<int64_t> version_code;
+  std::optional<int64_t> app_id;  // dumpsys package's userId= / appId=: the app's uid in user 0
   std::optional<std::string> compiler_filter;
   std::optional<std::string> wakefulness;  // "Awake", "Asleep", "Dozing", "Dreaming"
   std::optional<bool> keyguard_showing;

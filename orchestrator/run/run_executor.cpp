@@ -36,6 +36,7 @@
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
 #include "orchestrator/run/side_by_side.h"
+#include "orchestrator/run/slow_message_session.h"
 #include "orchestrator/stderr_log.h"
 #include "orchestrator/run/lost_writes.h"
 #include "parsers/looper_stats.h"
@@ -215,6 +216,9 @@ class Execution {
   asio::awaitable<store::Status> StoreRunningPreflight();
   // installed_ (an install under way) stored with the run, before the install is sent.
   asio::awaitable<store::Status> StoreInstallIntention();
+  // The slow-message property set for the run (slow_message_session.h); false: the run ends
+  // (state says why).
+  asio::awaitable<bool> StartSlowMessages(DeviceShell& shell, std::shared_ptr<LoopState> state);
   // Commits what undoes a change of the device before the change (looper_session.h).
   asio::awaitable<CommandResult<bool>> RecordUndo(store::DeviceRestore restore);
   // The daemon's OwedRestores, or the run's own over the same store.
@@ -348,9 +352,40 @@ asio::awaitable<std::optional<std::string>> Execution::Restore(DeviceShell& shel
   if (error) {
     Log("device NOT restored: " + *error + " (owed: put back when the device is online again)");
   } else {
-    Log("looper_stats setting restored" + std::string(looper_.unplugged ? ", battery reset" : ""));
+    // OwedRestores::Pay logged each one ("put back as it was: …").
+    Log("device restored: every change the run recorded is put back");
   }
   co_return error;
+}
+
+asio::awaitable<bool> Execution::StartSlowMessages(DeviceShell& shell,
+                                                  std::shared_ptr<LoopState> state) {
+  if (!preflight_ || !preflight_->app_id) {
+    state->error =
+        "slow_message_ms: the app's uid is unknown (dumpsys package printed no userId= or appId=)";
+    co_return false;
+  }
+  if (preflight_->sdk && *preflight_->sdk < kFirstSdkWithSlowMessages) {
+    Log("slow_message_ms: Android " + std::to_string(*preflight_->sdk) +
+        " (SDK) has no slow-message log (Looper logs them from Android 9, SDK 28): none will come");
+  }
+  const RecordRestore record = [this](store::DeviceRestore restore) {
+    return RecordUndo(std::move(restore));
+  };
+  auto starting = StartSlowMessageSession(shell, spec_.package, *preflight_->app_id,
+                                          *spec_.slow_message_ms, options_.command_timeout, record);
+  auto started = co_await std::move(starting);
+  if (!started) {
+    if (started.error().cancelled() || co_await Cancelled()) {
+      state->cancelled = true;
+    } else {
+      state->error = "slow messages: " + started.error().message;
+    }
+    co_return false;
+  }
+  Log("the app's main thread logs its messages over " + std::to_string(*spec_.slow_message_ms) +
+      " ms (" + started->property + ")");
+  co_return true;
 }
 
 asio::awaitable<CommandResult<bool>> Execution::RecordUndo(store::DeviceRestore restore) {
@@ -452,6 +487,11 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       state->error = feed->end_reason;
     }
     co_return;
+  }
+  if (spec_.slow_message_ms) {
+    auto starting_slow = StartSlowMessages(shell, state);
+    const bool slow_started = co_await std::move(starting_slow);
+    if (!slow_started) co_return;
   }
   if (spec_.looper_sampling_interval) {
     // From here on the device must be restored whatever happens.
@@ -1044,7 +1084,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
       co_return co_await Finish();
     }
   }
-  if (!error && restore_error) error = "looper_stats setting not restored: " + *restore_error;
+  if (!error && restore_error) error = "the device not restored: " + *restore_error;
   if (lost && !error) error = lost;
   if (error) {
     End(store::RunStatus::kFailed, error);

@@ -17,13 +17,14 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 22> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 23> kKnownFields = {"serial",
                                                            "package",
                                                            "activity",
                                                            "mode",
                                                            "iterations",
                                                            "looper_stats",
                                                            "proc_sample_interval_ms",
+                                                           "slow_message_ms",
                                                            "launch_timeout_ms",
                                                            "fully_drawn_timeout_ms",
                                                            "on_launch_failure",
@@ -153,6 +154,11 @@ std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
                  Range(kMinProcSampleIntervalMs, kMaxProcSampleIntervalMs) + ", got " +
                      std::to_string(*spec.proc_sample_interval_ms));
   }
+  if (spec.slow_message_ms && (*spec.slow_message_ms < 1 ||
+                               *spec.slow_message_ms > kMaxSlowMessageMs)) {
+    return Error("slow_message_ms", Range(1, kMaxSlowMessageMs) + ", got " +
+                                        std::to_string(*spec.slow_message_ms));
+  }
   if (spec.launch_timeout_ms < 1 || spec.launch_timeout_ms > kMaxTimeoutMs) {
     return Error("launch_timeout_ms",
                  Range(1, kMaxTimeoutMs) + ", got " + std::to_string(spec.launch_timeout_ms));
@@ -280,6 +286,15 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
       return *e;
     }
     spec.proc_sample_interval_ms = interval;
+  }
+
+  v = field("slow_message_ms");
+  if (v && !v->is_null()) {
+    int64_t threshold = 0;
+    if (auto e = ReadIntField(*v, "slow_message_ms", 1, kMaxSlowMessageMs, threshold)) {
+      return *e;
+    }
+    spec.slow_message_ms = threshold;
   }
 
   if ((v = field("launch_timeout_ms"))) {
@@ -425,6 +440,7 @@ std::string RunSpecToJson(const RunSpec& spec) {
                           : json(nullptr);
   j["proc_sample_interval_ms"] =
       spec.proc_sample_interval_ms ? json(*spec.proc_sample_interval_ms) : json(nullptr);
+  j["slow_message_ms"] = spec.slow_message_ms ? json(*spec.slow_message_ms) : json(nullptr);
   j["launch_timeout_ms"] = spec.launch_timeout_ms;
   j["fully_drawn_timeout_ms"] = spec.fully_drawn_timeout_ms;
   j["on_launch_failure"] = spec.on_launch_failure == OnLaunchFailure::kFail ? "fail" : "continue";
@@ -453,6 +469,7 @@ bool operator==(const RunSpec& a, const RunSpec& b) {
          a.mode == b.mode && a.iterations == b.iterations &&
          a.looper_sampling_interval == b.looper_sampling_interval &&
          a.proc_sample_interval_ms == b.proc_sample_interval_ms &&
+         a.slow_message_ms == b.slow_message_ms &&
          a.launch_timeout_ms == b.launch_timeout_ms &&
          a.fully_drawn_timeout_ms == b.fully_drawn_timeout_ms &&
          a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce &&

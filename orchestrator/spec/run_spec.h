@@ -40,6 +40,8 @@ enum class OnLaunchFailure { kContinue, kFail };
 
 inline constexpr int64_t kMaxIterations = 1000;
 inline constexpr int64_t kMaxSamplingInterval = 1'000'000;
+// The slowest threshold asked of the app's Looper: an ANR is 5 s; a minute says nothing more.
+inline constexpr int64_t kMaxSlowMessageMs = 60'000;
 inline constexpr int64_t kMinProcSampleIntervalMs = 10;
 inline constexpr int64_t kMaxProcSampleIntervalMs = 60'000;
 inline constexpr int64_t kMaxTimeoutMs = 600'000;
@@ -62,6 +64,9 @@ struct RunSpec {
   std::optional<int64_t> looper_sampling_interval;
   // kMinProcSampleIntervalMs..kMaxProcSampleIntervalMs; absent: no process sampling.
   std::optional<int64_t> proc_sample_interval_ms;
+  // "slow_message_ms", 1..kMaxSlowMessageMs: the app's main Looper logs every message slower
+  // than this (slow_message_session.h); absent: the property is not touched.
+  std::optional<int64_t> slow_message_ms;
   // Extensions (defaults when absent):
   int64_t launch_timeout_ms = 30'000;   // "launch_timeout_ms": am start -W and its Displayed line
   int64_t fully_drawn_timeout_ms = 0;   // "fully_drawn_timeout_ms": wait this long for Fully drawn

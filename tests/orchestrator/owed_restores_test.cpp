@@ -29,6 +29,13 @@ TEST(OwedRestoresTest, EachKindHasTheCommandThatUndoesIt) {
   auto battery = RestoreCommand(BatteryResetRestore());
   ASSERT_TRUE(battery);
   EXPECT_EQ(*battery, (Argv{"dumpsys", "battery", "reset"}));
+  auto property = RestoreCommand(SystemPropertyRestore("log.looper.10123.main.slow", "50"));
+  ASSERT_TRUE(property);
+  EXPECT_EQ(*property, (Argv{"setprop", "log.looper.10123.main.slow", "50"}));
+  // No previous value: set empty, which SystemProperties.getInt reads as unset.
+  auto cleared = RestoreCommand(SystemPropertyRestore("log.looper.10123.main.slow", std::nullopt));
+  ASSERT_TRUE(cleared);
+  EXPECT_EQ(*cleared, (Argv{"setprop", "log.looper.10123.main.slow", ""}));
   // A kind this build does not know stays owed (for one that does), never dropped.
   store::DeviceRestore unknown;
   unknown.kind = "setprop";

@@ -22,6 +22,7 @@ TEST(DumpsysPackageTest, Android12TermuxLegacyDexopt) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->installed);
   EXPECT_EQ(r->version_code, 118);
+  EXPECT_EQ(r->app_id, 10459);  // "userId=10459"
   EXPECT_EQ(r->min_sdk, 24);
   EXPECT_EQ(r->target_sdk, 28);
   EXPECT_EQ(r->version_name, "0.118.0");
@@ -69,6 +70,7 @@ TEST(DumpsysPackageTest, Android14FullDump) {
                                "com.example.lab");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->installed);
+  EXPECT_EQ(r->app_id, 10231);  // "appId=10231" (Android 12+)
   // The installed version, not the factory one under "Hidden system packages:".
   EXPECT_EQ(r->version_code, 2040117);
   EXPECT_EQ(r->min_sdk, 26);
@@ -203,6 +205,7 @@ TEST(DumpsysPackageTest, Android7SignaturesAreIdentityHashes) {
                                "com.example.testapp.first");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->version_code, 1);
+  EXPECT_EQ(r->app_id, 10225);  // "userId=10225"
   ASSERT_TRUE(r->signatures.has_value());
   EXPECT_TRUE(r->signatures->identity_hashes);
   EXPECT_FALSE(r->signatures->scheme_version.has_value());

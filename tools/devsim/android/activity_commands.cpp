@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/devsim/android/app_faults.h"
+#include "tools/devsim/android/slow_messages.h"
 #include "tools/devsim/android/command_handlers.h"
 #include "tools/devsim/android/compilation.h"
 #include "tools/devsim/android/device_state.h"
@@ -97,6 +98,7 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
         kTicksPerSecond);
     app->pid = device.StartProcess(app->spec.name, app->spec.uid, device.zygote_pid, fork_ticks);
     StartFrameStats(app->frames, device.MonotonicNs());
+    ReadSlowMessageThreshold(device, *app);
     app->launches_in_process = 0;
     device.Log(fork_time, system_server, system_server + 27, 'I', "ActivityManager",
                StartProcLogMessage(sdk, app->pid, app->spec.name, app->spec.uid, component),
@@ -143,6 +145,7 @@ CommandOutput RunAmStart(DeviceState& device, const Argv& argv) {
   // delivered to the activity on top is no launch.
   if (!result.delivered_to_top) {
     ++app->launches;
+    LogSlowMessages(device, *app, t0 + milliseconds(1 + result.total_ms));
     ApplyLaunchFaults(device, *app, app->launches, t0 + milliseconds(1 + result.total_ms));
   }
 

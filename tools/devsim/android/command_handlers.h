@@ -36,6 +36,7 @@ inline std::optional<long> ParseLong(std::string_view text) {
 
 // system_info_commands.cpp: read-only facts of the build and the clock.
 CommandOutput RunGetprop(DeviceState& device, const Argv& argv);
+CommandOutput RunSetprop(DeviceState& device, const Argv& argv);
 CommandOutput RunGetconf(DeviceState& device, const Argv& argv);
 CommandOutput RunDate(DeviceState& device, const Argv& argv);
 

@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::pair<std::string_view, CommandHandler> kCommands[] = {
     {"getprop", RunGetprop},
+    {"setprop", RunSetprop},
     {"settings", RunSettings},
     {"pidof", RunPidof},
     {"cat", RunCat},

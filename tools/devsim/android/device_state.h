@@ -64,6 +64,9 @@ struct App {
   int launches_in_process = 0;
   // `am start`s of the package since devsim started (crash_on_launch / anr_on_launch count these).
   int launches = 0;
+  // The main Looper's slow-message threshold, read from log.looper.<uid>.main.slow when the
+  // process started (slow_messages.h); none: it logs no slow message.
+  std::optional<long> slow_threshold_ms;
 };
 
 // What an installed-from-the-host APK's manifest says (parsers/apk_manifest.h read it).

@@ -187,6 +187,17 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         }
         Read(entry, "crash_on_launch", package.crash_on_launch);
         Read(entry, "anr_on_launch", package.anr_on_launch);
+        if (const auto slow = entry.find("slow_messages"); slow != entry.end() && slow->is_array()) {
+          for (const json& s : *slow) {
+            SlowMessageSpec message;
+            Read(s, "kind", message.kind);
+            Read(s, "ms", message.ms);
+            Read(s, "h", message.handler);
+            Read(s, "c", message.callback);
+            Read(s, "m", message.what);
+            package.slow_messages.push_back(std::move(message));
+          }
+        }
         scenario.packages.push_back(std::move(package));
       }
     } else {

@@ -22,7 +22,9 @@
 //                              "system_kb": 8000, "swap_pss_kb": 400, "views": 60,
 //                              "view_root_impl": 1, "app_contexts": 3, "activities": 1,
 //                              "activities_leak_per_launch": 0},
-//                   "crash_on_launch": [3], "anr_on_launch": []}],
+//                   "crash_on_launch": [3], "anr_on_launch": [],
+//                   "slow_messages": [{"kind": "dispatch", "ms": 900,
+//                                      "h": "android.app.ActivityThread$H", "c": "null", "m": 159}]}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -78,6 +80,16 @@ struct MemorySpec {
   int activities_leak_per_launch = 0;
 };
 
+// One slow main-thread message: `kind` "dispatch" (the handler ran `ms`) or "delivery" (it was
+// dispatched `ms` late); h, c, m as Looper prints them (Handler class, callback, what).
+struct SlowMessageSpec {
+  std::string kind = "dispatch";
+  long ms = 0;
+  std::string handler = "android.os.Handler";
+  std::string callback = "null";
+  int what = 0;
+};
+
 struct PackageSpec {
   std::string name;
   std::string activity;  // as given to am start: ".MainActivity" or a full class name
@@ -116,6 +128,9 @@ struct PackageSpec {
   // crashes right after it is shown, or stops responding (app_faults.h).
   std::vector<int> crash_on_launch;
   std::vector<int> anr_on_launch;
+  // Messages the app's main thread takes long over on every launch (slow_messages.h): Looper
+  // logs each one that is over the threshold the process started with.
+  std::vector<SlowMessageSpec> slow_messages;
 };
 
 // The battery as BatteryService reports it. A USB-attached lab phone charges: usb true.

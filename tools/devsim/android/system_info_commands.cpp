@@ -27,6 +27,23 @@ CommandOutput RunGetprop(DeviceState& device, const Argv& argv) {
   return output;
 }
 
+// toolbox setprop (system/core/toolbox/setprop.cpp, Android 9+): NAME VALUE, nothing printed; a
+// read-only property that is already set cannot change (property_service refuses it).
+CommandOutput RunSetprop(DeviceState& device, const Argv& argv) {
+  if (argv.size() != 3) {
+    return Error("usage: setprop NAME VALUE\n\nSets an Android system property.\n\n", 1);
+  }
+  const std::string& name = argv[1];
+  const std::string& value = argv[2];
+  if (name.rfind("ro.", 0) == 0 && device.properties.count(name) != 0) {
+    return Error("Failed to set property '" + name + "' to '" + value +
+                     "'.\nSee dmesg for error reason.\n",
+                 1);
+  }
+  device.properties[name] = value;
+  return CommandOutput();
+}
+
 // toybox getconf: CLK_TCK is USER_HZ (100), PAGESIZE the kernel's 4 KiB pages.
 CommandOutput RunGetconf(DeviceState&, const Argv& argv) {
   if (argv.size() != 2) return Error("getconf: needs 1 argument\n", 1);
