@@ -1,6 +1,9 @@
 #include "daemon/parse_json.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 namespace droidlab::daemon {
@@ -24,9 +27,6 @@ void PutIf(Json& j, const char* key, const std::optional<T>& v) {
 }
 void PutIf(Json& j, const char* key, const std::optional<std::string_view>& v) {
   if (v) j[key] = std::string(*v);
-}
-void PutIf(Json& j, const char* key, const std::string& v) {
-  if (!v.empty()) j[key] = v;
 }
 
 Json Percentiles(const std::array<std::optional<int64_t>, 4>& values) {
@@ -81,56 +81,151 @@ Json ProfileJson(const parsers::GfxinfoProfile& p) {
   return j;
 }
 
+// An object written straight into `out`, member by member, for records that come by the
+// hundred thousand (`parse logcat` on a log dense with launches): no json value per record, no
+// allocation once `out` has grown. Its bytes are those nlohmann's dump gives the same members
+// (tests/daemon/parse_command_test.cpp compares the two).
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  ~ObjectWriter() { out_ += '}'; }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+
+  // `key` is a literal of this file: plain ASCII, nothing to escape.
+  void Key(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    out_ += '"';
+    out_ += key;
+    out_ += "\":";
+  }
+  void Put(std::string_view key, std::string_view value) {
+    Key(key);
+    AppendJsonString(value, out_);
+  }
+  void Put(std::string_view key, int64_t value) {
+    Key(key);
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out_.append(digits, end);
+  }
+  void PutOrNull(std::string_view key, const std::optional<int64_t>& value) {
+    if (value) {
+      Put(key, *value);
+    } else {
+      Key(key);
+      out_ += "null";
+    }
+  }
+  // Only when the record has a value ("where the line has them", API.md).
+  void PutIf(std::string_view key, const std::optional<int64_t>& value) {
+    if (value) Put(key, *value);
+  }
+  void PutIf(std::string_view key, const std::string& value) {
+    if (!value.empty()) Put(key, value);
+  }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
 }  // namespace
 
 void AppendJsonString(std::string_view text, std::string& out) {
-  Dump(Json(std::string(text)), out);
+  // Launch and fault text is printable ASCII nearly always: copied as is. A byte >= 0x80 goes
+  // through nlohmann's dump, whose U+FFFD repair of invalid UTF-8 this must not differ from.
+  size_t escapes = 0;
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x80) {
+      Dump(Json(std::string(text)), out);
+      return;
+    }
+    escapes += b < 0x20 || b == '"' || b == '\\';
+  }
+  out += '"';
+  if (escapes == 0) {
+    out += text;
+  } else {
+    // nlohmann's escapes (ensure_ascii off): the short forms, \u00XX in lower-case hex for the
+    // other control characters; DEL and '/' as they are.
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (const char c : text) {
+      const auto b = static_cast<unsigned char>(c);
+      switch (b) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (b < 0x20) {
+            out += "\\u00";
+            out += kHex[b >> 4];
+            out += kHex[b & 0xF];
+          } else {
+            out += c;
+          }
+      }
+    }
+  }
+  out += '"';
 }
 
 void AppendJson(const parsers::LaunchEvent& e, std::string& out) {
-  Json j;
-  j["kind"] = std::string(parsers::LaunchEventKindName(e.kind));
-  PutIf(j, "time", e.time);
-  PutIf(j, "pid", e.pid);
-  PutIf(j, "tid", e.tid);
-  PutIf(j, "tag", e.tag);
-  PutIf(j, "component", e.component);
-  PutIf(j, "package", e.package);
-  PutIf(j, "activity", e.activity);
+  ObjectWriter j(out);
+  j.Put("kind", parsers::LaunchEventKindName(e.kind));
+  j.PutIf("time", e.time);
+  j.PutIf("pid", e.pid);
+  j.PutIf("tid", e.tid);
+  j.PutIf("tag", e.tag);
+  j.PutIf("component", e.component);
+  j.PutIf("package", e.package);
+  j.PutIf("activity", e.activity);
   const bool timed = e.kind == parsers::LaunchEventKind::kDisplayed ||
                      e.kind == parsers::LaunchEventKind::kFullyDrawn;
   if (timed) {
-    j["duration_ms"] = OrNull(e.duration_ms);
-    j["total_ms"] = OrNull(e.total_ms);
+    j.PutOrNull("duration_ms", e.duration_ms);
+    j.PutOrNull("total_ms", e.total_ms);
   }
-  PutIf(j, "process_pid", e.process_pid);
-  PutIf(j, "process_name", e.process_name);
-  PutIf(j, "caller_pid", e.caller_pid);
-  PutIf(j, "uid", e.uid);
-  PutIf(j, "user_id", e.user_id);
-  PutIf(j, "reason", e.reason);
-  Dump(j, out);
+  j.PutIf("process_pid", e.process_pid);
+  j.PutIf("process_name", e.process_name);
+  j.PutIf("caller_pid", e.caller_pid);
+  j.PutIf("uid", e.uid);
+  j.PutIf("user_id", e.user_id);
+  j.PutIf("reason", e.reason);
 }
 
 void AppendJson(const parsers::FaultEvent& e, std::string& out) {
-  Json j;
-  j["kind"] = std::string(parsers::FaultKindName(e.kind));
-  PutIf(j, "time", e.time);
-  PutIf(j, "tag", e.tag);
-  PutIf(j, "package", e.package);
-  PutIf(j, "process_name", e.process_name);
-  PutIf(j, "pid", e.pid);
-  PutIf(j, "tid", e.tid);
-  PutIf(j, "logger_pid", e.logger_pid);
-  PutIf(j, "user_id", e.user_id);
-  PutIf(j, "component", e.component);
-  PutIf(j, "thread", e.thread);
-  PutIf(j, "reason", e.reason);
+  ObjectWriter j(out);
+  j.Put("kind", parsers::FaultKindName(e.kind));
+  j.PutIf("time", e.time);
+  j.PutIf("tag", e.tag);
+  j.PutIf("package", e.package);
+  j.PutIf("process_name", e.process_name);
+  j.PutIf("pid", e.pid);
+  j.PutIf("tid", e.tid);
+  j.PutIf("logger_pid", e.logger_pid);
+  j.PutIf("user_id", e.user_id);
+  j.PutIf("component", e.component);
+  j.PutIf("thread", e.thread);
+  j.PutIf("reason", e.reason);
   if (e.kind == parsers::FaultKind::kSlowDispatch || e.kind == parsers::FaultKind::kSlowDelivery) {
-    j["duration_ms"] = OrNull(e.duration_ms);
+    j.PutOrNull("duration_ms", e.duration_ms);
   }
-  if (!e.stack.empty()) j["stack"] = e.stack;
-  Dump(j, out);
+  if (!e.stack.empty()) {
+    j.Key("stack");
+    out += '[';
+    for (size_t i = 0; i < e.stack.size(); ++i) {
+      if (i > 0) out += ',';
+      AppendJsonString(e.stack[i], out);
+    }
+    out += ']';
+  }
 }
 
 void AppendJson(const parsers::Meminfo& m, std::string& out) {

@@ -77,6 +77,29 @@ TEST_F(ParseFaultsMeminfoTest, LogcatFaultEventsNextToLaunches) {
   EXPECT_EQ(ev[4]["stack"], json::array({"\tat com.example.app.Main.onCreate(Main.java:10)"}));
 }
 
+// Free text from the device keeps its bytes through the JSON writer: quotes, backslashes and
+// control characters escaped as nlohmann's dump escapes them (each value's dump is found in the
+// output as is), DEL, '/' and valid UTF-8 passed through, an invalid byte made U+FFFD.
+TEST_F(ParseFaultsMeminfoTest, LogcatFaultTextIsEscapedAsNlohmannDumpsIt) {
+  const std::string message = "java.lang.IllegalStateException: \"q\" \\ a/b \x01\x1f\x7f \xc3\xa9";
+  const std::string crash =
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: FATAL EXCEPTION: main\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: Process: com.example.app, PID: 4321\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: " + message + "\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: \tat x.Y.z(Y.java:1) \xff\n";
+  ProcessResult r = Parse("logcat", WriteFile("escapes.txt", crash));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["events"].size(), 1u) << r.out;
+  const json& ev = doc["events"][0];
+  EXPECT_EQ(ev["reason"], message);
+  EXPECT_EQ(ev["stack"], json::array({"\tat x.Y.z(Y.java:1) \xef\xbf\xbd"}));
+  EXPECT_NE(r.out.find("\"reason\":" + json(message).dump()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"stack\":[\"\\tat x.Y.z(Y.java:1) \xef\xbf\xbd\"]"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\\u0001\\u001f\x7f"), std::string::npos) << r.out;
+}
+
 TEST_F(ParseFaultsMeminfoTest, LogcatRealNativeCrash) {
   ProcessResult r = Parse("logcat", "-", ReadTestData("logcat/android5_brief_native_crash.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
