@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 #include <nlohmann/json.hpp>
@@ -81,41 +83,71 @@ Json ProfileJson(const parsers::GfxinfoProfile& p) {
   return j;
 }
 
+// True when `text` holds a byte JSON escapes ('"', '\\', below 0x20) or one >= 0x80 (UTF-8 to
+// check). Eight bytes at a time: each test below leaves a byte's high bit set exactly where it
+// holds (the classic "has zero byte" / "has byte less than" bit tricks), so their OR is exact for
+// "any byte of the word".
+bool NeedsEscape(std::string_view text) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  for (; end - p >= 8; p += 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, p, 8);
+    const uint64_t quote = w ^ (kOnes * '"');
+    const uint64_t backslash = w ^ (kOnes * '\\');
+    const uint64_t hits = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) |
+                          ((backslash - kOnes) & ~backslash) | w;
+    if ((hits & kHigh) != 0) return true;
+  }
+  for (; p < end; ++p) {
+    const auto b = static_cast<unsigned char>(*p);
+    if (b < 0x20 || b == '"' || b == '\\' || b >= 0x80) return true;
+  }
+  return false;
+}
+
 // An object written straight into `out`, member by member, for records that come by the
-// hundred thousand (`parse logcat` on a log dense with launches): no json value per record, no
-// allocation once `out` has grown. Its bytes are those nlohmann's dump gives the same members
-// (tests/daemon/parse_command_test.cpp compares the two).
+// hundred thousand (`parse logcat` on a log dense with launches): no json value per record, and
+// the members put together in a buffer on the stack, appended to `out` once per record (a
+// std::string append per piece was most of the writer's instructions: callgrind, dense bench
+// log). Its bytes are those nlohmann's dump gives the same members (tests/daemon/
+// parse_faults_meminfo_test.cpp; the old and new binaries compared on every logcat sample).
 class ObjectWriter {
  public:
-  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
-  ~ObjectWriter() { out_ += '}'; }
+  explicit ObjectWriter(std::string& out) : out_(out) { Raw("{", 1); }
+  ~ObjectWriter() {
+    Raw("}", 1);
+    Flush();
+  }
   ObjectWriter(const ObjectWriter&) = delete;
   ObjectWriter& operator=(const ObjectWriter&) = delete;
 
   // `key` is a literal of this file: plain ASCII, nothing to escape.
   void Key(std::string_view key) {
-    if (!first_) out_ += ',';
+    if (!first_) Raw(",", 1);
     first_ = false;
-    out_ += '"';
-    out_ += key;
-    out_ += "\":";
+    Raw("\"", 1);
+    Raw(key.data(), key.size());
+    Raw("\":", 2);
   }
   void Put(std::string_view key, std::string_view value) {
     Key(key);
-    AppendJsonString(value, out_);
+    String(value);
   }
   void Put(std::string_view key, int64_t value) {
     Key(key);
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out_.append(digits, end);
+    Raw(digits, static_cast<size_t>(end - digits));
   }
   void PutOrNull(std::string_view key, const std::optional<int64_t>& value) {
     if (value) {
       Put(key, *value);
     } else {
       Key(key);
-      out_ += "null";
+      Raw("null", 4);
     }
   }
   // Only when the record has a value ("where the line has them", API.md).
@@ -125,10 +157,41 @@ class ObjectWriter {
   void PutIf(std::string_view key, const std::string& value) {
     if (!value.empty()) Put(key, value);
   }
+  // A JSON string literal; one that needs escapes, or is long, goes through AppendJsonString.
+  void String(std::string_view text) {
+    if (text.size() + 2 <= sizeof buf_ - used_ && !NeedsEscape(text)) {
+      buf_[used_++] = '"';
+      std::memcpy(buf_ + used_, text.data(), text.size());
+      used_ += text.size();
+      buf_[used_++] = '"';
+      return;
+    }
+    Flush();
+    AppendJsonString(text, out_);
+  }
+  // Bytes as they are (JSON punctuation, digits, keys).
+  void Raw(const char* bytes, size_t n) {
+    if (n > sizeof buf_ - used_) {
+      Flush();
+      if (n > sizeof buf_) {
+        out_.append(bytes, n);
+        return;
+      }
+    }
+    std::memcpy(buf_ + used_, bytes, n);
+    used_ += n;
+  }
 
  private:
+  void Flush() {
+    out_.append(buf_, used_);
+    used_ = 0;
+  }
+
   std::string& out_;
   bool first_ = true;
+  size_t used_ = 0;
+  char buf_[1024];
 };
 
 }  // namespace
@@ -136,41 +199,40 @@ class ObjectWriter {
 void AppendJsonString(std::string_view text, std::string& out) {
   // Launch and fault text is printable ASCII nearly always: copied as is. A byte >= 0x80 goes
   // through nlohmann's dump, whose U+FFFD repair of invalid UTF-8 this must not differ from.
-  size_t escapes = 0;
+  if (!NeedsEscape(text)) {
+    out.append("\"", 1);
+    out.append(text);
+    out.append("\"", 1);
+    return;
+  }
   for (const char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b >= 0x80) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
       Dump(Json(std::string(text)), out);
       return;
     }
-    escapes += b < 0x20 || b == '"' || b == '\\';
   }
+  // nlohmann's escapes (ensure_ascii off): the short forms, \u00XX in lower-case hex for the
+  // other control characters; DEL and '/' as they are.
+  static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  if (escapes == 0) {
-    out += text;
-  } else {
-    // nlohmann's escapes (ensure_ascii off): the short forms, \u00XX in lower-case hex for the
-    // other control characters; DEL and '/' as they are.
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (const char c : text) {
-      const auto b = static_cast<unsigned char>(c);
-      switch (b) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (b < 0x20) {
-            out += "\\u00";
-            out += kHex[b >> 4];
-            out += kHex[b & 0xF];
-          } else {
-            out += c;
-          }
-      }
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    switch (b) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (b < 0x20) {
+          out += "\\u00";
+          out += kHex[b >> 4];
+          out += kHex[b & 0xF];
+        } else {
+          out += c;
+        }
     }
   }
   out += '"';
@@ -219,12 +281,12 @@ void AppendJson(const parsers::FaultEvent& e, std::string& out) {
   }
   if (!e.stack.empty()) {
     j.Key("stack");
-    out += '[';
+    j.Raw("[", 1);
     for (size_t i = 0; i < e.stack.size(); ++i) {
-      if (i > 0) out += ',';
-      AppendJsonString(e.stack[i], out);
+      if (i > 0) j.Raw(",", 1);
+      j.String(e.stack[i]);
     }
-    out += ']';
+    j.Raw("]", 1);
   }
 }
 
