@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
@@ -91,13 +92,33 @@ TEST_F(ParseFaultsMeminfoTest, LogcatFaultTextIsEscapedAsNlohmannDumpsIt) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json doc = json::parse(r.out);
   ASSERT_EQ(doc["events"].size(), 1u) << r.out;
-  const json& ev = doc["events"][0];
+  const json ev = doc["events"][0];
   EXPECT_EQ(ev["reason"], message);
   EXPECT_EQ(ev["stack"], json::array({"\tat x.Y.z(Y.java:1) \xef\xbf\xbd"}));
   EXPECT_NE(r.out.find("\"reason\":" + json(message).dump()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"stack\":[\"\\tat x.Y.z(Y.java:1) \xef\xbf\xbd\"]"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\\u0001\\u001f\x7f"), std::string::npos) << r.out;
+
+  // A byte to escape at every place of the text's last eight (the check reads 8 bytes at a time,
+  // the last ones as a word of their own).
+  std::string crashes;
+  std::vector<std::string> reasons;
+  for (int k = 0; k <= 16; ++k) {
+    reasons.push_back("java.lang.X: " + std::string(k, 'a') + (k % 2 ? "\"" : "\x02") + "bc");
+    const std::string header = "11-22 10:01:12.000  " + std::to_string(5000 + k) + "  " +
+                               std::to_string(5000 + k) + " E AndroidRuntime: ";
+    crashes += header + "FATAL EXCEPTION: main\n" + header + "Process: p, PID: " +
+               std::to_string(5000 + k) + "\n" + header + reasons.back() + "\n";
+  }
+  r = Parse("logcat", WriteFile("tails.txt", crashes));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  doc = json::parse(r.out);
+  ASSERT_EQ(doc["events"].size(), reasons.size()) << r.out;
+  for (size_t k = 0; k < reasons.size(); ++k) {
+    EXPECT_EQ(doc["events"][k]["reason"], reasons[k]);
+    EXPECT_NE(r.out.find("\"reason\":" + json(reasons[k]).dump()), std::string::npos) << k;
+  }
 }
 
 TEST_F(ParseFaultsMeminfoTest, LogcatRealNativeCrash) {
