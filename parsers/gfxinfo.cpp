@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <system_error>
 #include <utility>
 
@@ -354,7 +355,7 @@ class GfxinfoReader {
     }
     // One pass, straight into the block's flat storage, each value followed by its ','. The
     // per-row hot path (bench/gfxinfo_bench.cpp; the figures in bench/README.md): text.h's
-    // 8-digits-at-a-time scan, and ParseInt for the rare negative value (-1 where a version
+    // 16-bytes-at-a-time scan, and ParseInt for the rare negative value (-1 where a version
     // marks a time it has not got).
     const size_t width = block_.rows.width();
     const char* p = line.data();
@@ -362,8 +363,10 @@ class GfxinfoReader {
     // The bytes after the line are the text's own (its '\n' and the next lines): the scan may
     // load them, never count them. A line not in the text (the last one, copied by the
     // splitter) is read up to its own end.
+    // std::less_equal: a total order even for a pointer into the splitter's own copy.
+    const std::less_equal<const char*> at_or_before;
     const char* const readable_end =
-        p >= text_begin_ && end <= text_end_ ? text_end_ : end;
+        at_or_before(text_begin_, p) && at_or_before(end, text_end_) ? text_end_ : end;
     int64_t* const row = block_.rows.AddRow();
     size_t n = 0;
     while (p < end) {
