@@ -101,11 +101,12 @@ TEST_F(ParseFaultsMeminfoTest, LogcatFaultTextIsEscapedAsNlohmannDumpsIt) {
   EXPECT_NE(r.out.find("\\u0001\\u001f\x7f"), std::string::npos) << r.out;
 
   // A byte to escape at every place of the text's last eight (the check reads 8 bytes at a time,
-  // the last ones as a word of their own).
+  // the last ones as a word of their own); then texts longer than the writer's 1 KiB buffer.
   std::string crashes;
   std::vector<std::string> reasons;
-  for (int k = 0; k <= 16; ++k) {
-    reasons.push_back("java.lang.X: " + std::string(k, 'a') + (k % 2 ? "\"" : "\x02") + "bc");
+  for (int k = 0; k <= 18; ++k) {
+    const size_t pad = k <= 16 ? static_cast<size_t>(k) : (k == 17 ? 1010 : 3000);
+    reasons.push_back("java.lang.X: " + std::string(pad, 'a') + (k % 2 ? "\"" : "\x02") + "bc");
     const std::string header = "11-22 10:01:12.000  " + std::to_string(5000 + k) + "  " +
                                std::to_string(5000 + k) + " E AndroidRuntime: ";
     crashes += header + "FATAL EXCEPTION: main\n" + header + "Process: p, PID: " +
