@@ -1,11 +1,13 @@
 // Logcat launch-event extraction against `grep -F -c Displayed`, measured in the same run.
 //
-//   logcat_bench [--quick] [PATH_TO_DROIDLAB]
+//   logcat_bench [--quick] [--dense] [PATH_TO_DROIDLAB]
 //
 // Generates (or reuses) a `-v threadtime` logcat in /tmp: 256 MiB (8 MiB with --quick) of
 // ~120-byte lines from many tags, one launch line (START / Start proc / Displayed / Fully drawn)
 // per 2,000 lines, a lookalike
-// "I MyApp: Displayed …" per 10,000, fixed seed. Then, best of 3 each:
+// "I MyApp: Displayed …" per 10,000, fixed seed. With --dense (issue 16's dense log), one line in
+// 40 is also a START or a Start proc line (alternately): ~56,000 more events, where writing the
+// events as JSON is most of `droidlab parse logcat`'s work. Then, best of 3 each:
 //   (a) grep: `LC_ALL=C grep -F -c Displayed FILE` as a child process (fork/exec, wall time);
 //   (b) ours: read() in 1 MiB chunks, LineSplitter + LogcatReader, in process, counting events;
 //   (b') the same reader also collecting app faults (what `droidlab parse logcat` runs);
@@ -111,7 +113,7 @@ int AppendMessage(char* out, size_t room, std::string_view message, int value) {
   return static_cast<int>(total);
 }
 
-bool Generate(const std::string& path, uint64_t target_bytes) {
+bool Generate(const std::string& path, uint64_t target_bytes, bool dense) {
   std::string tmp = path + ".partial";
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) return false;
@@ -135,8 +137,9 @@ bool Generate(const std::string& path, uint64_t target_bytes) {
           line, sizeof(line),
           "11-22 %02u:%02u:%02u.%03u  4321  4321 I MyApp   : Displayed com.fake/.X: +%dms", h, m, s,
           frac, arg % 900 + 1);
-    } else if (n % 2000 == 1999) {
-      const Launch& l = kLaunches[(n / 2000) % std::size(kLaunches)];
+    } else if (n % 2000 == 1999 || (dense && n % 40 == 19)) {
+      const Launch& l = n % 2000 == 1999 ? kLaunches[(n / 2000) % std::size(kLaunches)]
+                                         : kLaunches[(n / 40) % 2];  // START, Start proc
       len = std::snprintf(line, sizeof(line), "11-22 %02u:%02u:%02u.%03u  1573  1602 I %-8s: ", h,
                           m, s, frac, l.tag);
       len += AppendMessage(line + len, sizeof(line) - static_cast<size_t>(len) - 1, l.format,
@@ -253,21 +256,24 @@ OurRun RunOurs(const std::string& path, bool faults) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  bool dense = false;
   std::string droidlab;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
+    } else if (std::strcmp(argv[i], "--dense") == 0) {
+      dense = true;
     } else {
       droidlab = argv[i];
     }
   }
   const uint64_t target = quick ? (8ull << 20) : (256ull << 20);
-  const std::string path =
-      quick ? "/tmp/droidlab_logcat_bench_8MiB.txt" : "/tmp/droidlab_logcat_bench_256MiB.txt";
+  const std::string path = std::string("/tmp/droidlab_logcat_bench_") +
+                           (quick ? "8MiB" : "256MiB") + (dense ? "_dense" : "") + ".txt";
   struct stat st {};
   if (stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) < target) {
     std::printf("generating %s ...\n", path.c_str());
-    if (!Generate(path, target) || stat(path.c_str(), &st) != 0) {
+    if (!Generate(path, target, dense) || stat(path.c_str(), &st) != 0) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 1;
     }

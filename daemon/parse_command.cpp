@@ -1,6 +1,5 @@
 #include "daemon/parse_command.h"
 
-#include <functional>
 #include <string_view>
 
 #include "daemon/input_reader.h"
@@ -56,9 +55,10 @@ struct LineInfo {
   bool unterminated = false;  // the input's last line, with no newline after it
 };
 
-// Feeds the input through a LineSplitter. `on_line(line, info)` sees every line.
-ReadOutcome ForEachLine(const std::string& path,
-                        const std::function<void(std::string_view, LineInfo)>& on_line) {
+// Feeds the input through a LineSplitter. `on_line(line, info)` sees every line. A template,
+// not a std::function: no indirect call per line (2.5 M of them in the 256 MiB bench log).
+template <class OnLine>
+ReadOutcome ForEachLine(const std::string& path, OnLine&& on_line) {
   parsers::LineSplitter splitter;
   uint64_t overlong_seen = 0;
   bool finishing = false;

@@ -1,6 +1,11 @@
 #include "daemon/parse_json.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 namespace droidlab::daemon {
@@ -24,9 +29,6 @@ void PutIf(Json& j, const char* key, const std::optional<T>& v) {
 }
 void PutIf(Json& j, const char* key, const std::optional<std::string_view>& v) {
   if (v) j[key] = std::string(*v);
-}
-void PutIf(Json& j, const char* key, const std::string& v) {
-  if (!v.empty()) j[key] = v;
 }
 
 Json Percentiles(const std::array<std::optional<int64_t>, 4>& values) {
@@ -81,56 +83,238 @@ Json ProfileJson(const parsers::GfxinfoProfile& p) {
   return j;
 }
 
+// True when `text` holds a byte JSON escapes ('"', '\\', below 0x20) or one >= 0x80 (UTF-8 to
+// check). Eight bytes at a time: each test below leaves a byte's high bit set exactly where it
+// holds (the classic "has zero byte" / "has byte less than" bit tricks), so their OR is exact for
+// "any byte of the word".
+bool NeedsEscape(std::string_view text) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  const auto word_needs = [](const char* at) {
+    uint64_t w = 0;
+    std::memcpy(&w, at, 8);
+    const uint64_t quote = w ^ (kOnes * '"');
+    const uint64_t backslash = w ^ (kOnes * '\\');
+    const uint64_t hits = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) |
+                          ((backslash - kOnes) & ~backslash) | w;
+    return (hits & kHigh) != 0;
+  };
+  const char* p = text.data();
+  const size_t n = text.size();
+  if (n < 8) {
+    for (size_t i = 0; i < n; ++i) {
+      const auto b = static_cast<unsigned char>(p[i]);
+      if (b < 0x20 || b == '"' || b == '\\' || b >= 0x80) return true;
+    }
+    return false;
+  }
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    if (word_needs(p + i)) return true;
+  }
+  return n % 8 != 0 && word_needs(p + n - 8);  // the last bytes, in one word again
+}
+
+// A member's key as written, `"key":`, in a fixed-size array: copied with one fixed-size move,
+// where a key written in three pieces (three libc memcpy calls) cost as much as the escape check
+// (perf, 180,000 launch lines).
+struct KeyText {
+  char text[16] = {};
+  size_t size = 0;
+};
+consteval KeyText K(std::string_view key) {
+  if (key.size() + 3 > sizeof(KeyText::text)) throw "key too long for KeyText";
+  KeyText k;
+  k.text[0] = '"';
+  for (size_t i = 0; i < key.size(); ++i) k.text[1 + i] = key[i];
+  k.text[1 + key.size()] = '"';
+  k.text[2 + key.size()] = ':';
+  k.size = key.size() + 3;
+  return k;
+}
+
+// An object written straight into `out`, member by member, for records that come by the
+// hundred thousand (`parse logcat` on a log dense with launches): no json value per record, and
+// the members put together in a buffer on the stack, appended to `out` once per record. Its
+// bytes are those nlohmann's dump gives the same members (tests/daemon/
+// parse_faults_meminfo_test.cpp; the old and new binaries compared on every logcat sample).
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { Raw("{", 1); }
+  ~ObjectWriter() {
+    Raw("}", 1);
+    Flush();
+  }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+
+  // `key` comes from K("name") on a literal of this file: plain ASCII, nothing to escape.
+  void Key(const KeyText& key) {
+    Room(1 + sizeof key.text);
+    buf_[used_] = ',';
+    used_ += first_ ? 0 : 1;
+    first_ = false;
+    std::memcpy(buf_ + used_, key.text, sizeof key.text);
+    used_ += key.size;
+  }
+  void Put(const KeyText& key, std::string_view value) {
+    Key(key);
+    String(value);
+  }
+  void Put(const KeyText& key, int64_t value) {
+    Key(key);
+    Room(24);
+    used_ = static_cast<size_t>(std::to_chars(buf_ + used_, buf_ + sizeof buf_, value).ptr - buf_);
+  }
+  void PutOrNull(const KeyText& key, const std::optional<int64_t>& value) {
+    if (value) {
+      Put(key, *value);
+    } else {
+      Key(key);
+      Raw("null", 4);
+    }
+  }
+  // Only when the record has a value ("where the line has them", API.md).
+  void PutIf(const KeyText& key, const std::optional<int64_t>& value) {
+    if (value) Put(key, *value);
+  }
+  void PutIf(const KeyText& key, const std::string& value) {
+    if (!value.empty()) Put(key, value);
+  }
+  // A JSON string literal; one that needs escapes, or is long, goes through AppendJsonString.
+  void String(std::string_view text) {
+    if (text.size() + 2 <= sizeof buf_ - used_ && !NeedsEscape(text)) {
+      buf_[used_++] = '"';
+      std::memcpy(buf_ + used_, text.data(), text.size());
+      used_ += text.size();
+      buf_[used_++] = '"';
+      return;
+    }
+    Flush();
+    AppendJsonString(text, out_);
+  }
+  // Bytes as they are (JSON punctuation, digits, keys).
+  void Raw(const char* bytes, size_t n) {
+    if (n > sizeof buf_ - used_) {
+      Flush();
+      if (n > sizeof buf_) {
+        out_.append(bytes, n);
+        return;
+      }
+    }
+    std::memcpy(buf_ + used_, bytes, n);
+    used_ += n;
+  }
+
+ private:
+  // At least `n` bytes free in buf_.
+  void Room(size_t n) {
+    if (sizeof buf_ - used_ < n) Flush();
+  }
+  void Flush() {
+    out_.append(buf_, used_);
+    used_ = 0;
+  }
+
+  std::string& out_;
+  bool first_ = true;
+  size_t used_ = 0;
+  char buf_[1024];
+};
+
 }  // namespace
 
 void AppendJsonString(std::string_view text, std::string& out) {
-  Dump(Json(std::string(text)), out);
+  // Launch and fault text is printable ASCII nearly always: copied as is. A byte >= 0x80 goes
+  // through nlohmann's dump, whose U+FFFD repair of invalid UTF-8 this must not differ from.
+  if (!NeedsEscape(text)) {
+    out.append("\"", 1);
+    out.append(text);
+    out.append("\"", 1);
+    return;
+  }
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      Dump(Json(std::string(text)), out);
+      return;
+    }
+  }
+  // nlohmann's escapes (ensure_ascii off): the short forms, \u00XX in lower-case hex for the
+  // other control characters; DEL and '/' as they are.
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    switch (b) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (b < 0x20) {
+          out += "\\u00";
+          out += kHex[b >> 4];
+          out += kHex[b & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
 }
 
 void AppendJson(const parsers::LaunchEvent& e, std::string& out) {
-  Json j;
-  j["kind"] = std::string(parsers::LaunchEventKindName(e.kind));
-  PutIf(j, "time", e.time);
-  PutIf(j, "pid", e.pid);
-  PutIf(j, "tid", e.tid);
-  PutIf(j, "tag", e.tag);
-  PutIf(j, "component", e.component);
-  PutIf(j, "package", e.package);
-  PutIf(j, "activity", e.activity);
+  ObjectWriter j(out);
+  j.Put(K("kind"), parsers::LaunchEventKindName(e.kind));
+  j.PutIf(K("time"), e.time);
+  j.PutIf(K("pid"), e.pid);
+  j.PutIf(K("tid"), e.tid);
+  j.PutIf(K("tag"), e.tag);
+  j.PutIf(K("component"), e.component);
+  j.PutIf(K("package"), e.package);
+  j.PutIf(K("activity"), e.activity);
   const bool timed = e.kind == parsers::LaunchEventKind::kDisplayed ||
                      e.kind == parsers::LaunchEventKind::kFullyDrawn;
   if (timed) {
-    j["duration_ms"] = OrNull(e.duration_ms);
-    j["total_ms"] = OrNull(e.total_ms);
+    j.PutOrNull(K("duration_ms"), e.duration_ms);
+    j.PutOrNull(K("total_ms"), e.total_ms);
   }
-  PutIf(j, "process_pid", e.process_pid);
-  PutIf(j, "process_name", e.process_name);
-  PutIf(j, "caller_pid", e.caller_pid);
-  PutIf(j, "uid", e.uid);
-  PutIf(j, "user_id", e.user_id);
-  PutIf(j, "reason", e.reason);
-  Dump(j, out);
+  j.PutIf(K("process_pid"), e.process_pid);
+  j.PutIf(K("process_name"), e.process_name);
+  j.PutIf(K("caller_pid"), e.caller_pid);
+  j.PutIf(K("uid"), e.uid);
+  j.PutIf(K("user_id"), e.user_id);
+  j.PutIf(K("reason"), e.reason);
 }
 
 void AppendJson(const parsers::FaultEvent& e, std::string& out) {
-  Json j;
-  j["kind"] = std::string(parsers::FaultKindName(e.kind));
-  PutIf(j, "time", e.time);
-  PutIf(j, "tag", e.tag);
-  PutIf(j, "package", e.package);
-  PutIf(j, "process_name", e.process_name);
-  PutIf(j, "pid", e.pid);
-  PutIf(j, "tid", e.tid);
-  PutIf(j, "logger_pid", e.logger_pid);
-  PutIf(j, "user_id", e.user_id);
-  PutIf(j, "component", e.component);
-  PutIf(j, "thread", e.thread);
-  PutIf(j, "reason", e.reason);
+  ObjectWriter j(out);
+  j.Put(K("kind"), parsers::FaultKindName(e.kind));
+  j.PutIf(K("time"), e.time);
+  j.PutIf(K("tag"), e.tag);
+  j.PutIf(K("package"), e.package);
+  j.PutIf(K("process_name"), e.process_name);
+  j.PutIf(K("pid"), e.pid);
+  j.PutIf(K("tid"), e.tid);
+  j.PutIf(K("logger_pid"), e.logger_pid);
+  j.PutIf(K("user_id"), e.user_id);
+  j.PutIf(K("component"), e.component);
+  j.PutIf(K("thread"), e.thread);
+  j.PutIf(K("reason"), e.reason);
   if (e.kind == parsers::FaultKind::kSlowDispatch || e.kind == parsers::FaultKind::kSlowDelivery) {
-    j["duration_ms"] = OrNull(e.duration_ms);
+    j.PutOrNull(K("duration_ms"), e.duration_ms);
   }
-  if (!e.stack.empty()) j["stack"] = e.stack;
-  Dump(j, out);
+  if (!e.stack.empty()) {
+    j.Key(K("stack"));
+    j.Raw("[", 1);
+    for (size_t i = 0; i < e.stack.size(); ++i) {
+      if (i > 0) j.Raw(",", 1);
+      j.String(e.stack[i]);
+    }
+    j.Raw("]", 1);
+  }
 }
 
 void AppendJson(const parsers::Meminfo& m, std::string& out) {

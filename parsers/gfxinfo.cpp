@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <system_error>
 #include <utility>
 
@@ -12,6 +13,9 @@ namespace droidlab::parsers {
 namespace {
 
 constexpr std::string_view kProfileDataMarker = "---PROFILEDATA---";
+// hwui keeps a window's last 120 frames (CanvasContext's RingBuffer<FrameInfo, 120>), so a
+// block's storage is allocated once; a longer block grows it.
+constexpr size_t kFramesPerBlock = 120;
 
 // "16.28" of "(16.28%)": ProfileData prints "%.2f"; the whole field must be a number.
 std::optional<double> ParseDecimal(std::string_view s) {
@@ -112,6 +116,10 @@ void CorrectSwappedNames(GfxinfoFramestats& block) {
 
 class GfxinfoReader {
  public:
+  // The whole text the lines come from (see FramestatsLine).
+  explicit GfxinfoReader(std::string_view text)
+      : text_begin_(text.data()), text_end_(text.data() + text.size()) {}
+
   void Line(std::string_view raw) {
     const std::string_view line = Trim(raw);
     if (line.empty()) return;
@@ -331,6 +339,8 @@ class GfxinfoReader {
       header_bad_ = false;
       for (auto name : names) block_.columns.emplace_back(name);
       CorrectSwappedNames(block_);
+      block_.rows = GfxinfoRows(block_.columns.size());
+      block_.rows.Reserve(kFramesPerBlock);
       return;
     }
     if (header_bad_) {
@@ -343,49 +353,44 @@ class GfxinfoReader {
       ++skipped_;
       return;
     }
-    // One pass, straight into the row, each value followed by its ','. The per-row hot path
-    // (bench/gfxinfo_bench.cpp: a vector of fields per row and ParseInt's out-of-line
-    // from_chars: 1.3–1.45 M rows/s against 4.0–4.2 M for a bare reader; this, 2.4–3.0 M): the
-    // non-negative scan of text.h, and ParseInt for the rare negative value (-1 where a
-    // version marks a time it has not got).
-    const size_t width = block_.columns.size();
-    std::vector<int64_t> row;
-    row.reserve(width);
+    // One pass, straight into the block's flat storage, each value followed by its ','. The
+    // per-row hot path (bench/gfxinfo_bench.cpp; the figures in bench/README.md): text.h's
+    // 16-bytes-at-a-time scan, and ParseInt for the rare negative value (-1 where a version
+    // marks a time it has not got).
+    const size_t width = block_.rows.width();
     const char* p = line.data();
     const char* const end = p + line.size();
+    // The bytes after the line are the text's own (its '\n' and the next lines): the scan may
+    // load them, never count them. A line not in the text (the last one, copied by the
+    // splitter) is read up to its own end.
+    // std::less_equal: a total order even for a pointer into the splitter's own copy.
+    const std::less_equal<const char*> at_or_before;
+    const char* const readable_end =
+        at_or_before(text_begin_, p) && at_or_before(end, text_end_) ? text_end_ : end;
+    int64_t* const row = block_.rows.AddRow();
+    size_t n = 0;
     while (p < end) {
-      if (row.size() == width) {
-        ++skipped_;
-        return;
-      }
+      if (n == width) return DropRow();
       int64_t value = 0;
-      const char* after = ScanNonNegativeInt64(p, end, value);
+      const char* after = ScanNonNegativeInt64(p, end, readable_end, value);
       if (after == nullptr) {
         const char* comma = static_cast<const char*>(std::memchr(p, ',', end - p));
-        if (comma == nullptr) {
-          ++skipped_;
-          return;
-        }
+        if (comma == nullptr) return DropRow();
         auto negative = ParseInt<int64_t>(std::string_view(p, comma - p));
-        if (!negative || *negative >= 0) {
-          ++skipped_;
-          return;
-        }
+        if (!negative || *negative >= 0) return DropRow();
         value = *negative;
         after = comma;
       }
-      if (after == end || *after != ',') {
-        ++skipped_;
-        return;
-      }
-      row.push_back(value);
+      if (after == end || *after != ',') return DropRow();
+      row[n++] = value;
       p = after + 1;
     }
-    if (row.size() != width) {
-      ++skipped_;
-      return;
-    }
-    block_.rows.push_back(std::move(row));
+    if (n != width) DropRow();
+  }
+
+  void DropRow() {
+    block_.rows.DropLastRow();
+    ++skipped_;
   }
 
   void CloseFramestats() {
@@ -407,6 +412,8 @@ class GfxinfoReader {
     orphan_blocks_.clear();
   }
 
+  const char* text_begin_;
+  const char* text_end_;
   std::vector<Pending> profiles_;
   std::optional<size_t> current_;  // the profile block being filled, in this process
   std::optional<int64_t> pid_;
@@ -431,7 +438,7 @@ std::optional<size_t> GfxinfoFramestats::Column(std::string_view name) const {
 }
 
 Result<Gfxinfo> ParseGfxinfo(std::string_view output) {
-  GfxinfoReader reader;
+  GfxinfoReader reader(output);
   ForEachLine(output, [&reader](std::string_view line) { reader.Line(line); });
   return std::move(reader).Finish();
 }

@@ -70,8 +70,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,12 +87,69 @@ struct GfxinfoHistogramBucket {
   int64_t count = 0;  // frames in it
 };
 
+// A framestats block's rows in one contiguous array, `width` values a row: row r is
+// values()[r * width, (r + 1) * width). One allocation per block instead of one per row (a
+// million rows of 23 values kept as vectors took ~250 MB and a million allocations; flat,
+// 184 MB: bench/gfxinfo_bench.cpp).
+// rows[r][c], rows.size() and `for (auto row : rows)` read it as a table of rows.
+class GfxinfoRows {
+ public:
+  using Row = std::span<const int64_t>;
+
+  class Iterator {
+   public:
+    using value_type = Row;
+    using difference_type = std::ptrdiff_t;
+    Iterator() = default;
+    Iterator(const int64_t* at, size_t width) : at_(at), width_(width) {}
+    Row operator*() const { return Row(at_, width_); }
+    Iterator& operator++() {
+      at_ += width_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const Iterator& other) const { return at_ == other.at_; }
+
+   private:
+    const int64_t* at_ = nullptr;
+    size_t width_ = 0;
+  };
+
+  GfxinfoRows() = default;
+  explicit GfxinfoRows(size_t width) : width_(width) {}
+
+  size_t width() const { return width_; }
+  size_t size() const { return width_ == 0 ? 0 : values_.size() / width_; }
+  bool empty() const { return values_.empty(); }
+  Row operator[](size_t r) const { return Row(values_.data() + r * width_, width_); }
+  Iterator begin() const { return Iterator(values_.data(), width_); }
+  Iterator end() const { return Iterator(values_.data() + values_.size(), width_); }
+  const std::vector<int64_t>& values() const { return values_; }
+
+  // For the parser: room for `rows` rows; a new row of width() values, to be written in place
+  // (valid until the next AddRow); the last row taken back (a row that turned out unreadable).
+  void Reserve(size_t rows) { values_.reserve(rows * width_); }
+  int64_t* AddRow() {
+    values_.resize(values_.size() + width_);
+    return values_.data() + values_.size() - width_;
+  }
+  void DropLastRow() { values_.resize(values_.size() - width_); }
+
+ private:
+  size_t width_ = 0;
+  std::vector<int64_t> values_;
+};
+
 // One ---PROFILEDATA--- block: its header's column names and its rows, each row exactly
 // columns.size() integers (rows of another width were skipped and counted).
 struct GfxinfoFramestats {
   std::vector<std::string> columns;
   bool names_corrected = false;  // FrameInterval/FrameStartTime swapped back (13–14, see above)
-  std::vector<std::vector<int64_t>> rows;
+  GfxinfoRows rows;              // rows.width() == columns.size()
 
   // The index of the column named `name`, or nullopt when this version does not print it.
   std::optional<size_t> Column(std::string_view name) const;

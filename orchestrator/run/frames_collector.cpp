@@ -25,7 +25,7 @@ std::vector<std::optional<size_t>> ColumnsOf(const parsers::GfxinfoFramestats& b
 }
 
 // A row's value at `column`, or 0 when its block has no such column (a version without it).
-int64_t ValueAt(const std::vector<int64_t>& row, const std::optional<size_t>& column) {
+int64_t ValueAt(parsers::GfxinfoRows::Row row, const std::optional<size_t>& column) {
   return column && *column < row.size() ? row[*column] : 0;
 }
 
@@ -76,7 +76,7 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
                                                        "FrameInterval"};
       const auto timing = ColumnsOf(block, kTiming);
       const auto kept = ColumnsOf(block, header->columns);
-      for (const std::vector<int64_t>& row : block.rows) {
+      for (const parsers::GfxinfoRows::Row row : block.rows) {
         analysis::FrameTiming t;
         t.flags = ValueAt(row, timing[0]);
         t.intended_vsync_ns = ValueAt(row, timing[1]);

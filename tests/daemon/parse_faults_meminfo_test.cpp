@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
@@ -75,6 +76,50 @@ TEST_F(ParseFaultsMeminfoTest, LogcatFaultEventsNextToLaunches) {
   EXPECT_EQ(ev[4]["thread"], "main");
   EXPECT_EQ(ev[4]["reason"], "java.lang.IllegalStateException: boom");
   EXPECT_EQ(ev[4]["stack"], json::array({"\tat com.example.app.Main.onCreate(Main.java:10)"}));
+}
+
+// Free text from the device keeps its bytes through the JSON writer: quotes, backslashes and
+// control characters escaped as nlohmann's dump escapes them (each value's dump is found in the
+// output as is), DEL, '/' and valid UTF-8 passed through, an invalid byte made U+FFFD.
+TEST_F(ParseFaultsMeminfoTest, LogcatFaultTextIsEscapedAsNlohmannDumpsIt) {
+  const std::string message = "java.lang.IllegalStateException: \"q\" \\ a/b \x01\x1f\x7f \xc3\xa9";
+  const std::string crash =
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: FATAL EXCEPTION: main\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: Process: com.example.app, PID: 4321\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: " + message + "\n"
+      "11-22 10:01:12.000  4321  4321 E AndroidRuntime: \tat x.Y.z(Y.java:1) \xff\n";
+  ProcessResult r = Parse("logcat", WriteFile("escapes.txt", crash));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["events"].size(), 1u) << r.out;
+  const json ev = doc["events"][0];
+  EXPECT_EQ(ev["reason"], message);
+  EXPECT_EQ(ev["stack"], json::array({"\tat x.Y.z(Y.java:1) \xef\xbf\xbd"}));
+  EXPECT_NE(r.out.find("\"reason\":" + json(message).dump()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"stack\":[\"\\tat x.Y.z(Y.java:1) \xef\xbf\xbd\"]"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\\u0001\\u001f\x7f"), std::string::npos) << r.out;
+
+  // A byte to escape at every place of the text's last eight (the check reads 8 bytes at a time,
+  // the last ones as a word of their own); then texts longer than the writer's 1 KiB buffer.
+  std::string crashes;
+  std::vector<std::string> reasons;
+  for (int k = 0; k <= 18; ++k) {
+    const size_t pad = k <= 16 ? static_cast<size_t>(k) : (k == 17 ? 1010 : 3000);
+    reasons.push_back("java.lang.X: " + std::string(pad, 'a') + (k % 2 ? "\"" : "\x02") + "bc");
+    const std::string header = "11-22 10:01:12.000  " + std::to_string(5000 + k) + "  " +
+                               std::to_string(5000 + k) + " E AndroidRuntime: ";
+    crashes += header + "FATAL EXCEPTION: main\n" + header + "Process: p, PID: " +
+               std::to_string(5000 + k) + "\n" + header + reasons.back() + "\n";
+  }
+  r = Parse("logcat", WriteFile("tails.txt", crashes));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  doc = json::parse(r.out);
+  ASSERT_EQ(doc["events"].size(), reasons.size()) << r.out;
+  for (size_t k = 0; k < reasons.size(); ++k) {
+    EXPECT_EQ(doc["events"][k]["reason"], reasons[k]);
+    EXPECT_NE(r.out.find("\"reason\":" + json(reasons[k]).dump()), std::string::npos) << k;
+  }
 }
 
 TEST_F(ParseFaultsMeminfoTest, LogcatRealNativeCrash) {
