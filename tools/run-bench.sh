@@ -10,6 +10,8 @@ for b in build-release/bench/*_bench; do
   echo "== $(basename "$b")"
   if [[ $(basename "$b") == logcat_bench ]]; then
     "$b" build-release/daemon/droidlab
+    echo "== $(basename "$b") --dense"
+    "$b" --dense build-release/daemon/droidlab
   else
     "$b"
   fi
