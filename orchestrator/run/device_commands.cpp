@@ -73,7 +73,7 @@ std::vector<std::string> DumpsysBatteryUnplug() { return Args({"dumpsys", "batte
 std::vector<std::string> DumpsysBatteryReset() { return Args({"dumpsys", "battery", "reset"}); }
 
 std::vector<std::string> LogcatFromNow() {
-  return Args({"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"});
+  return Args({"logcat", "-v", "epoch", "-b", "main,system,crash,events", "-T", "1"});
 }
 
 }  // namespace droidlab::orchestrator
