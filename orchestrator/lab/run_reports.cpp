@@ -25,7 +25,18 @@ std::optional<analysis::Summary> SummaryOf(std::span<const store::Launch> launch
 struct ReportRows {
   store::Run run;
   std::vector<store::Launch> launches;
+  std::vector<store::IterationFault> faults;
 };
+
+FaultCounts CountFaults(const std::vector<store::IterationFault>& faults) {
+  FaultCounts counts;
+  for (const store::IterationFault& f : faults) {
+    if (f.kind == "anr") ++counts.anr;
+    if (f.kind == "crash") ++counts.crash;
+    if (f.kind == "native_crash") ++counts.native_crash;
+  }
+  return counts;
+}
 
 struct ComparisonRows {
   store::Run candidate;
@@ -144,13 +155,16 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
     if (!run) return run.error();
     auto launches = r.ListLaunches(run_id);
     if (!launches) return launches.error();
-    return ReportRows{std::move(*run), std::move(*launches)};
+    auto faults = r.ListIterationFaults(run_id);
+    if (!faults) return faults.error();
+    return ReportRows{std::move(*run), std::move(*launches), std::move(*faults)};
   };
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
   RunReport report;
   report.launches = SummarizeLaunches(rows->launches);
+  report.faults = CountFaults(rows->faults);
   if (auto spec = SideBySideSpec(rows->run)) {
     SplitLaunches split = SplitByArm(*spec, std::move(rows->launches));
     report.arms = ArmSummaries{*spec->baseline_build, *spec->build,
