@@ -1046,6 +1046,34 @@ TEST_F(RunExecutorE2eTest, Sdk33AnAppCrashingInEveryIterationFailsTheRunWithTheC
   }
 }
 
+// A crash before the launch's Displayed line is in (on a phone: a crash in onCreate, which never
+// draws; here a launch timeout shorter than the app's ~180 ms launch, the crash 5 ms after it):
+// the iteration's reason is the crash, not "no Displayed line", and so is the run's. Android 13,
+// RuntimeInit's lines in the crash buffer.
+TEST_F(RunExecutorE2eTest, Sdk33ACrashWinsOverAMissingDisplayedLine) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "crash_on_launch": [1, 2])");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.launch_timeout_ms = 100;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_EQ(outcome->error.value_or(""),
+            "every iteration crashed: java.lang.IllegalStateException: devsim crash_on_launch 1");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_FALSE(launches[i].displayed_ms) << "iteration " << i + 1;
+    EXPECT_EQ(
+        launches[i].invalid_reason.value_or(""),
+        "crash: java.lang.IllegalStateException: devsim crash_on_launch " + std::to_string(i + 1));
+  }
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 2u);
+  EXPECT_EQ(faults[1].iteration, 2);
+  EXPECT_EQ(faults[1].stack.size(), 10u);
+}
+
 // Android 9 (SDK 28: am_crash without Recoverable, ActivityManager's tag for launches): only the
 // second of three launches crashes. That iteration alone is marked and left out of the
 // statistics; the run succeeds on the other two.
