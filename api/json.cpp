@@ -117,6 +117,9 @@ nlohmann::json RunDetailJson(const orchestrator::RunReport& report) {
   j["preflight"] = Embedded(report.run.preflight_json);
   j["launches"] = LaunchCountsJson(report.launches);
   j["summary"] = LaunchSummariesJson(report.launches);
+  j["summary"]["faults"] = {{"anr", report.faults.anr},
+                            {"crash", report.faults.crash},
+                            {"native_crash", report.faults.native_crash}};
   // A side-by-side run: each build's launches and summary (its verdict: GET …/compare).
   j["side_by_side"] = nullptr;
   if (report.arms) {

@@ -145,6 +145,10 @@ class LogcatReader {
     FinishTo(out, &faults);
   }
 
+  // Mid-stream: emits the faults still open (a crash with a short stack waits for the next fault
+  // or Finish otherwise), so that the faults up to here are complete; the stream goes on.
+  void FlushFaults(std::vector<FaultEvent>& faults) { faults_.FlushOpen(faults); }
+
   uint64_t lines() const { return lines_; }
   uint64_t skipped_lines() const { return skipped_lines_; }
 

@@ -40,9 +40,12 @@
 //    process, or at Finish — so a crash with a short stack comes out at the end of the stream;
 //  - native crash: at its "signal" line, or at the next tombstone header of the same logger;
 //  - slow dispatch / delivery, am_anr, am_crash: single lines, at once.
-// Finish emits what is still open. At most kMaxPending faults are open at once; past that the
-// oldest is emitted as it is. Lookalike lines under other tags are never faults; lines of a fault
-// tag that say something else are not either (nothing is skipped for them: they are logcat).
+// Finish emits what is still open; FlushOpen does the same mid-stream, for a reader that needs the
+// faults complete at a point of its own (a run's iteration end): lines that would have continued a
+// flushed fault are then dropped (a stack line with no open crash is no fault). At most kMaxPending
+// faults are open at once; past that the oldest is emitted as it is. Lookalike lines under other
+// tags are never faults; lines of a fault tag that say something else are not either (nothing is
+// skipped for them: they are logcat).
 //
 // Thread-safety: a FaultAssembler is one stream's state; use one per stream, from one thread.
 #pragma once
@@ -111,6 +114,8 @@ class FaultAssembler {
   void Add(const FaultLine& line, std::vector<FaultEvent>& out);
   // End of stream: emits the open faults, oldest first.
   void Finish(std::vector<FaultEvent>& out);
+  // The same mid-stream: emits the open faults as they are, oldest first; the stream goes on.
+  void FlushOpen(std::vector<FaultEvent>& out) { Finish(out); }
 
  private:
   enum class Phase { kAnrHead, kCrashHead, kCrashStack, kNativeHead };

@@ -100,6 +100,15 @@ AsyncStore::Awaitable<Status> AsyncStore::AddIterationFrames(std::vector<Iterati
   co_return co_await std::move(accepting);
 }
 
+AsyncStore::Awaitable<Status> AsyncStore::AddIterationFaults(std::vector<IterationFault> faults,
+                                                             Completion committed) const {
+  auto push = [this, &faults, &committed](auto accepted) {
+    store_->AddIterationFaultsAsync(std::move(faults), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
 AsyncStore::Awaitable<Status> AsyncStore::AddProcSamples(std::vector<ProcSample> samples,
                                                          Completion committed) const {
   auto push = [this, &samples, &committed](auto accepted) {

@@ -60,6 +60,8 @@ class AsyncStore {
   Awaitable<Status> AddProcSamples(std::vector<ProcSample> samples, Completion committed) const;
   Awaitable<Status> AddIterationFrames(std::vector<IterationFrames> frames,
                                        Completion committed) const;
+  Awaitable<Status> AddIterationFaults(std::vector<IterationFault> faults,
+                                       Completion committed) const;
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 

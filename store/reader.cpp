@@ -9,6 +9,7 @@
 #include "store/looper_stats_columns.h"
 #include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
+#include "store/sql/iteration_faults.h"
 #include "store/sql/iteration_frames.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
@@ -133,6 +134,29 @@ IterationFrames ReadIterationFrames(const Statement& st) {
   f.big_jank = st.ColumnInt64(c++);
   f.columns_json = st.ColumnString(c++);
   f.rows_json = st.ColumnString(c++);
+  return f;
+}
+
+IterationFault ReadIterationFault(const Statement& st) {
+  IterationFault f;
+  int c = 0;
+  f.run_id = st.ColumnInt64(c++);
+  f.iteration = st.ColumnInt64(c++);
+  f.seq = st.ColumnInt64(c++);
+  f.kind = st.ColumnString(c++);
+  f.time = st.ColumnString(c++);
+  f.at_ms = st.ColumnOptionalInt64(c++);
+  f.pid = st.ColumnOptionalInt64(c++);
+  f.process_name = st.ColumnString(c++);
+  f.reason = st.ColumnString(c++);
+  const std::string stack = st.ColumnString(c++);
+  for (size_t at = 0; at < stack.size();) {
+    size_t end = stack.find('\n', at);
+    if (end == std::string::npos) end = stack.size();
+    f.stack.push_back(stack.substr(at, end - at));
+    at = end + 1;
+  }
+  f.duration_ms = st.ColumnOptionalInt64(c++);
   return f;
 }
 
@@ -701,6 +725,11 @@ StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrameFigures(int6
   (*st)->BindInt64(1, run_id);
   return CollectRows<IterationFrames>(*st, ReadIterationFrames,
                                       "listing a run's frame figures");
+StoreResult<std::vector<IterationFault>> Reader::ListIterationFaults(int64_t run_id) {
+  auto st = db_->Cached(sql::kIterationFaultsOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<IterationFault>(*st, ReadIterationFault, "listing a run's faults");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

@@ -75,6 +75,9 @@ class Reader {
   StoreResult<std::vector<IterationFrames>> ListIterationFrames(int64_t run_id);
   // The same figures with columns_json and rows_json left "[]": for summaries and verdicts.
   StoreResult<std::vector<IterationFrames>> ListIterationFrameFigures(int64_t run_id);
+  // A run's faults (schema 0012), in iteration order and each iteration's as they came; a run
+  // has at most a few per iteration: no paging.
+  StoreResult<std::vector<IterationFault>> ListIterationFaults(int64_t run_id);
   // The same rows a page at a time (the API's rows routes: no request reads an hour of 10 ms
   // samples at once). Keyset paging, each cursor opaque and of its own list: the iteration
   // ("i1" + hex), the dump order ("e1" + hex), the time and row ("p1" + hex) of the last row

@@ -165,6 +165,22 @@ struct IterationFrames {
   std::string rows_json = "[]";     // the rows, arrays of integers
 };
 
+// One app fault of an iteration (schema/0012): an ANR, a Java crash or a native crash of the
+// run's package, as logcat printed it (parsers/logcat_faults.h).
+struct IterationFault {
+  int64_t run_id = 0;
+  int64_t iteration = 0;
+  int64_t seq = 0;                 // its place among the iteration's faults, from 0
+  std::string kind;                // "anr", "crash", "native_crash"
+  std::string time;                // the first line's time as printed
+  std::optional<int64_t> at_ms;    // that time on the device's boot clock
+  std::optional<int64_t> pid;      // the faulting process
+  std::string process_name;        // "com.pkg" or "com.pkg:remote"
+  std::string reason;              // "java.lang.X: msg", the ANR's reason, "signal 11 (…)…"
+  std::vector<std::string> stack;  // the trace's first lines (at most 20)
+  std::optional<int64_t> duration_ms;
+};
+
 struct ProcSample {
   int64_t run_id = 0;
   int64_t t_ms = 0;  // since the run started

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "store/looper_stats_columns.h"
+#include "store/sql/iteration_faults.h"
 #include "store/sql/iteration_frames.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
@@ -173,6 +174,38 @@ Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& f
   return OkStatus();
 }
 
+Status InsertIterationFaults(Database& db, const std::vector<IterationFault>& faults) {
+  for (const IterationFault& f : faults) {
+    // Kept alive until the statement ran: BindText does not copy.
+    std::string stack;
+    for (const std::string& line : f.stack) {
+      if (!stack.empty()) stack += '\n';
+      stack += line;
+    }
+    if (auto stored = RunCached(
+            db, sql::kInsertIterationFault,
+            [&](Statement& st) {
+              st.BindInt64(1, f.run_id);
+              st.BindInt64(2, f.iteration);
+              st.BindInt64(3, f.seq);
+              st.BindText(4, f.kind);
+              st.BindText(5, f.time);
+              st.BindOptional(6, f.at_ms);
+              st.BindOptional(7, f.pid);
+              st.BindText(8, f.process_name);
+              st.BindText(9, f.reason);
+              st.BindText(10, stack);
+              st.BindOptional(11, f.duration_ms);
+            },
+            "storing a fault of iteration " + std::to_string(f.iteration) + " of run " +
+                std::to_string(f.run_id));
+        !stored) {
+      return stored;
+    }
+  }
+  return OkStatus();
+}
+
 Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries) {
   for (const RunSummary& s : summaries) {
     if (auto stored = RunCached(
@@ -199,10 +232,10 @@ Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries
 }
 
 Status DeleteRunAndRows(Database& db, int64_t run_id) {
-  for (const char* statement : {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun,
-                                sql::kDeleteProcSamplesOfRun, sql::kDeleteRunSummariesOfRun,
-                                sql::kDeleteIterationFramesOfRun,
-                                sql::kDeleteRun}) {
+  for (const char* statement :
+       {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun, sql::kDeleteProcSamplesOfRun,
+        sql::kDeleteRunSummariesOfRun, sql::kDeleteIterationFramesOfRun,
+        sql::kDeleteIterationFaultsOfRun, sql::kDeleteRun}) {
     if (auto s = RunCached(
             db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },
             "deleting run " + std::to_string(run_id));

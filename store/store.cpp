@@ -215,6 +215,16 @@ Status Store::AddIterationFrames(std::vector<IterationFrames> frames, Completion
       std::move(committed));
 }
 
+Status Store::AddIterationFaults(std::vector<IterationFault> faults, Completion committed) {
+  const size_t n = faults.size();
+  return PushWrite(
+      n, false,
+      [faults = std::move(faults)](Database& db) {
+        return writes::InsertIterationFaults(db, faults);
+      },
+      std::move(committed));
+}
+
 void Store::AddLaunchesAsync(std::vector<Launch> launches, Completion accepted,
                              Completion committed) {
   const size_t n = launches.size();
@@ -253,6 +263,17 @@ void Store::AddIterationFramesAsync(std::vector<IterationFrames> frames, Complet
       n, false,
       [frames = std::move(frames)](Database& db) {
         return writes::InsertIterationFrames(db, frames);
+      },
+      std::move(accepted), std::move(committed));
+}
+
+void Store::AddIterationFaultsAsync(std::vector<IterationFault> faults, Completion accepted,
+                                    Completion committed) {
+  const size_t n = faults.size();
+  PushWriteAsync(
+      n, false,
+      [faults = std::move(faults)](Database& db) {
+        return writes::InsertIterationFaults(db, faults);
       },
       std::move(accepted), std::move(committed));
 }

@@ -24,7 +24,18 @@ struct ReportRows {
   store::Run run;
   std::vector<store::Launch> launches;
   std::vector<store::IterationFrames> frames;  // figures only
+  std::vector<store::IterationFault> faults;
 };
+
+FaultCounts CountFaults(const std::vector<store::IterationFault>& faults) {
+  FaultCounts counts;
+  for (const store::IterationFault& f : faults) {
+    if (f.kind == "anr") ++counts.anr;
+    if (f.kind == "crash") ++counts.crash;
+    if (f.kind == "native_crash") ++counts.native_crash;
+  }
+  return counts;
+}
 
 struct ComparisonRows {
   store::Run candidate;
@@ -165,13 +176,17 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
     if (!launches) return launches.error();
     auto frames = r.ListIterationFrameFigures(run_id);
     if (!frames) return frames.error();
-    return ReportRows{std::move(*run), std::move(*launches), std::move(*frames)};
+    auto faults = r.ListIterationFaults(run_id);
+    if (!faults) return faults.error();
+    return ReportRows{std::move(*run), std::move(*launches), std::move(*frames),
+                      std::move(*faults)};
   };
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
   RunReport report;
   report.launches = SummarizeLaunches(rows->launches, rows->frames);
+  report.faults = CountFaults(rows->faults);
   if (auto spec = SideBySideSpec(rows->run)) {
     SplitLaunches split = SplitByArm(*spec, std::move(rows->launches));
     report.arms = ArmSummaries{*spec->baseline_build, *spec->build,

@@ -62,8 +62,16 @@ struct ArmSummaries {
   LaunchSummaries candidate;
 };
 
+// A run's app faults by kind (schema 0012), warm-ups included: a crash is news in any launch.
+struct FaultCounts {
+  int64_t anr = 0;
+  int64_t crash = 0;
+  int64_t native_crash = 0;
+};
+
 struct RunReport {
   store::Run run;
+  FaultCounts faults;
   LaunchSummaries launches;  // every launch of the run (both builds of a side-by-side run)
   std::optional<ArmSummaries> arms;  // a side-by-side run
   std::optional<RunProgress> progress;  // while the run is running on this daemon's queue

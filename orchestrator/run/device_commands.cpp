@@ -76,7 +76,7 @@ std::vector<std::string> Setprop(std::string_view name, std::string_view value) 
 }
 
 std::vector<std::string> LogcatFromNow() {
-  return Args({"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"});
+  return Args({"logcat", "-v", "epoch", "-b", "main,system,crash,events", "-T", "1"});
 }
 
 }  // namespace droidlab::orchestrator

@@ -65,7 +65,8 @@ std::vector<std::string> Setprop(std::string_view name, std::string_view value);
 std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);
 
-// The run's logcat stream (logcat_feed.cpp): epoch times, main and system buffers, from now on.
+// The run's logcat stream (logcat_feed.cpp): epoch times; main, system, crash and events buffers;
+// from now on.
 std::vector<std::string> LogcatFromNow();
 
 }  // namespace droidlab::orchestrator

@@ -5,6 +5,7 @@
 
 #include "orchestrator/run/device_commands.h"
 #include "orchestrator/run/frames_collector.h"
+#include "orchestrator/run/iteration_faults.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "orchestrator/run/scenario_runner.h"
 #include "parsers/am_start.h"
@@ -59,6 +60,29 @@ asio::awaitable<CommandResult<std::optional<int64_t>>> AppPid(IterationContext& 
 
 std::string StartArgvText(const IterationContext& ctx) {
   return "am start -W -n " + ctx.target.component;
+}
+
+bool HasPackageFault(const IterationContext& ctx, size_t first_fault) {
+  for (size_t i = first_fault; i < ctx.feed.faults.size(); ++i) {
+    if (IsPackageFault(ctx.feed.faults[i], ctx.spec.package)) return true;
+  }
+  return false;
+}
+
+// The package's faults since `first_fault` into the result; the first one's reason becomes the
+// launch's, whatever it was.
+void MarkFaults(const IterationContext& ctx, size_t first_fault, IterationResult& result) {
+  const auto faults =
+      PackageFaults(std::span(ctx.feed.faults).subspan(first_fault), ctx.spec.package);
+  for (const parsers::FaultEvent& f : faults) {
+    std::optional<int64_t> at_ms;
+    if (auto t = parsers::LogTimeToEpochMs(f.log_time, ctx.year)) at_ms = ctx.clock.ToBootMs(*t);
+    result.faults.push_back(StoredFault(f, result.launch.run_id, result.launch.iteration,
+                                        static_cast<int64_t>(result.faults.size()), at_ms));
+  }
+  if (faults.empty()) return;
+  result.launch.valid = false;
+  result.launch.invalid_reason = FaultInvalidReason(faults.front());
 }
 
 }  // namespace
@@ -139,6 +163,9 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     if (!launch.invalid_reason) launch.invalid_reason = std::move(reason);
     result.launch_failed = true;
   };
+
+  // The faults from here on are the iteration's (the last one's were completed at its end).
+  const size_t first_fault = ctx.feed.faults.size();
 
   // 1. Prepare the app for the mode.
   std::vector<std::string> prepare;
@@ -337,6 +364,27 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       result.frames = std::move(**frames);
     }
   }
+
+  // 9. The iteration's faults (last): after a failed launch first a while for the fault that may
+  // be why, then the time lines take to arrive; then the crash still open is complete.
+  if (result.launch_failed) {
+    const std::function<bool()> faulted = [&] { return HasPackageFault(ctx, first_fault); };
+    auto waiting = WaitForLog(ctx.feed, faulted, adb::DeadlineAfter(ctx.fault_wait_after_failure));
+    const WaitResult waited = co_await std::move(waiting);
+    if (waited == WaitResult::kCancelled) {
+      result.fatal = CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+      co_return result;
+    }
+  }
+  const std::function<bool()> never = [] { return false; };
+  auto settling = WaitForLog(ctx.feed, never, adb::DeadlineAfter(ctx.fault_settle));
+  const WaitResult settled = co_await std::move(settling);
+  if (settled == WaitResult::kCancelled) {
+    result.fatal = CommandError{adb::AdbErrc::kCancelled, "cancelled"};
+    co_return result;
+  }
+  ctx.feed.reader.FlushFaults(ctx.feed.faults);
+  MarkFaults(ctx, first_fault, result);
   co_return result;
 }
 

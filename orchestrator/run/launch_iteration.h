@@ -10,6 +10,13 @@
 // must not have. A launch without a Displayed line within launch_timeout_ms is kept, invalid.
 // Then the run's scenario, if it has one (scenario_runner.h): a step that fails leaves the
 // launch's own times but marks it invalid, since what followed it is not what was asked.
+// Faults: an ANR, crash or native crash of the package (iteration_faults.h) that the run's logcat
+// stream carries from the iteration's start to its end marks the iteration invalid with the
+// fault's reason, which wins over any other (a crash in onCreate leaves no Displayed line). Lines
+// reach the host a little after they are logged, so the end waits fault_settle for them (after a
+// failed launch first up to fault_wait_after_failure for a fault), then completes the crash
+// still open (LogcatReader::FlushFaults). Faults logged between two iterations are no
+// iteration's.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -17,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "orchestrator/run/device_clock.h"
 #include "orchestrator/run/device_shell.h"
@@ -37,6 +45,8 @@ struct IterationContext {
   int year = 1970;  // for threadtime log times (epoch needs none)
   std::chrono::milliseconds command_timeout{10'000};
   std::shared_ptr<ProcSamplerState> sampler;  // may be null
+  std::chrono::milliseconds fault_settle{200};
+  std::chrono::milliseconds fault_wait_after_failure{1000};
 };
 
 struct IterationResult {
@@ -49,6 +59,8 @@ struct IterationResult {
   // The iteration's frames (frames_collector.h), or why there are none.
   std::optional<store::IterationFrames> frames;
   std::optional<std::string> frames_missing;
+  // The package's faults in the iteration, in order (iteration_faults.h); any makes it invalid.
+  std::vector<store::IterationFault> faults;
 };
 
 // An unmeasured launch: the process warm and hot launches come back to, and the looper-stats

@@ -32,8 +32,12 @@ asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFee
     adb::LineSink sink = [feed](std::string_view line) -> asio::awaitable<bool> {
       ++feed->lines;
       const size_t before = feed->events.size();
-      feed->reader.AddLine(line, feed->events);
-      if (feed->lines == 1 || feed->events.size() != before) feed->Wake();
+      const size_t faults_before = feed->faults.size();
+      feed->reader.AddLine(line, feed->events, feed->faults);
+      if (feed->lines == 1 || feed->events.size() != before ||
+          feed->faults.size() != faults_before) {
+        feed->Wake();
+      }
       co_return true;
     };
     auto streaming =

@@ -29,6 +29,7 @@
 #include "orchestrator/run/device_loss.h"
 #include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/installed_build.h"
+#include "orchestrator/run/iteration_faults.h"
 #include "orchestrator/run/launch_iteration.h"
 #include "orchestrator/run/logcat_feed.h"
 #include "orchestrator/run/looper_rows.h"
@@ -67,6 +68,12 @@ struct LoopState {
   int64_t iterations_done = 0;
   int64_t launches_recorded = 0;
   int64_t valid_launches = 0;
+  // Measured (not warm-up) iterations, and those of them with a fault of the app: when they are
+  // all, the run fails with the first fault (EveryIterationFaultedReason).
+  int64_t measured = 0;
+  int64_t faulted = 0;
+  std::optional<store::IterationFault> first_fault;
+  bool one_fault_kind = true;
   bool cancelled = false;
   std::optional<std::string> error;  // the run fails with this
 };
@@ -627,6 +634,23 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       frames_missing_logged_ = true;  // once a run: the same reason every iteration
       Log(where + ": no frames (" + *it.frames_missing + "); the launches are measured");
     }
+    if (!it.launch.warmup) {
+      ++state->measured;
+      if (!it.faults.empty()) ++state->faulted;
+      for (const store::IterationFault& f : it.faults) {
+        if (!state->first_fault) state->first_fault = f;
+        if (f.kind != state->first_fault->kind) state->one_fault_kind = false;
+      }
+    }
+    if (!it.faults.empty()) {
+      auto storing_faults =
+          store_.AddIterationFaults(std::move(it.faults), Committed(where + "'s faults"));
+      store::Status stored_faults = co_await std::move(storing_faults);
+      if (!stored_faults) {
+        state->error = where + ": faults not stored: " + stored_faults.error().message;
+        co_return;
+      }
+    }
     std::vector<store::Launch> one{std::move(it.launch)};
     store::Completion committed = LaunchCommitted(i, valid, where + "'s launch");
     auto storing = store_.AddLaunches(std::move(one), std::move(committed));
@@ -1033,6 +1057,9 @@ asio::awaitable<RunOutcome> Execution::Run() {
       cancelled = true;
     } else if (loop->error) {
       error = loop->error;
+    } else if (loop->valid_launches == 0 && loop->measured > 0 && loop->faulted == loop->measured &&
+               loop->first_fault) {
+      error = EveryIterationFaultedReason(*loop->first_fault, loop->one_fault_kind);
     } else if (loop->valid_launches == 0) {
       // No conditional between std::string arms here: g++ 12 miscompiles it in a coroutine
       // (device_shell.h, IfAny).

@@ -136,6 +136,47 @@ TEST_F(DevsimAdbTest, StreamingLogcatDeliversTheLaunchLines) {
   EXPECT_EQ(Shell(devices[0], "echo still here").out, "still here\n");
 }
 
+// A crash logs its lines ahead of time, all with one time (devsim's crash_on_launch, 5 ms after
+// the launch is shown): a followed stream shows them when that time comes and in the order they
+// were logged, as logd would (RuntimeInit's "FATAL EXCEPTION" first, the trace's lines in order,
+// then ActivityManager's am_crash). Timers due at one instant fire in any order, so one timer
+// per line printed a crash's lines shuffled.
+TEST_F(DevsimAdbTest, AFollowedStreamShowsLinesOfOneTimeInTheOrderLogged) {
+  const std::string path = ::testing::TempDir() + "devsim_scenario_crash.json";
+  std::ofstream(path) << R"({"seed": 1, "device": {"serial": "CRASHDEV", "sdk": 33},
+      "noise_lines_per_s": 20,
+      "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
+                    "cold": {"mean": 300, "stddev": 0}, "crash_on_launch": [1]}]})";
+  const auto devices = StartDevsim({"--port", "0", "--scenario", path, "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  WaitForDevice(server_, devices[0].address);
+  ChildProcess logcat({AdbPath(), "-P", std::to_string(server_.port()), "-s", devices[0].address,
+                       "logcat", "-b", "all", "-T", "1"});
+  // The stream is attached when its -T 1 line came (the scenario's noise makes sure of one), so
+  // the crash's lines come through the follow and not in a dump of the buffer.
+  ASSERT_TRUE(logcat.ReadLine(milliseconds(5000)));
+  ASSERT_EQ(Shell(devices[0], "am start -W -n com.example.app/.MainActivity").exit_code, 0);
+  std::vector<std::string> messages;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto line = logcat.ReadLine(milliseconds(500));
+    if (!line) continue;
+    for (const std::string tag : {" E AndroidRuntime: ", " I am_crash: "}) {
+      const size_t at = line->find(tag);
+      if (at != std::string::npos) messages.push_back(line->substr(at + tag.size()));
+    }
+    if (line->find(" I am_crash: ") != std::string::npos) break;
+  }
+  logcat.Stop();
+  ASSERT_EQ(messages.size(), 14u);
+  EXPECT_EQ(messages[0], "FATAL EXCEPTION: main");
+  EXPECT_EQ(messages[1].rfind("Process: com.example.app, PID: ", 0), 0u) << messages[1];
+  EXPECT_EQ(messages[2], "java.lang.IllegalStateException: devsim crash_on_launch 1");
+  EXPECT_EQ(messages[3], "\tat com.example.app.MainActivity.onResume(MainActivity.java:42)");
+  EXPECT_EQ(messages[12], "\tat com.android.internal.os.ZygoteInit.main(ZygoteInit.java:947)");
+  EXPECT_EQ(messages[13].rfind("[0,", 0), 0u) << messages[13];
+}
+
 TEST_F(DevsimAdbTest, ScenarioFileSelectsAndroid9Formats) {
   const std::string path = ::testing::TempDir() + "devsim_scenario_sdk28.json";
   std::ofstream(path) << R"({"seed": 1,

@@ -1031,3 +1031,107 @@ TEST_F(RunExecutorE2eTest, Sdk33ScenarioStepsRunAfterEachLaunchAndItsFramesAreSt
 }  // namespace
 }  // namespace droidlab::testutil
 
+namespace droidlab::testutil {
+namespace {
+
+// The faults a run stored, read back.
+std::vector<store::IterationFault> StoredFaults(store::Store& store, int64_t run_id) {
+  EXPECT_TRUE(store.Flush().ok());
+  auto faults = store.Read([&](store::Reader& r) { return r.ListIterationFaults(run_id); });
+  EXPECT_TRUE(faults.ok()) << faults.error().message;
+  return faults.ok() ? *faults : std::vector<store::IterationFault>{};
+}
+
+// Issue 16 §3 on Android 13 (SDK 33): the app crashes in onResume on each of its launches
+// (devsim's crash_on_launch: RuntimeInit's KillApplicationHandler lines in the crash buffer,
+// am_crash with Recoverable in the events buffer, EventLogTags.logtags 30039). The run's stream
+// reads both buffers; each iteration is marked with its own crash, once (the am_crash line says
+// it again), with the trace's lines; the run fails with the crash, not "no valid launch".
+TEST_F(RunExecutorE2eTest, Sdk33AnAppCrashingInEveryIterationFailsTheRunWithTheCrash) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "crash_on_launch": [1, 2])");
+  const RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_EQ(outcome->error.value_or(""),
+            "every iteration crashed: java.lang.IllegalStateException: devsim crash_on_launch 1");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 2u);
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE("iteration " + std::to_string(i + 1));
+    const std::string exception =
+        "java.lang.IllegalStateException: devsim crash_on_launch " + std::to_string(i + 1);
+    EXPECT_FALSE(launches[i].valid);
+    EXPECT_EQ(launches[i].invalid_reason.value_or(""), "crash: " + exception);
+    const store::IterationFault& f = faults[i];
+    EXPECT_EQ(f.iteration, static_cast<int64_t>(i + 1));
+    EXPECT_EQ(f.kind, "crash");
+    EXPECT_EQ(f.process_name, kPackage);
+    EXPECT_EQ(f.reason, exception);
+    EXPECT_EQ(f.pid, launches[i].pid);  // the process this launch started
+    ASSERT_EQ(f.stack.size(), 10u);     // the AndroidRuntime lines, not am_crash's
+    EXPECT_EQ(f.stack[0], "\tat com.example.app.MainActivity.onResume(MainActivity.java:42)");
+    ASSERT_TRUE(f.at_ms && launches[i].displayed_at_ms);
+    EXPECT_GE(*f.at_ms, *launches[i].displayed_at_ms);  // logged after the activity was shown
+  }
+}
+
+// A crash before the launch's Displayed line is in (on a phone: a crash in onCreate, which never
+// draws; here a launch timeout shorter than the app's ~180 ms launch, the crash 5 ms after it):
+// the iteration's reason is the crash, not "no Displayed line", and so is the run's. Android 13,
+// RuntimeInit's lines in the crash buffer.
+TEST_F(RunExecutorE2eTest, Sdk33ACrashWinsOverAMissingDisplayedLine) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "crash_on_launch": [1, 2])");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 2);
+  spec.launch_timeout_ms = 100;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kFailed);
+  EXPECT_EQ(outcome->error.value_or(""),
+            "every iteration crashed: java.lang.IllegalStateException: devsim crash_on_launch 1");
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_FALSE(launches[i].displayed_ms) << "iteration " << i + 1;
+    EXPECT_EQ(
+        launches[i].invalid_reason.value_or(""),
+        "crash: java.lang.IllegalStateException: devsim crash_on_launch " + std::to_string(i + 1));
+  }
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 2u);
+  EXPECT_EQ(faults[1].iteration, 2);
+  EXPECT_EQ(faults[1].stack.size(), 10u);
+}
+
+// Android 9 (SDK 28: am_crash without Recoverable, ActivityManager's tag for launches): only the
+// second of three launches crashes. That iteration alone is marked and left out of the
+// statistics; the run succeeds on the other two.
+TEST_F(RunExecutorE2eTest, Sdk28OneCrashingIterationIsMarkedAndTheRunGoesOn) {
+  const DevsimDevice device = StartPhone(28, "", R"(, "crash_on_launch": [2])");
+  const RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_EQ(outcome->valid_launches, 2);
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_TRUE(launches[0].valid) << launches[0].invalid_reason.value_or("");
+  EXPECT_FALSE(launches[1].valid);
+  EXPECT_EQ(launches[1].invalid_reason.value_or(""),
+            "crash: java.lang.IllegalStateException: devsim crash_on_launch 2");
+  EXPECT_TRUE(launches[2].valid) << launches[2].invalid_reason.value_or("");
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 1u);
+  EXPECT_EQ(faults[0].iteration, 2);
+  EXPECT_EQ(faults[0].kind, "crash");
+  EXPECT_EQ(faults[0].pid, launches[1].pid);
+  EXPECT_EQ(faults[0].stack.size(), 10u);
+}
+
+}  // namespace
+}  // namespace droidlab::testutil

@@ -50,7 +50,8 @@ TEST(DeviceCommandsTest, ClockAndLooperCommands) {
   EXPECT_EQ(DumpsysLooperStats(), (Words{"dumpsys", "looper_stats"}));
   EXPECT_EQ(DumpsysBatteryUnplug(), (Words{"dumpsys", "battery", "unplug"}));
   EXPECT_EQ(DumpsysBatteryReset(), (Words{"dumpsys", "battery", "reset"}));
-  EXPECT_EQ(LogcatFromNow(), (Words{"logcat", "-v", "epoch", "-b", "main,system", "-T", "1"}));
+  EXPECT_EQ(LogcatFromNow(),
+            (Words{"logcat", "-v", "epoch", "-b", "main,system,crash,events", "-T", "1"}));
 }
 
 TEST(DeviceCommandsTest, AnArgumentStaysOneShellWord) {

@@ -443,6 +443,55 @@ TEST(LogcatFaultsTest, PendingBounded) {
   EXPECT_EQ(faults.size(), static_cast<size_t>(n));
 }
 
+// A run reads its stream in iterations: FlushFaults completes a crash whose short stack would
+// otherwise wait for the next fault or Finish, and the stream goes on. Lines as the run's
+// `logcat -v epoch -b main,system,crash,events` prints them on Android 13 (RuntimeInit's
+// KillApplicationHandler in the crash buffer, am_crash from EventLogTags.logtags 30039 with
+// Recoverable in the events buffer).
+TEST(LogcatFaultsTest, FlushFaultsMidStream) {
+  LogcatReader reader;
+  std::vector<LaunchEvent> launches;
+  std::vector<FaultEvent> faults;
+  LineSplitter splitter;
+  auto sink = [&](std::string_view line) { reader.AddLine(line, launches, faults); };
+  splitter.Feed(
+      "  1767323045.678  4321  4321 E AndroidRuntime: FATAL EXCEPTION: main\n"
+      "  1767323045.678  4321  4321 E AndroidRuntime: Process: com.example.app, PID: 4321\n"
+      "  1767323045.678  4321  4321 E AndroidRuntime: java.lang.IllegalStateException: boom\n"
+      "  1767323045.678  4321  4321 E AndroidRuntime: \tat "
+      "com.example.app.Main.onResume(Main.java:42)\n"
+      "  1767323045.680  1500  1531 I am_crash: [0,4321,com.example.app,952745542,"
+      "java.lang.IllegalStateException,boom,Main.java,42,0]\n",
+      sink);
+  ASSERT_EQ(faults.size(), 1u);  // am_crash is one line; the AndroidRuntime crash is still open
+  EXPECT_EQ(faults[0].tag, "am_crash");
+  EXPECT_EQ(faults[0].reason, "java.lang.IllegalStateException: boom");
+  reader.FlushFaults(faults);
+  ASSERT_EQ(faults.size(), 2u);
+  EXPECT_EQ(faults[1].tag, "AndroidRuntime");
+  EXPECT_EQ(faults[1].pid, 4321);
+  EXPECT_EQ(faults[1].process_name, "com.example.app");
+  EXPECT_EQ(faults[1].reason, "java.lang.IllegalStateException: boom");
+  ASSERT_EQ(faults[1].stack.size(), 1u);
+  EXPECT_EQ(faults[1].time, "1767323045.678");
+  // Nothing is left open: a second flush and Finish add nothing; a stack line of the flushed
+  // crash is no fault; the next crash is read as before.
+  reader.FlushFaults(faults);
+  splitter.Feed(
+      "  1767323046.000  4321  4321 E AndroidRuntime: \tat android.app.Activity.performResume("
+      "Activity.java:8135)\n"
+      "  1767323050.000  4400  4400 E AndroidRuntime: FATAL EXCEPTION: main\n"
+      "  1767323050.000  4400  4400 E AndroidRuntime: Process: com.example.app, PID: 4400\n"
+      "  1767323050.000  4400  4400 E AndroidRuntime: java.lang.NullPointerException\n",
+      sink);
+  EXPECT_EQ(faults.size(), 2u);
+  reader.Finish(launches, faults);
+  ASSERT_EQ(faults.size(), 3u);
+  EXPECT_EQ(faults[2].pid, 4400);
+  EXPECT_EQ(faults[2].reason, "java.lang.NullPointerException");
+  EXPECT_EQ(reader.skipped_lines(), 0u);
+}
+
 TEST(LogcatFaultsTest, KindNames) {
   EXPECT_EQ(FaultKindName(FaultKind::kAnr), "anr");
   EXPECT_EQ(FaultKindName(FaultKind::kCrash), "crash");

@@ -10,6 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <deque>
@@ -131,6 +132,13 @@ class ShellStream : public Stream, public std::enable_shared_from_this<ShellStre
  private:
   void ReleaseChunks();
   void Emit(bool to_stderr, std::string_view data);
+  // A followed log line, shown when its time comes: queued by time, equal times in the order
+  // they were logged (a crash's lines all bear one time), then every line due is shown in that
+  // order. One timer per line would not do: timers due at one instant fire in any order.
+  void FollowLine(std::chrono::system_clock::time_point time, std::string line);
+  // Shows the queued lines dated up to `until` or now, whichever is later (the steady timer may
+  // fire a hair before the system clock reaches its line's time).
+  void ReleaseDueLines(std::chrono::system_clock::time_point until);
 
   Outbox out_;
   ShellRequest request_;
@@ -141,6 +149,7 @@ class ShellStream : public Stream, public std::enable_shared_from_this<ShellStre
   std::size_t next_chunk_ = 0;
   bool chunk_delay_done_ = false;
   std::uint64_t subscription_ = 0;
+  std::multimap<std::chrono::system_clock::time_point, std::string> lines_ahead_;
   ShellPacketDecoder stdin_decoder_;
 };
 
@@ -254,22 +263,9 @@ void ShellStream::ReleaseChunks() {
     const LogFormat format = output_.follow_format == 1 ? LogFormat::kEpoch : LogFormat::kThreadtime;
     subscription_ = android_.logcat().Subscribe(
         std::move(filter), [weak = weak_from_this(), format](const LogEntry& entry) {
-          const auto self = weak.lock();
-          if (!self) return;
           // A line dated ahead (a launch's Displayed) appears when its time comes, as it would.
-          const auto ahead = entry.time - std::chrono::system_clock::now();
-          if (ahead <= std::chrono::system_clock::duration::zero()) {
-            self->Emit(false, FormatLogLine(entry, format));
-            return;
-          }
-          auto timer = std::make_shared<asio::steady_timer>(
-              self->timer_.get_executor(),
-              std::chrono::duration_cast<std::chrono::steady_clock::duration>(ahead));
-          timer->async_wait(
-              [weak, timer, line = FormatLogLine(entry, format)](boost::system::error_code ec) {
-                if (ec) return;
-                if (const auto later = weak.lock()) later->Emit(false, line);
-              });
+          if (const auto self = weak.lock())
+            self->FollowLine(entry.time, FormatLogLine(entry, format));
         });
     return;  // runs until the host closes the stream
   }
@@ -279,6 +275,30 @@ void ShellStream::ReleaseChunks() {
     out_.Add(EncodeShellExit(output_.exit_code));
   }
   out_.Finish();
+}
+
+void ShellStream::FollowLine(std::chrono::system_clock::time_point time, std::string line) {
+  lines_ahead_.emplace(time, std::move(line));  // after the lines of the same time
+  const auto ahead = time - std::chrono::system_clock::now();
+  if (ahead <= std::chrono::system_clock::duration::zero()) {
+    ReleaseDueLines(time);
+    return;
+  }
+  auto timer = std::make_shared<asio::steady_timer>(
+      timer_.get_executor(),
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(ahead));
+  timer->async_wait([weak = weak_from_this(), timer, time](boost::system::error_code ec) {
+    if (ec) return;
+    if (const auto self = weak.lock()) self->ReleaseDueLines(time);
+  });
+}
+
+void ShellStream::ReleaseDueLines(std::chrono::system_clock::time_point until) {
+  until = std::max(until, std::chrono::system_clock::now());
+  while (!lines_ahead_.empty() && lines_ahead_.begin()->first <= until) {
+    Emit(false, lines_ahead_.begin()->second);
+    lines_ahead_.erase(lines_ahead_.begin());
+  }
 }
 
 void ShellStream::Emit(bool to_stderr, std::string_view data) {
