@@ -725,6 +725,8 @@ StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrameFigures(int6
   (*st)->BindInt64(1, run_id);
   return CollectRows<IterationFrames>(*st, ReadIterationFrames,
                                       "listing a run's frame figures");
+}
+
 StoreResult<std::vector<IterationFault>> Reader::ListIterationFaults(int64_t run_id) {
   auto st = db_->Cached(sql::kIterationFaultsOfRun);
   if (!st) return st.error();
