@@ -10,6 +10,7 @@
 #include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
 #include "store/sql/iteration_frames.h"
+#include "store/sql/iteration_memory.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
@@ -134,6 +135,23 @@ IterationFrames ReadIterationFrames(const Statement& st) {
   f.columns_json = st.ColumnString(c++);
   f.rows_json = st.ColumnString(c++);
   return f;
+}
+
+IterationMemory ReadIterationMemory(const Statement& st) {
+  IterationMemory m;
+  int c = 0;
+  m.run_id = st.ColumnInt64(c++);
+  m.iteration = st.ColumnInt64(c++);
+  m.pid = st.ColumnInt64(c++);
+  for (std::optional<int64_t>* v :
+       {&m.total_pss_kb, &m.total_rss_kb, &m.total_swap_pss_kb, &m.java_heap_kb,
+        &m.native_heap_kb, &m.code_kb, &m.stack_kb, &m.graphics_kb, &m.private_other_kb,
+        &m.system_kb, &m.views, &m.view_root_impl, &m.app_contexts, &m.activities, &m.assets,
+        &m.asset_managers, &m.local_binders, &m.proxy_binders, &m.death_recipients,
+        &m.webviews}) {
+    *v = st.ColumnOptionalInt64(c++);
+  }
+  return m;
 }
 
 Schedule ReadSchedule(const Statement& st) {
@@ -693,6 +711,13 @@ StoreResult<std::vector<IterationFrames>> Reader::ListIterationFrames(int64_t ru
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<IterationFrames>(*st, ReadIterationFrames, "listing a run's frames");
+}
+
+StoreResult<std::vector<IterationMemory>> Reader::ListIterationMemory(int64_t run_id) {
+  auto st = db_->Cached(sql::kIterationMemoryOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<IterationMemory>(*st, ReadIterationMemory, "listing a run's memory");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

@@ -215,6 +215,16 @@ Status Store::AddIterationFrames(std::vector<IterationFrames> frames, Completion
       std::move(committed));
 }
 
+Status Store::AddIterationMemory(std::vector<IterationMemory> memory, Completion committed) {
+  const size_t n = memory.size();
+  return PushWrite(
+      n, false,
+      [memory = std::move(memory)](Database& db) {
+        return writes::InsertIterationMemory(db, memory);
+      },
+      std::move(committed));
+}
+
 void Store::AddLaunchesAsync(std::vector<Launch> launches, Completion accepted,
                              Completion committed) {
   const size_t n = launches.size();
@@ -253,6 +263,17 @@ void Store::AddIterationFramesAsync(std::vector<IterationFrames> frames, Complet
       n, false,
       [frames = std::move(frames)](Database& db) {
         return writes::InsertIterationFrames(db, frames);
+      },
+      std::move(accepted), std::move(committed));
+}
+
+void Store::AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
+                                    Completion committed) {
+  const size_t n = memory.size();
+  PushWriteAsync(
+      n, false,
+      [memory = std::move(memory)](Database& db) {
+        return writes::InsertIterationMemory(db, memory);
       },
       std::move(accepted), std::move(committed));
 }

@@ -130,6 +130,7 @@ class Store {
   Status AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed = nullptr);
   Status AddProcSamples(std::vector<ProcSample> samples, Completion committed = nullptr);
   Status AddIterationFrames(std::vector<IterationFrames> frames, Completion committed = nullptr);
+  Status AddIterationMemory(std::vector<IterationMemory> memory, Completion committed = nullptr);
   // Async forms: `accepted` runs when the queue took the records (at once, on this thread, if
   // there is room; else later on the writer thread) — await it for back-pressure.
   void AddLaunchesAsync(std::vector<Launch> launches, Completion accepted, Completion committed);
@@ -138,6 +139,8 @@ class Store {
   void AddProcSamplesAsync(std::vector<ProcSample> samples, Completion accepted,
                            Completion committed);
   void AddIterationFramesAsync(std::vector<IterationFrames> frames, Completion accepted,
+                               Completion committed);
+  void AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
                                Completion committed);
 
   // ---- Devices: batched like measurements.
