@@ -89,6 +89,10 @@ boost::asio::awaitable<HttpResponse> DeleteSchedule(const HttpRequest& request,
 boost::asio::awaitable<HttpResponse> Frames(const HttpRequest& request, const PathParams& params,
                                             const RouteContext& ctx);
 
+// memory_routes.cpp
+boost::asio::awaitable<HttpResponse> Memory(const HttpRequest& request, const PathParams& params,
+                                            const RouteContext& ctx);
+
 // calibration_routes.cpp
 boost::asio::awaitable<HttpResponse> Calibration(const HttpRequest& request,
                                                  const PathParams& params, const RouteContext& ctx);
