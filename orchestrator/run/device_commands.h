@@ -62,6 +62,9 @@ std::vector<std::string> DumpsysBatteryReset();
 std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);
 
+// An iteration's memory (memory_collector.cpp): dumpsys meminfo PKG.
+std::vector<std::string> DumpsysMeminfo(std::string_view package);
+
 // The run's logcat stream (logcat_feed.cpp): epoch times, main and system buffers, from now on.
 std::vector<std::string> LogcatFromNow();
 

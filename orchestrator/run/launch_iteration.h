@@ -10,6 +10,7 @@
 // must not have. A launch without a Displayed line within launch_timeout_ms is kept, invalid.
 // Then the run's scenario, if it has one (scenario_runner.h): a step that fails leaves the
 // launch's own times but marks it invalid, since what followed it is not what was asked.
+// Last, the iteration's frames (frames_collector.h) and its memory (memory_collector.h).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -49,6 +50,9 @@ struct IterationResult {
   // The iteration's frames (frames_collector.h), or why there are none.
   std::optional<store::IterationFrames> frames;
   std::optional<std::string> frames_missing;
+  // The iteration's memory at its end (memory_collector.h), or why there is none.
+  std::optional<store::IterationMemory> memory;
+  std::optional<std::string> memory_missing;
 };
 
 // An unmeasured launch: the process warm and hot launches come back to, and the looper-stats
