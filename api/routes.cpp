@@ -28,6 +28,7 @@ constexpr RouteEntry kRoutes[] = {
     {"GET", "/api/v1/runs/{id}/proc-samples", ProcSamples},
     {"GET", "/api/v1/runs/{id}/frames", Frames},
     {"GET", "/api/v1/runs/{id}/faults", Faults},
+    {"GET", "/api/v1/runs/{id}/memory", Memory},
     {"GET", "/api/v1/runs/{id}/compare", Compare},
     {"GET", "/api/v1/runs/{id}/verdict", Verdict},
     {"GET", "/api/v1/series", Series},

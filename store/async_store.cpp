@@ -104,6 +104,10 @@ AsyncStore::Awaitable<Status> AsyncStore::AddIterationFaults(std::vector<Iterati
                                                              Completion committed) const {
   auto push = [this, &faults, &committed](auto accepted) {
     store_->AddIterationFaultsAsync(std::move(faults), std::move(accepted), std::move(committed));
+AsyncStore::Awaitable<Status> AsyncStore::AddIterationMemory(std::vector<IterationMemory> memory,
+                                                             Completion committed) const {
+  auto push = [this, &memory, &committed](auto accepted) {
+    store_->AddIterationMemoryAsync(std::move(memory), std::move(accepted), std::move(committed));
   };
   auto accepting = AwaitAccepted(std::move(push));
   co_return co_await std::move(accepting);
@@ -362,6 +366,13 @@ AsyncStore::Awaitable<StoreResult<std::vector<ProcSample>>> AsyncStore::ListProc
 AsyncStore::Awaitable<StoreResult<std::vector<IterationFrames>>> AsyncStore::ListIterationFrames(
     int64_t run_id) const {
   auto query = [run_id](Reader& r) { return r.ListIterationFrames(run_id); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<IterationMemory>>> AsyncStore::ListIterationMemory(
+    int64_t run_id) const {
+  auto query = [run_id](Reader& r) { return r.ListIterationMemory(run_id); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }

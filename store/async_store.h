@@ -62,6 +62,9 @@ class AsyncStore {
                                        Completion committed) const;
   Awaitable<Status> AddIterationFaults(std::vector<IterationFault> faults,
                                        Completion committed) const;
+
+  Awaitable<Status> AddIterationMemory(std::vector<IterationMemory> memory,
+                                       Completion committed) const;
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 
@@ -106,6 +109,7 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<LooperStatsRow>>> ListLooperStats(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<ProcSample>>> ListProcSamples(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<IterationFrames>>> ListIterationFrames(int64_t run_id) const;
+  Awaitable<StoreResult<std::vector<IterationMemory>>> ListIterationMemory(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<LaunchHistoryPoint>>> LaunchHistory(
       LaunchHistoryQuery query) const;
   Awaitable<StoreResult<std::vector<RunSummary>>> Series(SeriesQuery query) const;

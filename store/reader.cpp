@@ -11,6 +11,7 @@
 #include "store/sql/devices.h"
 #include "store/sql/iteration_faults.h"
 #include "store/sql/iteration_frames.h"
+#include "store/sql/iteration_memory.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
@@ -158,6 +159,21 @@ IterationFault ReadIterationFault(const Statement& st) {
   }
   f.duration_ms = st.ColumnOptionalInt64(c++);
   return f;
+IterationMemory ReadIterationMemory(const Statement& st) {
+  IterationMemory m;
+  int c = 0;
+  m.run_id = st.ColumnInt64(c++);
+  m.iteration = st.ColumnInt64(c++);
+  m.pid = st.ColumnInt64(c++);
+  for (std::optional<int64_t>* v :
+       {&m.total_pss_kb, &m.total_rss_kb, &m.total_swap_pss_kb, &m.java_heap_kb,
+        &m.native_heap_kb, &m.code_kb, &m.stack_kb, &m.graphics_kb, &m.private_other_kb,
+        &m.system_kb, &m.views, &m.view_root_impl, &m.app_contexts, &m.activities, &m.assets,
+        &m.asset_managers, &m.local_binders, &m.proxy_binders, &m.death_recipients,
+        &m.webviews}) {
+    *v = st.ColumnOptionalInt64(c++);
+  }
+  return m;
 }
 
 Schedule ReadSchedule(const Statement& st) {
@@ -732,6 +748,11 @@ StoreResult<std::vector<IterationFault>> Reader::ListIterationFaults(int64_t run
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<IterationFault>(*st, ReadIterationFault, "listing a run's faults");
+StoreResult<std::vector<IterationMemory>> Reader::ListIterationMemory(int64_t run_id) {
+  auto st = db_->Cached(sql::kIterationMemoryOfRun);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, run_id);
+  return CollectRows<IterationMemory>(*st, ReadIterationMemory, "listing a run's memory");
 }
 
 StoreResult<std::vector<Schedule>> Reader::ListSchedules() {

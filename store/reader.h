@@ -78,6 +78,8 @@ class Reader {
   // A run's faults (schema 0012), in iteration order and each iteration's as they came; a run
   // has at most a few per iteration: no paging.
   StoreResult<std::vector<IterationFault>> ListIterationFaults(int64_t run_id);
+  // A run's memory per iteration (schema 0013), in iteration order; one small row each.
+  StoreResult<std::vector<IterationMemory>> ListIterationMemory(int64_t run_id);
   // The same rows a page at a time (the API's rows routes: no request reads an hour of 10 ms
   // samples at once). Keyset paging, each cursor opaque and of its own list: the iteration
   // ("i1" + hex), the dump order ("e1" + hex), the time and row ("p1" + hex) of the last row

@@ -179,6 +179,19 @@ struct IterationFault {
   std::string reason;              // "java.lang.X: msg", the ANR's reason, "signal 11 (…)…"
   std::vector<std::string> stack;  // the trace's first lines (at most 20)
   std::optional<int64_t> duration_ms;
+// The memory of one iteration (schema/0013): `dumpsys meminfo PKG` at its end
+// (parsers/meminfo.h), in KiB; the Objects section's counts. Absent: the version prints none.
+struct IterationMemory {
+  int64_t run_id = 0;
+  int64_t iteration = 0;
+  int64_t pid = 0;  // the process dumped ("** MEMINFO in pid N")
+  std::optional<int64_t> total_pss_kb, total_rss_kb, total_swap_pss_kb;
+  // App Summary, Pss(KB)
+  std::optional<int64_t> java_heap_kb, native_heap_kb, code_kb, stack_kb, graphics_kb,
+      private_other_kb, system_kb;
+  // Objects
+  std::optional<int64_t> views, view_root_impl, app_contexts, activities, assets,
+      asset_managers, local_binders, proxy_binders, death_recipients, webviews;
 };
 
 struct ProcSample {

@@ -5,6 +5,7 @@
 #include "store/looper_stats_columns.h"
 #include "store/sql/iteration_faults.h"
 #include "store/sql/iteration_frames.h"
+#include "store/sql/iteration_memory.h"
 #include "store/sql/launches.h"
 #include "store/sql/looper_stats.h"
 #include "store/sql/proc_samples.h"
@@ -206,6 +207,33 @@ Status InsertIterationFaults(Database& db, const std::vector<IterationFault>& fa
   return OkStatus();
 }
 
+Status InsertIterationMemory(Database& db, const std::vector<IterationMemory>& memory) {
+  for (const IterationMemory& m : memory) {
+    if (auto stored = RunCached(
+            db, sql::kInsertIterationMemory,
+            [&](Statement& st) {
+              int i = 1;
+              st.BindInt64(i++, m.run_id);
+              st.BindInt64(i++, m.iteration);
+              st.BindInt64(i++, m.pid);
+              for (const std::optional<int64_t>* v :
+                   {&m.total_pss_kb, &m.total_rss_kb, &m.total_swap_pss_kb, &m.java_heap_kb,
+                    &m.native_heap_kb, &m.code_kb, &m.stack_kb, &m.graphics_kb,
+                    &m.private_other_kb, &m.system_kb, &m.views, &m.view_root_impl,
+                    &m.app_contexts, &m.activities, &m.assets, &m.asset_managers,
+                    &m.local_binders, &m.proxy_binders, &m.death_recipients, &m.webviews}) {
+                st.BindOptional(i++, *v);
+              }
+            },
+            "storing the memory of iteration " + std::to_string(m.iteration) + " of run " +
+                std::to_string(m.run_id));
+        !stored) {
+      return stored;
+    }
+  }
+  return OkStatus();
+}
+
 Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries) {
   for (const RunSummary& s : summaries) {
     if (auto stored = RunCached(
@@ -235,7 +263,7 @@ Status DeleteRunAndRows(Database& db, int64_t run_id) {
   for (const char* statement :
        {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun, sql::kDeleteProcSamplesOfRun,
         sql::kDeleteRunSummariesOfRun, sql::kDeleteIterationFramesOfRun,
-        sql::kDeleteIterationFaultsOfRun, sql::kDeleteRun}) {
+        sql::kDeleteIterationFaultsOfRun, sql::kDeleteIterationMemoryOfRun, sql::kDeleteRun}) {
     if (auto s = RunCached(
             db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },
             "deleting run " + std::to_string(run_id));

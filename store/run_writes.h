@@ -28,6 +28,7 @@ Status InsertLooperStats(Database& db, const std::vector<LooperStatsRow>& rows);
 Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples);
 Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& frames);
 Status InsertIterationFaults(Database& db, const std::vector<IterationFault>& faults);
+Status InsertIterationMemory(Database& db, const std::vector<IterationMemory>& memory);
 
 // A run's summaries (schema 0009), each replacing the run's row of that metric; filed under
 // the run's package, model, mode and created_at as `runs` has them. A summary of a run that is

@@ -221,6 +221,12 @@ Status Store::AddIterationFaults(std::vector<IterationFault> faults, Completion 
       n, false,
       [faults = std::move(faults)](Database& db) {
         return writes::InsertIterationFaults(db, faults);
+Status Store::AddIterationMemory(std::vector<IterationMemory> memory, Completion committed) {
+  const size_t n = memory.size();
+  return PushWrite(
+      n, false,
+      [memory = std::move(memory)](Database& db) {
+        return writes::InsertIterationMemory(db, memory);
       },
       std::move(committed));
 }
@@ -274,6 +280,13 @@ void Store::AddIterationFaultsAsync(std::vector<IterationFault> faults, Completi
       n, false,
       [faults = std::move(faults)](Database& db) {
         return writes::InsertIterationFaults(db, faults);
+void Store::AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
+                                    Completion committed) {
+  const size_t n = memory.size();
+  PushWriteAsync(
+      n, false,
+      [memory = std::move(memory)](Database& db) {
+        return writes::InsertIterationMemory(db, memory);
       },
       std::move(accepted), std::move(committed));
 }

@@ -131,6 +131,7 @@ class Store {
   Status AddProcSamples(std::vector<ProcSample> samples, Completion committed = nullptr);
   Status AddIterationFrames(std::vector<IterationFrames> frames, Completion committed = nullptr);
   Status AddIterationFaults(std::vector<IterationFault> faults, Completion committed = nullptr);
+  Status AddIterationMemory(std::vector<IterationMemory> memory, Completion committed = nullptr);
   // Async forms: `accepted` runs when the queue took the records (at once, on this thread, if
   // there is room; else later on the writer thread) — await it for back-pressure.
   void AddLaunchesAsync(std::vector<Launch> launches, Completion accepted, Completion committed);
@@ -141,6 +142,9 @@ class Store {
   void AddIterationFramesAsync(std::vector<IterationFrames> frames, Completion accepted,
                                Completion committed);
   void AddIterationFaultsAsync(std::vector<IterationFault> faults, Completion accepted,
+                               Completion committed);
+
+  void AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
                                Completion committed);
 
   // ---- Devices: batched like measurements.

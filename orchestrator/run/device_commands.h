@@ -65,6 +65,9 @@ std::vector<std::string> Setprop(std::string_view name, std::string_view value);
 std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);
 
+// An iteration's memory (memory_collector.cpp): dumpsys meminfo PKG.
+std::vector<std::string> DumpsysMeminfo(std::string_view package);
+
 // The run's logcat stream (logcat_feed.cpp): epoch times; main, system, crash and events buffers;
 // from now on.
 std::vector<std::string> LogcatFromNow();

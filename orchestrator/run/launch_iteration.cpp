@@ -7,6 +7,7 @@
 #include "orchestrator/run/frames_collector.h"
 #include "orchestrator/run/iteration_faults.h"
 #include "orchestrator/run/launch_matcher.h"
+#include "orchestrator/run/memory_collector.h"
 #include "orchestrator/run/scenario_runner.h"
 #include "parsers/am_start.h"
 #include "parsers/pidof.h"
@@ -362,6 +363,24 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       result.frames_missing = frames->error();
     } else {
       result.frames = std::move(**frames);
+    }
+  }
+
+  // 8. The memory at the iteration's end (memory_collector.h).
+  if (!result.launch_failed) {
+    auto reading_memory =
+        ReadMemory(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout);
+    auto memory = co_await std::move(reading_memory);
+    if (!memory) {
+      if (IsFatal(memory.error())) {
+        result.fatal = memory.error();
+        co_return result;
+      }
+      result.memory_missing = memory.error().message;
+    } else if (!*memory) {
+      result.memory_missing = memory->error();
+    } else {
+      result.memory = std::move(**memory);
     }
   }
 

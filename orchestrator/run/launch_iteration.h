@@ -17,6 +17,7 @@
 // failed launch first up to fault_wait_after_failure for a fault), then completes the crash
 // still open (LogcatReader::FlushFaults). Faults logged between two iterations are no
 // iteration's.
+// Last, the iteration's frames (frames_collector.h) and its memory (memory_collector.h).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -61,6 +62,9 @@ struct IterationResult {
   std::optional<std::string> frames_missing;
   // The package's faults in the iteration, in order (iteration_faults.h); any makes it invalid.
   std::vector<store::IterationFault> faults;
+  // The iteration's memory at its end (memory_collector.h), or why there is none.
+  std::optional<store::IterationMemory> memory;
+  std::optional<std::string> memory_missing;
 };
 
 // An unmeasured launch: the process warm and hot launches come back to, and the looper-stats

@@ -272,6 +272,7 @@ class Execution {
   int64_t samples_stored_ = 0;
   std::shared_ptr<LostWrites> lost_ = std::make_shared<LostWrites>();
   bool frames_missing_logged_ = false;
+  bool memory_missing_logged_ = false;
   std::shared_ptr<StoredLaunches> stored_ = std::make_shared<StoredLaunches>();
   asio::any_io_executor executor_;  // the run's: committed launches are announced there
   std::shared_ptr<std::function<void()>> announce_;
@@ -650,6 +651,19 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
         state->error = where + ": faults not stored: " + stored_faults.error().message;
         co_return;
       }
+    }
+    if (it.memory) {
+      std::vector<store::IterationMemory> memory{std::move(*it.memory)};
+      auto storing_memory =
+          store_.AddIterationMemory(std::move(memory), Committed(where + "'s memory"));
+      store::Status stored_memory = co_await std::move(storing_memory);
+      if (!stored_memory) {
+        state->error = where + ": memory not stored: " + stored_memory.error().message;
+        co_return;
+      }
+    } else if (it.memory_missing && !memory_missing_logged_) {
+      memory_missing_logged_ = true;  // once a run, as the frames
+      Log(where + ": no memory (" + *it.memory_missing + "); the launches are measured");
     }
     std::vector<store::Launch> one{std::move(it.launch)};
     store::Completion committed = LaunchCommitted(i, valid, where + "'s launch");

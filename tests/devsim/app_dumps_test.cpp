@@ -39,6 +39,7 @@ class AppDumpsTest : public PinnedClockPhoneTest {
       package.memory.swap_pss_kb = 88;
       package.memory.activities = 1;
       package.memory.activities_leak_per_launch = 2;
+      package.memory.leaked_activity_kb = 500;
     }
     MakePhone(scenario);
   }
@@ -221,7 +222,8 @@ TEST_F(AppDumpsTest, Android9And10MeminfoSummaryWithoutRss) {
 
 // Android 11–14 (dumpMemInfoTable with Rss): "Rss Total" column, the summary's Rss(KB) column
 // and "TOTAL PSS: … TOTAL RSS: … TOTAL SWAP PSS: …" ("%21s %8d %21s %8d %21s %8d"). Each launch
-// into the running process leaks activities_leak_per_launch Activities.
+// into the running process leaks activities_leak_per_launch Activities, each keeping
+// leaked_activity_kb of Java heap.
 TEST_F(AppDumpsTest, Android14MeminfoWithRssAndLeakingActivities) {
   ASSERT_NO_FATAL_FAILURE(Make(34));
   Sh("am start -W -n com.example.app/.MainActivity");
@@ -244,12 +246,17 @@ TEST_F(AppDumpsTest, Android14MeminfoWithRssAndLeakingActivities) {
   text = Sh("dumpsys meminfo com.example.app").Stdout();
   EXPECT_EQ(Line(text, "AppContexts:"),
             "         AppContexts:        3           Activities:        5");
+  // The 4 leaked Activities keep 500 KiB of Java heap each: 11111 + 2000, the total 2000 more.
+  EXPECT_TRUE(Line(text, "Java Heap:").starts_with("           Java Heap:    13111 ")) << text;
+  EXPECT_TRUE(Line(text, "TOTAL PSS:").starts_with("           TOTAL PSS:    53108 ")) << text;
+  EXPECT_TRUE(Line(text, "System:").ends_with("System:     7777")) << text;
   // A new process starts without the leak.
   Sh("am force-stop com.example.app");
   Sh("am start -W -n com.example.app/.MainActivity");
   text = Sh("dumpsys meminfo com.example.app").Stdout();
   EXPECT_EQ(Line(text, "AppContexts:"),
             "         AppContexts:        3           Activities:        1");
+  EXPECT_TRUE(Line(text, "Java Heap:").starts_with("           Java Heap:    11111 ")) << text;
 }
 
 }  // namespace

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "adb/client.h"
+#include "analysis/leak.h"
 #include "orchestrator/lab/run_reports.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "orchestrator/run/owed_restores.h"
@@ -1026,6 +1027,118 @@ TEST_F(RunExecutorE2eTest, Sdk33ScenarioStepsRunAfterEachLaunchAndItsFramesAreSt
     EXPECT_EQ(columns.size(), 23u);  // Android 13's FrameInfoNames
     EXPECT_EQ(nlohmann::json::parse(f.rows_json).size(), 70u);
   }
+}
+
+// Issue 16 §5: warm runs on a phone whose app leaks one Activity with each launch into its
+// process, each keeping 250 KiB of Java heap (devsim's "memory"). The figures follow what
+// frameworks/base core/java/android/app/ActivityThread.java dumpMemInfoTable prints (called by
+// dumpMemInfo under ActivityManagerService.dumpApplicationMemoryUsage): on Android 13 (SDK 33)
+// the App Summary with Pss(KB) and Rss(KB) columns and "TOTAL PSS: … TOTAL RSS: … TOTAL SWAP
+// PSS:"; on Android 9 (SDK 28) the older layout, Pss(KB) only and "TOTAL: … TOTAL SWAP PSS:",
+// no Rss. The priming launch makes the process (its one Activity); each measured launch
+// (BACK, then am start) leaks one more: iteration i ends with 1 + i Activities and a Java heap of
+// 10000 + 250 i KiB. The App Summary prints each field as set, so the total PSS is their sum
+// (47800) plus what leaked; the swap PSS is the one set. Every iteration's memory is stored
+// with those figures, and the leak check the API runs over them (analysis/leak.h) suspects
+// Activities: 2 → 5, one per iteration.
+class MemoryE2eTest : public RunExecutorE2eTest {
+ protected:
+  void RunAndCheck(int sdk, const std::vector<std::optional<int64_t>>& rss) {
+    const DevsimDevice device = StartPhone(
+        sdk, "",
+        R"(, "memory": {"java_heap_kb": 10000, "native_heap_kb": 20000, "code_kb": 6000,
+             "stack_kb": 800, "graphics_kb": 4000, "private_other_kb": 2000, "system_kb": 5000,
+             "swap_pss_kb": 300, "views": 50, "view_root_impl": 1, "app_contexts": 3,
+             "activities": 1, "activities_leak_per_launch": 1, "leaked_activity_kb": 250})");
+    const RunSpec spec = Spec(device, LaunchMode::kWarm, 4);
+    const int64_t id = CreateRun(spec);
+    const auto outcome = RunToEnd(id, spec);
+    ASSERT_TRUE(outcome);
+    EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+    const auto launches = Launches(id);
+    ASSERT_EQ(launches.size(), 4u);
+
+    auto memory = store_->Read([&](store::Reader& r) { return r.ListIterationMemory(id); });
+    ASSERT_TRUE(memory.ok()) << memory.error().message;
+    ASSERT_EQ(memory->size(), 4u);
+    std::vector<analysis::MemoryCounts> counts;
+    for (size_t k = 0; k < memory->size(); ++k) {
+      const store::IterationMemory& m = (*memory)[k];
+      const int64_t i = static_cast<int64_t>(k) + 1;
+      SCOPED_TRACE("SDK " + std::to_string(sdk) + " iteration " + std::to_string(i));
+      EXPECT_EQ(m.iteration, i);
+      EXPECT_EQ(m.pid, launches[k].pid);
+      EXPECT_EQ(m.pid, (*memory)[0].pid);  // warm: one process
+      EXPECT_EQ(m.total_pss_kb, 47800 + 250 * i);
+      EXPECT_EQ(m.total_rss_kb, rss[k]);
+      EXPECT_EQ(m.total_swap_pss_kb, 300);
+      EXPECT_EQ(m.java_heap_kb, 10000 + 250 * i);
+      EXPECT_EQ(m.native_heap_kb, 20000);
+      EXPECT_EQ(m.code_kb, 6000);
+      EXPECT_EQ(m.stack_kb, 800);
+      EXPECT_EQ(m.graphics_kb, 4000);
+      EXPECT_EQ(m.private_other_kb, 2000);
+      EXPECT_EQ(m.system_kb, 5000);
+      EXPECT_EQ(m.views, 50);
+      EXPECT_EQ(m.view_root_impl, 1);
+      EXPECT_EQ(m.app_contexts, 3);
+      EXPECT_EQ(m.activities, 1 + i);
+      EXPECT_EQ(m.assets, 10);  // devsim's fixed Objects
+      EXPECT_EQ(m.local_binders, 16);
+      EXPECT_EQ(m.proxy_binders, 33);
+      EXPECT_EQ(m.death_recipients, 1);
+      EXPECT_EQ(m.webviews, 0);
+      counts.push_back({m.iteration, m.pid, m.activities, m.view_root_impl, m.app_contexts});
+    }
+    const analysis::LeakVerdict leak = analysis::CheckActivityLeak(counts);
+    ASSERT_EQ(leak.check, analysis::LeakCheck::kSuspected);
+    EXPECT_EQ(leak.suspected->metric, "activities");
+    EXPECT_EQ(leak.suspected->from, 2);
+    EXPECT_EQ(leak.suspected->to, 5);
+    EXPECT_DOUBLE_EQ(leak.suspected->slope_per_iteration, 1.0);
+  }
+};
+
+TEST_F(MemoryE2eTest, Sdk33WarmLeakingActivitiesStoredPerIterationAndSuspected) {
+  // Rss (11+): each table row's Rss is its Pss and half again (devsim's meminfo_dump.cpp), summed.
+  RunAndCheck(33, {71623, 71997, 72372, 72748});
+}
+
+TEST_F(MemoryE2eTest, Sdk28WarmOldLayoutWithoutRssStoredAndSuspected) {
+  RunAndCheck(28, {std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+}
+
+// An app that crashes on its third launch (the second measured one; devsim's crash_on_launch:
+// the process is gone once the launch is shown): `dumpsys meminfo` answers "No process found
+// for", so that iteration has no memory and the run goes on. The next launch starts a new
+// process, whose counts start again (one Activity, then two): the iterations of the old and the
+// new process are no stretch of three, so the leak check is not applicable.
+TEST_F(MemoryE2eTest, ACrashedAppLeavesItsIterationWithoutMemoryAndTheRunGoesOn) {
+  const DevsimDevice device = StartPhone(
+      33, "", R"(, "memory": {"activities": 1, "activities_leak_per_launch": 1},
+                 "crash_on_launch": [3])");
+  const RunSpec spec = Spec(device, LaunchMode::kWarm, 4);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  ASSERT_EQ(Launches(id).size(), 4u);
+  auto memory = store_->Read([&](store::Reader& r) { return r.ListIterationMemory(id); });
+  ASSERT_TRUE(memory.ok()) << memory.error().message;
+  ASSERT_EQ(memory->size(), 3u);
+  EXPECT_EQ((*memory)[0].iteration, 1);
+  EXPECT_EQ((*memory)[0].activities, 2);
+  EXPECT_EQ((*memory)[1].iteration, 3);  // iteration 2 crashed: no process to dump
+  EXPECT_EQ((*memory)[1].activities, 1);
+  EXPECT_NE((*memory)[1].pid, (*memory)[0].pid);
+  EXPECT_EQ((*memory)[2].iteration, 4);
+  EXPECT_EQ((*memory)[2].activities, 2);
+  EXPECT_EQ((*memory)[2].pid, (*memory)[1].pid);
+  std::vector<analysis::MemoryCounts> counts;
+  for (const store::IterationMemory& m : *memory) {
+    counts.push_back({m.iteration, m.pid, m.activities, m.view_root_impl, m.app_contexts});
+  }
+  EXPECT_EQ(analysis::CheckActivityLeak(counts).check, analysis::LeakCheck::kNotApplicable);
 }
 
 }  // namespace

@@ -98,6 +98,47 @@ TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// Issue 16 §5 through the real daemon: a warm run on an Android 13 devsim phone whose app leaks
+// one Activity per launch into its process (devsim's "memory"; ActivityThread.java
+// dumpMemInfoTable's Objects section). GET /runs/{id}/memory serves each iteration's meminfo and
+// reports the leak: Activities 2 → 5 over four iterations, one per iteration.
+TEST_F(ServeE2eTest, AWarmRunsGrowingActivitiesAreServedAsASuspectedLeak) {
+  const std::string scenario = dir_.File("leak.json");
+  WriteFileBytes(scenario,
+                 R"({"seed":5,"device":{"sdk":33},"packages":[{"name":"com.example.app",)"
+                 R"("activity":".MainActivity","uid":10123,"warm":{"mean":60,"stddev":5},)"
+                 R"("memory":{"activities":1,"activities_leak_per_launch":1,)"
+                 R"("leaked_activity_kb":250,"java_heap_kb":10000}}]})");
+  const auto devices = StartDevsim({"--port", "0", "--scenario", scenario, "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  const uint16_t port = StartDaemon();
+  ASSERT_NE(port, 0) << "the daemon did not print its address";
+  ASSERT_TRUE(WaitUntil([&] { return DeviceListed(port, serial); }, seconds(20)));
+  const int64_t id = PostRun(port, R"({"serial":")" + serial +
+                                       R"(","package":"com.example.app","mode":"warm",)"
+                                       R"("iterations":4})");
+  ASSERT_NE(id, 0);
+  ASSERT_TRUE(WaitUntil([&] { return RunStatus(port, id) == "succeeded"; }, seconds(60)))
+      << Get(port, "/api/v1/runs/" + std::to_string(id)).dump();
+
+  const Json memory = Get(port, "/api/v1/runs/" + std::to_string(id) + "/memory");
+  ASSERT_EQ(memory["iterations"].size(), 4u) << memory.dump();
+  for (int i = 1; i <= 4; ++i) {
+    const Json& it = memory["iterations"][i - 1];
+    EXPECT_EQ(it["iteration"], i);
+    EXPECT_EQ(it["objects"]["activities"], 1 + i);
+    EXPECT_EQ(it["java_heap_kb"], 10000 + 250 * i);
+    EXPECT_TRUE(it["total_rss_kb"].is_number());  // Android 11+
+  }
+  EXPECT_EQ(memory["leak_check"], "suspected");
+  EXPECT_EQ(memory["leak_suspected"]["metric"], "activities");
+  EXPECT_EQ(memory["leak_suspected"]["from"], 2);
+  EXPECT_EQ(memory["leak_suspected"]["to"], 5);
+  EXPECT_DOUBLE_EQ(memory["leak_suspected"]["slope_per_iteration"].get<double>(), 1.0);
+  EXPECT_EQ(HttpCall(port, "GET", "/api/v1/runs/999999/memory").status, 404);
+}
+
 TEST_F(ServeE2eTest, AKilledDaemonLeavesItsRunInterruptedAndQueuedRunsGoOn) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
   ASSERT_EQ(devices.size(), 1u);

@@ -35,6 +35,10 @@ TEST(DeviceCommandsTest, PreflightCommands) {
   EXPECT_EQ(DumpsysActivityActivities(), (Words{"dumpsys", "activity", "activities"}));
 }
 
+TEST(DeviceCommandsTest, IterationMemoryCommand) {
+  EXPECT_EQ(DumpsysMeminfo("com.example.app"), (Words{"dumpsys", "meminfo", "com.example.app"}));
+}
+
 TEST(DeviceCommandsTest, ClockAndLooperCommands) {
   EXPECT_EQ(GetconfClkTck(), (Words{"getconf", "CLK_TCK"}));
   EXPECT_EQ(GetconfPageSize(), (Words{"getconf", "PAGESIZE"}));

@@ -47,7 +47,8 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
                                     // id_high_water (0003); builds (0005); build_files (0007);
                                     // run_summaries (0009); alerts, alert_deliveries,
                                     // alert_delivery_attempts (0010);
-                                    // iteration_frames (0011); iteration_faults (0012)
+                                    // iteration_frames (0011); iteration_faults (0012);
+                                    // iteration_memory (0013)
 }
 
 // 0007 on a database with builds: each becomes a build of one file, its APK.

@@ -184,6 +184,7 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
           Read(*m, "app_contexts", mem.app_contexts);
           Read(*m, "activities", mem.activities);
           Read(*m, "activities_leak_per_launch", mem.activities_leak_per_launch);
+          Read(*m, "leaked_activity_kb", mem.leaked_activity_kb);
         }
         Read(entry, "crash_on_launch", package.crash_on_launch);
         Read(entry, "anr_on_launch", package.anr_on_launch);

@@ -21,7 +21,7 @@
 //                              "stack_kb": 900, "graphics_kb": 6000, "private_other_kb": 3000,
 //                              "system_kb": 8000, "swap_pss_kb": 400, "views": 60,
 //                              "view_root_impl": 1, "app_contexts": 3, "activities": 1,
-//                              "activities_leak_per_launch": 0},
+//                              "activities_leak_per_launch": 0, "leaked_activity_kb": 0},
 //                   "crash_on_launch": [3], "anr_on_launch": [],
 //                   "slow_messages": [{"kind": "dispatch", "ms": 900,
 //                                      "h": "android.app.ActivityThread$H", "c": "null", "m": 159}]}],
@@ -63,7 +63,9 @@ struct FrameSpec {
 };
 
 // What `dumpsys meminfo PKG` prints for the app (meminfo_dump.h), in KiB. `activities` grows by
-// `activities_leak_per_launch` with each launch of the running process (a leak to find).
+// `activities_leak_per_launch` with each launch of the running process (a leak to find), and each
+// leaked Activity keeps `leaked_activity_kb` of Java heap (its views and what they hold), so the
+// Java Heap line and the total PSS grow with it.
 struct MemorySpec {
   long java_heap_kb = 12000;    // App Summary "Java Heap" (Dalvik Pss + .art mmap private)
   long native_heap_kb = 18000;  // App Summary "Native Heap"
@@ -78,6 +80,7 @@ struct MemorySpec {
   int app_contexts = 3;
   int activities = 1;
   int activities_leak_per_launch = 0;
+  long leaked_activity_kb = 0;
 };
 
 // One slow main-thread message: `kind` "dispatch" (the handler ran `ms`) or "delivery" (it was
