@@ -91,6 +91,8 @@ boost::asio::awaitable<HttpResponse> Frames(const HttpRequest& request, const Pa
 
 // faults_routes.cpp
 boost::asio::awaitable<HttpResponse> Faults(const HttpRequest& request, const PathParams& params,
+                                            const RouteContext& ctx);
+
 // memory_routes.cpp
 boost::asio::awaitable<HttpResponse> Memory(const HttpRequest& request, const PathParams& params,
                                             const RouteContext& ctx);

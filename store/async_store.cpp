@@ -104,6 +104,11 @@ AsyncStore::Awaitable<Status> AsyncStore::AddIterationFaults(std::vector<Iterati
                                                              Completion committed) const {
   auto push = [this, &faults, &committed](auto accepted) {
     store_->AddIterationFaultsAsync(std::move(faults), std::move(accepted), std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
 AsyncStore::Awaitable<Status> AsyncStore::AddIterationMemory(std::vector<IterationMemory> memory,
                                                              Completion committed) const {
   auto push = [this, &memory, &committed](auto accepted) {

@@ -62,7 +62,6 @@ class AsyncStore {
                                        Completion committed) const;
   Awaitable<Status> AddIterationFaults(std::vector<IterationFault> faults,
                                        Completion committed) const;
-
   Awaitable<Status> AddIterationMemory(std::vector<IterationMemory> memory,
                                        Completion committed) const;
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;

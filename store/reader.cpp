@@ -159,6 +159,8 @@ IterationFault ReadIterationFault(const Statement& st) {
   }
   f.duration_ms = st.ColumnOptionalInt64(c++);
   return f;
+}
+
 IterationMemory ReadIterationMemory(const Statement& st) {
   IterationMemory m;
   int c = 0;
@@ -748,6 +750,8 @@ StoreResult<std::vector<IterationFault>> Reader::ListIterationFaults(int64_t run
   if (!st) return st.error();
   (*st)->BindInt64(1, run_id);
   return CollectRows<IterationFault>(*st, ReadIterationFault, "listing a run's faults");
+}
+
 StoreResult<std::vector<IterationMemory>> Reader::ListIterationMemory(int64_t run_id) {
   auto st = db_->Cached(sql::kIterationMemoryOfRun);
   if (!st) return st.error();

@@ -179,6 +179,8 @@ struct IterationFault {
   std::string reason;              // "java.lang.X: msg", the ANR's reason, "signal 11 (…)…"
   std::vector<std::string> stack;  // the trace's first lines (at most 20)
   std::optional<int64_t> duration_ms;
+};
+
 // The memory of one iteration (schema/0013): `dumpsys meminfo PKG` at its end
 // (parsers/meminfo.h), in KiB; the Objects section's counts. Absent: the version prints none.
 struct IterationMemory {

@@ -221,6 +221,10 @@ Status Store::AddIterationFaults(std::vector<IterationFault> faults, Completion 
       n, false,
       [faults = std::move(faults)](Database& db) {
         return writes::InsertIterationFaults(db, faults);
+      },
+      std::move(committed));
+}
+
 Status Store::AddIterationMemory(std::vector<IterationMemory> memory, Completion committed) {
   const size_t n = memory.size();
   return PushWrite(
@@ -280,6 +284,10 @@ void Store::AddIterationFaultsAsync(std::vector<IterationFault> faults, Completi
       n, false,
       [faults = std::move(faults)](Database& db) {
         return writes::InsertIterationFaults(db, faults);
+      },
+      std::move(accepted), std::move(committed));
+}
+
 void Store::AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
                                     Completion committed) {
   const size_t n = memory.size();

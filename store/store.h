@@ -143,7 +143,6 @@ class Store {
                                Completion committed);
   void AddIterationFaultsAsync(std::vector<IterationFault> faults, Completion accepted,
                                Completion committed);
-
   void AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
                                Completion committed);
 

@@ -10,14 +10,14 @@
 // must not have. A launch without a Displayed line within launch_timeout_ms is kept, invalid.
 // Then the run's scenario, if it has one (scenario_runner.h): a step that fails leaves the
 // launch's own times but marks it invalid, since what followed it is not what was asked.
-// Faults: an ANR, crash or native crash of the package (iteration_faults.h) that the run's logcat
+// Then the iteration's frames (frames_collector.h) and its memory (memory_collector.h).
+// Last, faults: an ANR, crash or native crash of the package (iteration_faults.h) that the run's logcat
 // stream carries from the iteration's start to its end marks the iteration invalid with the
 // fault's reason, which wins over any other (a crash in onCreate leaves no Displayed line). Lines
 // reach the host a little after they are logged, so the end waits fault_settle for them (after a
 // failed launch first up to fault_wait_after_failure for a fault), then completes the crash
 // still open (LogcatReader::FlushFaults). Faults logged between two iterations are no
 // iteration's.
-// Last, the iteration's frames (frames_collector.h) and its memory (memory_collector.h).
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
