@@ -10,34 +10,15 @@
 
 #include "store/reader.h"
 #include "store/store.h"
-#include "tests/common/temp_dir.h"
-#include "tests/common/test_store.h"
+#include "tests/store/ended_run_fixture.h"
 
 namespace droidlab::store {
 namespace {
 
-class IterationFaultsTest : public ::testing::Test {
+class IterationFaultsTest : public EndedRunTest {
  protected:
-  void SetUp() override {
-    store_ = testutil::OpenTestStore(dir_);
-    ASSERT_TRUE(store_);
-  }
-
   int64_t AddRun(int64_t created_at) {
-    NewRun run;
-    run.spec_json = "{}";
-    run.serial = "s1";
-    run.package = "com.a";
-    run.mode = "cold";
-    run.iterations = 2;
-    run.created_at = created_at;
-    auto id = store_->CreateRun(run);
-    EXPECT_TRUE(id.ok()) << id.error().message;
-    RunStatusUpdate done;
-    done.run_id = *id;
-    done.status = RunStatus::kFailed;
-    EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
-    return *id;
+    return EndedRunTest::AddRun(created_at, "cold", RunStatus::kFailed);
   }
 
   static IterationFault Crash(int64_t run_id, int64_t iteration, int64_t seq) {
@@ -62,8 +43,6 @@ class IterationFaultsTest : public ::testing::Test {
     return listed.ok() ? *listed : std::vector<IterationFault>{};
   }
 
-  testutil::TempDir dir_;
-  std::unique_ptr<Store> store_;
 };
 
 TEST_F(IterationFaultsTest, StoredThroughTheWriterAndReadBackInOrder) {

@@ -8,36 +8,13 @@
 
 #include "store/reader.h"
 #include "store/store.h"
-#include "tests/common/temp_dir.h"
-#include "tests/common/test_store.h"
+#include "tests/store/ended_run_fixture.h"
 
 namespace droidlab::store {
 namespace {
 
-class IterationFramesTest : public ::testing::Test {
+class IterationFramesTest : public EndedRunTest {
  protected:
-  void SetUp() override {
-    store_ = testutil::OpenTestStore(dir_);
-    ASSERT_TRUE(store_);
-  }
-
-  int64_t AddRun(int64_t created_at) {
-    NewRun run;
-    run.spec_json = "{}";
-    run.serial = "s1";
-    run.package = "com.a";
-    run.mode = "cold";
-    run.iterations = 2;
-    run.created_at = created_at;
-    auto id = store_->CreateRun(run);
-    EXPECT_TRUE(id.ok()) << id.error().message;
-    RunStatusUpdate done;
-    done.run_id = *id;
-    done.status = RunStatus::kSucceeded;
-    EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
-    return *id;
-  }
-
   static IterationFrames Frames(int64_t run_id, int64_t iteration) {
     IterationFrames f;
     f.run_id = run_id;
@@ -76,8 +53,6 @@ class IterationFramesTest : public ::testing::Test {
     return listed.ok() ? *listed : std::vector<IterationFrames>{};
   }
 
-  testutil::TempDir dir_;
-  std::unique_ptr<Store> store_;
 };
 
 TEST_F(IterationFramesTest, StoredThroughTheWriterAndReadBackInIterationOrder) {

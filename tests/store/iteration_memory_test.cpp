@@ -8,37 +8,16 @@
 
 #include "store/reader.h"
 #include "store/store.h"
-#include "tests/common/temp_dir.h"
-#include "tests/common/test_store.h"
+#include "tests/store/ended_run_fixture.h"
 
 namespace droidlab::store {
 namespace {
 
-class IterationMemoryTest : public ::testing::Test {
+class IterationMemoryTest : public EndedRunTest {
  protected:
-  void SetUp() override {
-    store_ = testutil::OpenTestStore(dir_);
-    ASSERT_TRUE(store_);
-  }
-
-  int64_t AddRun(int64_t created_at) {
-    NewRun run;
-    run.spec_json = "{}";
-    run.serial = "s1";
-    run.package = "com.a";
-    run.mode = "warm";
-    run.iterations = 2;
-    run.created_at = created_at;
-    auto id = store_->CreateRun(run);
-    EXPECT_TRUE(id.ok()) << id.error().message;
-    RunStatusUpdate done;
-    done.run_id = *id;
-    done.status = RunStatus::kSucceeded;
-    EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
-    return *id;
-  }
-
   // Every column its own value, so that a column bound or read in the wrong place shows.
+  int64_t AddRun(int64_t created_at) { return EndedRunTest::AddRun(created_at, "warm"); }
+
   static IterationMemory Memory(int64_t run_id, int64_t iteration) {
     IterationMemory m;
     m.run_id = run_id;
@@ -73,8 +52,6 @@ class IterationMemoryTest : public ::testing::Test {
     return listed.ok() ? *listed : std::vector<IterationMemory>{};
   }
 
-  testutil::TempDir dir_;
-  std::unique_ptr<Store> store_;
 };
 
 TEST_F(IterationMemoryTest, StoredThroughTheWriterAndReadBackInIterationOrder) {
