@@ -171,7 +171,7 @@ struct IterationFault {
   int64_t run_id = 0;
   int64_t iteration = 0;
   int64_t seq = 0;                 // its place among the iteration's faults, from 0
-  std::string kind;                // "anr", "crash", "native_crash"
+  std::string kind;  // "anr", "crash", "native_crash"; "slow_dispatch", "slow_delivery"
   std::string time;                // the first line's time as printed
   std::optional<int64_t> at_ms;    // that time on the device's boot clock
   std::optional<int64_t> pid;      // the faulting process

@@ -31,6 +31,17 @@ bool IsPackageFault(const FaultEvent& fault, std::string_view package) {
   return process.size() == package.size() || process[package.size()] == ':';
 }
 
+bool IsAppSlowMessage(const FaultEvent& fault, std::optional<int64_t> app_pid) {
+  if (fault.kind != FaultKind::kSlowDispatch && fault.kind != FaultKind::kSlowDelivery) {
+    return false;
+  }
+  return app_pid && fault.pid == app_pid;
+}
+
+bool MakesIterationInvalid(const store::IterationFault& fault) {
+  return fault.kind == "anr" || fault.kind == "crash" || fault.kind == "native_crash";
+}
+
 std::vector<FaultEvent> PackageFaults(std::span<const FaultEvent> faults,
                                       std::string_view package) {
   std::vector<FaultEvent> mine;

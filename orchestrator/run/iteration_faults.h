@@ -27,6 +27,14 @@ bool IsPackageFault(const parsers::FaultEvent& fault, std::string_view package);
 std::vector<parsers::FaultEvent> PackageFaults(std::span<const parsers::FaultEvent> faults,
                                                std::string_view package);
 
+// True for a slow message (slow_dispatch, slow_delivery) the app's own process `app_pid` logged
+// (Looper logs them itself: the line's pid is the app's; slow_message_session.h). They are stored
+// with the iteration's faults (reason "main h=… c=… m=…", duration_ms) but make nothing invalid.
+bool IsAppSlowMessage(const parsers::FaultEvent& fault, std::optional<int64_t> app_pid);
+
+// True for a stored fault that makes its iteration invalid: an ANR, a crash, a native crash.
+bool MakesIterationInvalid(const store::IterationFault& fault);
+
 // The iteration's invalid_reason: "crash: java.lang.IllegalStateException: boom",
 // "anr: Input dispatching timed out (…)", "native_crash: signal 11 (SIGSEGV), …"; the process
 // instead of a reason when none was printed ("anr in com.pkg").

@@ -70,16 +70,20 @@ bool HasPackageFault(const IterationContext& ctx, size_t first_fault) {
   return false;
 }
 
-// The package's faults since `first_fault` into the result; the first one's reason becomes the
-// launch's, whatever it was.
+// The package's faults since `first_fault` into the result, then its process's slow messages
+// (they invalidate nothing); the first fault's reason becomes the launch's, whatever it was.
 void MarkFaults(const IterationContext& ctx, size_t first_fault, IterationResult& result) {
-  const auto faults =
-      PackageFaults(std::span(ctx.feed.faults).subspan(first_fault), ctx.spec.package);
-  for (const parsers::FaultEvent& f : faults) {
+  const std::span<const parsers::FaultEvent> since = std::span(ctx.feed.faults).subspan(first_fault);
+  const auto faults = PackageFaults(since, ctx.spec.package);
+  auto store = [&](const parsers::FaultEvent& f) {
     std::optional<int64_t> at_ms;
     if (auto t = parsers::LogTimeToEpochMs(f.log_time, ctx.year)) at_ms = ctx.clock.ToBootMs(*t);
     result.faults.push_back(StoredFault(f, result.launch.run_id, result.launch.iteration,
                                         static_cast<int64_t>(result.faults.size()), at_ms));
+  };
+  for (const parsers::FaultEvent& f : faults) store(f);
+  for (const parsers::FaultEvent& f : since) {
+    if (IsAppSlowMessage(f, result.launch.pid)) store(f);
   }
   if (faults.empty()) return;
   result.launch.valid = false;

@@ -637,11 +637,14 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     }
     if (!it.launch.warmup) {
       ++state->measured;
-      if (!it.faults.empty()) ++state->faulted;
+      bool faulted = false;
       for (const store::IterationFault& f : it.faults) {
+        if (!MakesIterationInvalid(f)) continue;  // a slow message
+        faulted = true;
         if (!state->first_fault) state->first_fault = f;
         if (f.kind != state->first_fault->kind) state->one_fault_kind = false;
       }
+      if (faulted) ++state->faulted;
     }
     if (!it.faults.empty()) {
       auto storing_faults =

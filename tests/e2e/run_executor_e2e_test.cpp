@@ -637,6 +637,18 @@ TEST_F(RunExecutorE2eTest, Sdk33SlowMessagePropertyIsSetForTheLaunchesAndPutBack
   }
   EXPECT_EQ(slow, 3u) << log;
   EXPECT_EQ(log.find("Slow delivery took 300ms"), std::string::npos);
+  // Stored with each iteration, with handler, callback and what; they make nothing invalid.
+  auto faults = store_->Read([&](store::Reader& r) { return r.ListIterationFaults(id); });
+  ASSERT_TRUE(faults.ok()) << faults.error().message;
+  ASSERT_EQ(faults->size(), 3u);
+  for (int64_t i = 0; i < 3; ++i) {
+    const store::IterationFault& f = (*faults)[static_cast<size_t>(i)];
+    EXPECT_EQ(f.iteration, i + 1);
+    EXPECT_EQ(f.kind, "slow_dispatch");
+    EXPECT_EQ(f.duration_ms, 900);
+    EXPECT_EQ(f.reason, "main h=android.app.ActivityThread$H c=null m=159");
+  }
+  for (const auto& l : Launches(id)) EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
   // Put back, exactly.
   EXPECT_EQ(Shell(device, "getprop " + property).out, "40\n");
   orchestrator::OwedRestores owed(*store_);

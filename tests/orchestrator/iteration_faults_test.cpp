@@ -39,6 +39,27 @@ TEST(IterationFaultsTest, OnlyThePackagesProcessesAnrsAndCrashes) {
   EXPECT_FALSE(IsPackageFault(Fault(FaultKind::kCrash, "AndroidRuntime", "", 1, "x"), ""));
 }
 
+// Looper's slow-message lines are the app's own (Looper.showSlowLog logs from the app's process):
+// kept when the line's pid is the launch's process, never a reason to invalidate.
+TEST(IterationFaultsTest, SlowMessagesOfTheAppsProcessAreKeptAndInvalidateNothing) {
+  const auto dispatch = Fault(FaultKind::kSlowDispatch, "Looper", "", 4321, "main h=x c=y m=0");
+  const auto delivery = Fault(FaultKind::kSlowDelivery, "Looper", "", 4321, "main h=x c=y m=0");
+  EXPECT_TRUE(IsAppSlowMessage(dispatch, 4321));
+  EXPECT_TRUE(IsAppSlowMessage(delivery, 4321));
+  EXPECT_FALSE(IsAppSlowMessage(dispatch, 999));  // another process: system_server, say
+  EXPECT_FALSE(IsAppSlowMessage(dispatch, std::nullopt));
+  EXPECT_FALSE(IsAppSlowMessage(Fault(FaultKind::kCrash, "AndroidRuntime", "com.a", 4321, "x"),
+                                4321));
+  store::IterationFault stored = StoredFault(dispatch, 1, 1, 0, std::nullopt);
+  EXPECT_FALSE(MakesIterationInvalid(stored));
+  stored.kind = "crash";
+  EXPECT_TRUE(MakesIterationInvalid(stored));
+  stored.kind = "anr";
+  EXPECT_TRUE(MakesIterationInvalid(stored));
+  stored.kind = "native_crash";
+  EXPECT_TRUE(MakesIterationInvalid(stored));
+}
+
 TEST(IterationFaultsTest, AnEventsLineRepeatingAFaultIsLeftOutWhereverItComes) {
   const std::vector<FaultEvent> faults = {
       // The events line before the crash's own lines (a short stack is completed later).
