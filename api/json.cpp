@@ -107,6 +107,7 @@ nlohmann::json LaunchSummariesJson(const orchestrator::LaunchSummaries& launches
       {"frame_p90_ms", SummaryOrNull(launches.frame_p90_ms)},
       {"frame_p99_ms", SummaryOrNull(launches.frame_p99_ms)},
       {"janky_pct", SummaryOrNull(launches.janky_pct)},
+      {"pss_kb", SummaryOrNull(launches.pss_kb)},
   };
 }
 

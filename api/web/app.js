@@ -668,11 +668,11 @@ function translucent(hex, alpha) {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-const SERIES_METRICS = ['displayed_ms', 'fully_drawn_ms', 'total_time_ms', 'frame_p90_ms', 'frame_p99_ms', 'janky_pct'];
+const SERIES_METRICS = ['displayed_ms', 'fully_drawn_ms', 'total_time_ms', 'frame_p90_ms', 'frame_p99_ms', 'janky_pct', 'pss_kb'];
 
 // The run's jank figures (GET /runs/{id} summary): each over the counted iterations' own figure.
 const JANK_METRICS = [['frame_p90_ms', 'frame time p90, ms'], ['frame_p99_ms', 'frame time p99, ms'],
-                      ['janky_pct', 'janky frames (hwui), %']];
+                      ['janky_pct', 'janky frames (hwui), %'], ['pss_kb', 'total PSS at its end, KiB']];
 function jankSummary(summary) {
   const rows = JANK_METRICS.filter(([key]) => summary?.[key]);
   if (!rows.length) return null;

@@ -62,10 +62,10 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
   // The run itself by its launches, not its median alone: the test knows its spread.
   auto launches = r.ListLaunches(c.id);
   if (!launches) return launches.error();
-  auto frames = r.ListIterationFrameFigures(c.id);
-  if (!frames) return frames.error();
+  auto tables = ReadIterationTables(r, c.id);
+  if (!tables) return tables.error();
   points.back().samples =
-      CountedMetricValues(out.metric, MeasuredLaunches(c, std::move(*launches)), *frames);
+      CountedMetricValues(out.metric, MeasuredLaunches(c, std::move(*launches)), *tables);
   out.series_runs = points.size();
   if (points.size() >= 2) out.previous_run_id = points[points.size() - 2].run_id;
   analysis::ChangePointAnalysis analysis = analysis::FindChangePoints(points);

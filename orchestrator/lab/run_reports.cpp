@@ -14,8 +14,8 @@ namespace {
 
 std::optional<analysis::Summary> SummaryOf(std::string_view metric,
                                            std::span<const store::Launch> launches,
-                                           std::span<const store::IterationFrames> frames) {
-  const std::vector<double> values = CountedMetricValues(metric, launches, frames);
+                                           const IterationTables& tables) {
+  const std::vector<double> values = CountedMetricValues(metric, launches, tables);
   if (values.empty()) return std::nullopt;
   return analysis::Summarize(values);
 }
@@ -23,7 +23,7 @@ std::optional<analysis::Summary> SummaryOf(std::string_view metric,
 struct ReportRows {
   store::Run run;
   std::vector<store::Launch> launches;
-  std::vector<store::IterationFrames> frames;  // figures only
+  IterationTables tables;
   std::vector<store::IterationFault> faults;
 };
 
@@ -42,8 +42,8 @@ struct ComparisonRows {
   store::Run baseline;
   std::vector<store::Launch> candidate_launches;
   std::vector<store::Launch> baseline_launches;
-  std::vector<store::IterationFrames> candidate_frames;  // figures only
-  std::vector<store::IterationFrames> baseline_frames;
+  IterationTables candidate_tables;
+  IterationTables baseline_tables;
 };
 
 }  // namespace
@@ -86,12 +86,12 @@ store::StoreResult<ComparisonRows> ReadComparisonRows(store::Reader& r, int64_t 
   if (!b) return b.error();
   rows.candidate_launches = MeasuredLaunches(rows.candidate, std::move(*a));
   rows.baseline_launches = MeasuredLaunches(rows.baseline, std::move(*b));
-  auto fa = r.ListIterationFrameFigures(rows.candidate.id);
-  if (!fa) return fa.error();
-  auto fb = r.ListIterationFrameFigures(rows.baseline.id);
-  if (!fb) return fb.error();
-  rows.candidate_frames = std::move(*fa);
-  rows.baseline_frames = std::move(*fb);
+  auto ta = ReadIterationTables(r, rows.candidate.id);
+  if (!ta) return ta.error();
+  auto tb = ReadIterationTables(r, rows.baseline.id);
+  if (!tb) return tb.error();
+  rows.candidate_tables = std::move(*ta);
+  rows.baseline_tables = std::move(*tb);
   return rows;
 }
 
@@ -99,14 +99,14 @@ struct SideBySideRows {
   store::Run run;
   RunSpec spec;
   SplitLaunches launches;
-  std::vector<store::IterationFrames> frames;  // of both builds' iterations, figures only
+  IterationTables tables;  // of both builds' iterations
 };
 
 RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions,
                           std::string metric) {
-  const std::vector<double> base = CountedMetricValues(metric, rows.launches.baseline, rows.frames);
+  const std::vector<double> base = CountedMetricValues(metric, rows.launches.baseline, rows.tables);
   const std::vector<double> cand =
-      CountedMetricValues(metric, rows.launches.candidate, rows.frames);
+      CountedMetricValues(metric, rows.launches.candidate, rows.tables);
   RunComparison out;
   out.metric = std::move(metric);
   out.comparison = analysis::Compare(base, cand);
@@ -122,9 +122,9 @@ RunComparison CompareArms(SideBySideRows rows, bool allow_different_conditions,
 RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions,
                           std::string metric) {
   const std::vector<double> base =
-      CountedMetricValues(metric, rows.baseline_launches, rows.baseline_frames);
+      CountedMetricValues(metric, rows.baseline_launches, rows.baseline_tables);
   const std::vector<double> cand =
-      CountedMetricValues(metric, rows.candidate_launches, rows.candidate_frames);
+      CountedMetricValues(metric, rows.candidate_launches, rows.candidate_tables);
   RunComparison out;
   out.metric = std::move(metric);
   out.comparison = analysis::Compare(base, cand);
@@ -139,7 +139,7 @@ RunComparison CompareRows(ComparisonRows rows, bool allow_different_conditions,
 }  // namespace
 
 LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches,
-                                  std::span<const store::IterationFrames> frames) {
+                                  const IterationTables& tables) {
   LaunchSummaries s;
   s.recorded = static_cast<int64_t>(launches.size());
   for (const auto& l : launches) {
@@ -149,12 +149,13 @@ LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches,
       ++s.valid;
     }
   }
-  s.displayed_ms = SummaryOf("displayed_ms", launches, frames);
-  s.fully_drawn_ms = SummaryOf("fully_drawn_ms", launches, frames);
-  s.total_time_ms = SummaryOf("total_time_ms", launches, frames);
-  s.frame_p90_ms = SummaryOf("frame_p90_ms", launches, frames);
-  s.frame_p99_ms = SummaryOf("frame_p99_ms", launches, frames);
-  s.janky_pct = SummaryOf("janky_pct", launches, frames);
+  s.displayed_ms = SummaryOf("displayed_ms", launches, tables);
+  s.fully_drawn_ms = SummaryOf("fully_drawn_ms", launches, tables);
+  s.total_time_ms = SummaryOf("total_time_ms", launches, tables);
+  s.frame_p90_ms = SummaryOf("frame_p90_ms", launches, tables);
+  s.frame_p99_ms = SummaryOf("frame_p99_ms", launches, tables);
+  s.janky_pct = SummaryOf("janky_pct", launches, tables);
+  s.pss_kb = SummaryOf("pss_kb", launches, tables);
   return s;
 }
 
@@ -174,24 +175,24 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
     if (!run) return run.error();
     auto launches = r.ListLaunches(run_id);
     if (!launches) return launches.error();
-    auto frames = r.ListIterationFrameFigures(run_id);
-    if (!frames) return frames.error();
+    auto tables = ReadIterationTables(r, run_id);
+    if (!tables) return tables.error();
     auto faults = r.ListIterationFaults(run_id);
     if (!faults) return faults.error();
-    return ReportRows{std::move(*run), std::move(*launches), std::move(*frames),
+    return ReportRows{std::move(*run), std::move(*launches), std::move(*tables),
                       std::move(*faults)};
   };
   auto read_rows = store_.Read(std::move(read));
   auto rows = co_await std::move(read_rows);
   if (!rows) co_return rows.error();
   RunReport report;
-  report.launches = SummarizeLaunches(rows->launches, rows->frames);
+  report.launches = SummarizeLaunches(rows->launches, rows->tables);
   report.faults = CountFaults(rows->faults);
   if (auto spec = SideBySideSpec(rows->run)) {
     SplitLaunches split = SplitByArm(*spec, std::move(rows->launches));
     report.arms = ArmSummaries{*spec->baseline_build, *spec->build,
-                               SummarizeLaunches(split.baseline, rows->frames),
-                               SummarizeLaunches(split.candidate, rows->frames)};
+                               SummarizeLaunches(split.baseline, rows->tables),
+                               SummarizeLaunches(split.candidate, rows->tables)};
   }
   report.run = std::move(rows->run);
   if (queue_) report.progress = queue_->Progress(run_id);
@@ -210,9 +211,9 @@ boost::asio::awaitable<store::StoreResult<RunComparison>> RunReports::CompareWit
       if (!spec) return std::optional<SideBySideRows>();
       auto launches = r.ListLaunches(run_id);
       if (!launches) return launches.error();
-      auto frames = r.ListIterationFrameFigures(run_id);
-      if (!frames) return frames.error();
-      SideBySideRows rows{std::move(*run), std::move(*spec), {}, std::move(*frames)};
+      auto tables = ReadIterationTables(r, run_id);
+      if (!tables) return tables.error();
+      SideBySideRows rows{std::move(*run), std::move(*spec), {}, std::move(*tables)};
       rows.launches = SplitByArm(rows.spec, std::move(*launches));
       return std::optional<SideBySideRows>(std::move(rows));
     };

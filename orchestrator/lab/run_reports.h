@@ -19,6 +19,7 @@
 #include "analysis/statistics.h"
 #include "orchestrator/lab/comparability.h"
 #include "orchestrator/lab/run_queue.h"
+#include "orchestrator/lab/run_summaries.h"
 #include "store/async_store.h"
 #include "store/records.h"
 #include "store/store.h"
@@ -39,11 +40,12 @@ struct LaunchSummaries {
   std::optional<analysis::Summary> frame_p90_ms;
   std::optional<analysis::Summary> frame_p99_ms;
   std::optional<analysis::Summary> janky_pct;
+  std::optional<analysis::Summary> pss_kb;  // the app's total PSS at each iteration's end
 };
 
-// Pure: the summaries of `launches`, each with its iteration's frames from `frames`.
+// Pure: the summaries of `launches`, each with its iteration's rows from `tables`.
 LaunchSummaries SummarizeLaunches(std::span<const store::Launch> launches,
-                                  std::span<const store::IterationFrames> frames = {});
+                                  const IterationTables& tables = {});
 // Pure: displayed_ms of the counted launches (valid, not warm-up), the metric a comparison
 // judges.
 std::vector<double> ValidDisplayedMs(std::span<const store::Launch> launches);

@@ -27,7 +27,7 @@ std::optional<double> JankyPct(const store::IterationFrames& f) {
   return 100.0 * static_cast<double>(*f.janky_frames) / static_cast<double>(*f.total_frames);
 }
 
-constexpr std::array<SeriesMetric, 6> kSeriesMetrics{{
+constexpr std::array<SeriesMetric, 7> kSeriesMetrics{{
     {"displayed_ms", [](const IterationView& i) { return AsDouble(i.launch.displayed_ms); }},
     {"fully_drawn_ms", [](const IterationView& i) { return AsDouble(i.launch.fully_drawn_ms); }},
     {"total_time_ms", [](const IterationView& i) { return AsDouble(i.launch.total_time_ms); }},
@@ -37,24 +37,27 @@ constexpr std::array<SeriesMetric, 6> kSeriesMetrics{{
      [](const IterationView& i) { return i.frames ? i.frames->p99_ms : std::nullopt; }},
     {"janky_pct",
      [](const IterationView& i) { return i.frames ? JankyPct(*i.frames) : std::nullopt; }},
+    {"pss_kb",
+     [](const IterationView& i) {
+       return i.memory ? AsDouble(i.memory->total_pss_kb) : std::nullopt;
+     }},
 }};
 
-// `frames` by iteration, for a binary search (the store lists them in order; tests may not).
-std::vector<const store::IterationFrames*> ByIteration(
-    std::span<const store::IterationFrames> frames) {
-  std::vector<const store::IterationFrames*> out;
-  out.reserve(frames.size());
-  for (const store::IterationFrames& f : frames) out.push_back(&f);
+// `rows` by iteration, for a binary search (the store lists them in order; tests may not).
+template <class Row>
+std::vector<const Row*> ByIteration(std::span<const Row> rows) {
+  std::vector<const Row*> out;
+  out.reserve(rows.size());
+  for (const Row& r : rows) out.push_back(&r);
   std::stable_sort(out.begin(), out.end(),
-                   [](const auto* a, const auto* b) { return a->iteration < b->iteration; });
+                   [](const Row* a, const Row* b) { return a->iteration < b->iteration; });
   return out;
 }
 
-const store::IterationFrames* FramesOf(std::span<const store::IterationFrames* const> sorted,
-                                       int64_t iteration) {
-  const auto at = std::lower_bound(
-      sorted.begin(), sorted.end(), iteration,
-      [](const store::IterationFrames* f, int64_t i) { return f->iteration < i; });
+template <class Row>
+const Row* RowOf(std::span<const Row* const> sorted, int64_t iteration) {
+  const auto at = std::lower_bound(sorted.begin(), sorted.end(), iteration,
+                                   [](const Row* r, int64_t i) { return r->iteration < i; });
   if (at == sorted.end() || (*at)->iteration != iteration) return nullptr;
   return *at;
 }
@@ -66,9 +69,9 @@ store::StoreResult<std::vector<store::RunSummary>> ReadAndSummarize(store::Reade
   if (!run) return run.error();
   auto launches = r.ListLaunches(run_id);
   if (!launches) return launches.error();
-  auto frames = r.ListIterationFrameFigures(run_id);
-  if (!frames) return frames.error();
-  return SummarizeRunForSeries(*run, std::move(*launches), *frames);
+  auto tables = ReadIterationTables(r, run_id);
+  if (!tables) return tables.error();
+  return SummarizeRunForSeries(*run, std::move(*launches), *tables);
 }
 
 // One page of the back-fill, on a reader thread.
@@ -97,6 +100,17 @@ store::StoreResult<BackfillPage> ReadBackfillPage(store::Reader& r, int64_t afte
 
 }  // namespace
 
+store::StoreResult<IterationTables> ReadIterationTables(store::Reader& r, int64_t run_id) {
+  IterationTables tables;
+  auto frames = r.ListIterationFrameFigures(run_id);
+  if (!frames) return frames.error();
+  auto memory = r.ListIterationMemory(run_id);
+  if (!memory) return memory.error();
+  tables.frames = std::move(*frames);
+  tables.memory = std::move(*memory);
+  return tables;
+}
+
 std::span<const SeriesMetric> SeriesMetrics() { return kSeriesMetrics; }
 
 bool IsSeriesMetric(std::string_view name) {
@@ -117,14 +131,17 @@ std::string SeriesMetricNames() {
 
 std::vector<double> CountedMetricValues(std::string_view metric,
                                         std::span<const store::Launch> launches,
-                                        std::span<const store::IterationFrames> frames) {
+                                        const IterationTables& tables) {
   std::vector<double> values;
   for (const SeriesMetric& m : kSeriesMetrics) {
     if (m.name != metric) continue;
-    const std::vector<const store::IterationFrames*> sorted = ByIteration(frames);
+    const auto frames = ByIteration(std::span<const store::IterationFrames>(tables.frames));
+    const auto memory = ByIteration(std::span<const store::IterationMemory>(tables.memory));
     for (const store::Launch& l : launches) {
       if (!l.counted()) continue;
-      const IterationView iteration{l, FramesOf(sorted, l.iteration)};
+      const IterationView iteration{
+          l, RowOf(std::span<const store::IterationFrames* const>(frames), l.iteration),
+          RowOf(std::span<const store::IterationMemory* const>(memory), l.iteration)};
       if (auto v = m.value(iteration)) values.push_back(*v);
     }
   }
@@ -133,7 +150,7 @@ std::vector<double> CountedMetricValues(std::string_view metric,
 
 std::vector<store::RunSummary> SummarizeRunForSeries(
     const store::Run& run, std::vector<store::Launch> launches,
-    std::span<const store::IterationFrames> frames) {
+    const IterationTables& tables) {
   // A calibration run (an A/A of one build) is the noise floor's, no point of the series.
   const std::optional<RunSpec> side_by_side = SideBySideSpec(run);
   if (side_by_side && side_by_side->calibration) launches.clear();
@@ -141,7 +158,7 @@ std::vector<store::RunSummary> SummarizeRunForSeries(
   const MeasuredConditions conditions = MeasuredConditionsOf(run);
   std::vector<store::RunSummary> out;
   for (const SeriesMetric& metric : kSeriesMetrics) {
-    const std::vector<double> values = CountedMetricValues(metric.name, measured, frames);
+    const std::vector<double> values = CountedMetricValues(metric.name, measured, tables);
     store::RunSummary s;
     s.run_id = run.id;
     s.metric = std::string(metric.name);

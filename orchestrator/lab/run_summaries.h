@@ -20,14 +20,26 @@
 #include <vector>
 
 #include "store/async_store.h"
+#include "store/reader.h"
 #include "store/records.h"
 
 namespace droidlab::orchestrator {
 
-// One iteration as a metric sees it: its launch and, when they were read, its frames.
+// What a run stored per iteration beside its launches, as the metrics read it: each iteration's
+// frame figures (without the rows) and its memory.
+struct IterationTables {
+  std::vector<store::IterationFrames> frames;
+  std::vector<store::IterationMemory> memory;
+};
+
+// Reads run `run_id`'s (on a reader thread).
+store::StoreResult<IterationTables> ReadIterationTables(store::Reader& r, int64_t run_id);
+
+// One iteration as a metric sees it: its launch and, when they were read, its frames and memory.
 struct IterationView {
   const store::Launch& launch;
   const store::IterationFrames* frames = nullptr;
+  const store::IterationMemory* memory = nullptr;
 };
 
 // A metric a series can be of, and how an iteration gives it. A later per-iteration metric
@@ -39,18 +51,19 @@ struct SeriesMetric {
 
 // displayed_ms, fully_drawn_ms, total_time_ms (the launch); frame_p90_ms, frame_p99_ms (the
 // 90th / 99th percentile of the iteration's counted framestats rows, analysis/frames.h) and
-// janky_pct (hwui's own "Janky frames" over "Total frames rendered", in %) — the jank figures.
+// janky_pct (hwui's own "Janky frames" over "Total frames rendered", in %) — the jank figures;
+// pss_kb (the app's total PSS at the iteration's end, dumpsys meminfo).
 std::span<const SeriesMetric> SeriesMetrics();
 bool IsSeriesMetric(std::string_view name);
 // "displayed_ms, fully_drawn_ms, …": for the messages that refuse another name.
 std::string SeriesMetricNames();
 // Pure: the values of series metric `metric` over the counted launches among `launches` (none
-// when `metric` is no series metric), each with the frames of its iteration from `frames` (any
-// order; an iteration without frames gives no frame metric) — what a run's summary, a
-// comparison and a history verdict are of.
+// when `metric` is no series metric), each with its iteration's rows from `tables` (any order;
+// an iteration without frames or memory gives no value of their metrics) — what a run's
+// summary, a comparison and a history verdict are of.
 std::vector<double> CountedMetricValues(std::string_view metric,
                                         std::span<const store::Launch> launches,
-                                        std::span<const store::IterationFrames> frames = {});
+                                        const IterationTables& tables = {});
 
 // Pure: a run's summary per metric (every metric, count 0 where no counted launch has it), over
 // its counted launches — valid, not warm-ups, and of a side-by-side run only the candidate
@@ -58,7 +71,7 @@ std::vector<double> CountedMetricValues(std::string_view metric,
 // conditions from the run (MeasuredConditionsOf).
 std::vector<store::RunSummary> SummarizeRunForSeries(
     const store::Run& run, std::vector<store::Launch> launches,
-    std::span<const store::IterationFrames> frames = {});
+    const IterationTables& tables = {});
 
 // Reads run `run_id` and its launches, summarises them and stores the summaries (durably).
 boost::asio::awaitable<store::Status> RecordRunSummaries(store::AsyncStore store, int64_t run_id);

@@ -60,9 +60,9 @@ TEST_F(ApiTest, FramesAreServedPerIterationWithTheirRowsAsPrinted) {
   EXPECT_EQ(Call("GET", "/api/v1/runs/999/frames").status, 404);
 }
 
-// The jank figures are run statistics like launch time: in the run's summary, and what
-// /compare judges when asked (?metric=), each counted iteration's own figure.
-TEST_F(ApiTest, JankFiguresAreInTheRunSummaryAndComparedWhenAsked) {
+// The jank figures and the memory are run statistics like launch time: in the run's summary,
+// and what /compare judges when asked (?metric=), each counted iteration's own figure.
+TEST_F(ApiTest, JankAndMemoryFiguresAreInTheRunSummaryAndComparedWhenAsked) {
   auto seed = [&](int64_t created_at, double p90) {
     const int64_t run = SeedRun("R58M123ABC", "com.example.app", created_at, {500, 510, 505, 507});
     std::vector<store::IterationFrames> frames;
@@ -77,6 +77,16 @@ TEST_F(ApiTest, JankFiguresAreInTheRunSummaryAndComparedWhenAsked) {
       frames.push_back(f);
     }
     EXPECT_TRUE(store_->AddIterationFrames(std::move(frames)));
+    std::vector<store::IterationMemory> memory;
+    for (int64_t i = 1; i <= 4; ++i) {
+      store::IterationMemory m;
+      m.run_id = run;
+      m.iteration = i;
+      m.pid = 4000;
+      m.total_pss_kb = static_cast<int64_t>(p90) * 1000 + i;  // 10001..10004, 20001..20004
+      memory.push_back(m);
+    }
+    EXPECT_TRUE(store_->AddIterationMemory(std::move(memory)));
     EXPECT_TRUE(store_->Flush());
     return run;
   };
@@ -91,6 +101,11 @@ TEST_F(ApiTest, JankFiguresAreInTheRunSummaryAndComparedWhenAsked) {
   EXPECT_DOUBLE_EQ(summary["frame_p90_ms"]["median"].get<double>(), 20.25);
   EXPECT_DOUBLE_EQ(summary["frame_p99_ms"]["median"].get<double>(), 40.0);
   EXPECT_DOUBLE_EQ(summary["janky_pct"]["median"].get<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(summary["pss_kb"]["median"].get<double>(), 20002.5);
+  const Json pss = Json::parse(
+      Call("GET", "/api/v1/runs/" + std::to_string(after) + "/compare?metric=pss_kb").body);
+  EXPECT_DOUBLE_EQ(pss["baseline_median_ms"].get<double>(), 10002.5);
+  EXPECT_DOUBLE_EQ(pss["candidate_median_ms"].get<double>(), 20002.5);
   EXPECT_EQ(summary["displayed_ms"]["count"], 4);
 
   auto compared =

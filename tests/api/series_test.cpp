@@ -315,7 +315,7 @@ TEST_F(SeriesApiTest, AVerdictOfAnotherMetricJudgesThatSeries) {
   const Json refused = Get(path + "?metric=wait_time_ms", 400);
   EXPECT_EQ(refused["error"]["message"],
             "metric: 'wait_time_ms' is not one of displayed_ms, fully_drawn_ms, total_time_ms, "
-            "frame_p90_ms, frame_p99_ms, janky_pct");
+            "frame_p90_ms, frame_p99_ms, janky_pct, pss_kb");
 }
 
 // A run that is no point of its series is answered, not refused: not_comparable and why.

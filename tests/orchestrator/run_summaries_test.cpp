@@ -106,8 +106,21 @@ TEST(RunSummariesTest, JankFiguresAreSummarisedOverTheCountedIterationsFrames) {
   const std::vector<store::IterationFrames> frames = {
       FramesOf(8, 4, 20.0, 40.0, 5, 50), FramesOf(8, 1, 99.0, 199.0, 40, 40),
       FramesOf(8, 2, 10.0, 30.0, 1, 50), FramesOf(8, 5, 77.0, 88.0, 50, 50)};
-  const auto rows = SummarizeRunForSeries(run, launches, frames);
+  IterationTables tables;
+  tables.frames = frames;
+  // The memory too: iteration 2 and 4 (counted), 1 (a warm-up); 3 has none.
+  for (const auto& [iteration, pss] : {std::pair<int64_t, int64_t>{2, 61000}, {4, 63000}, {1, 1}}) {
+    store::IterationMemory m;
+    m.run_id = 8;
+    m.iteration = iteration;
+    m.total_pss_kb = pss;
+    tables.memory.push_back(m);
+  }
+  const auto rows = SummarizeRunForSeries(run, launches, tables);
   ASSERT_EQ(rows.size(), SeriesMetrics().size());
+  const auto& pss = Metric(rows, "pss_kb");
+  EXPECT_EQ(pss.count, 2);
+  EXPECT_EQ(pss.median, 62000.0);
   const auto& p90 = Metric(rows, "frame_p90_ms");
   EXPECT_EQ(p90.count, 2);
   EXPECT_EQ(p90.median, 15.0);
@@ -120,7 +133,7 @@ TEST(RunSummariesTest, JankFiguresAreSummarisedOverTheCountedIterationsFrames) {
   const auto without = SummarizeRunForSeries(run, launches);
   EXPECT_EQ(Metric(without, "frame_p90_ms").count, 0);
   EXPECT_EQ(Metric(without, "displayed_ms").count, 3);
-  EXPECT_EQ(CountedMetricValues("janky_pct", launches, frames), (std::vector<double>{2.0, 10.0}));
+  EXPECT_EQ(CountedMetricValues("janky_pct", launches, tables), (std::vector<double>{2.0, 10.0}));
   EXPECT_TRUE(IsSeriesMetric("frame_p99_ms"));
   EXPECT_FALSE(IsSeriesMetric("frame_p75_ms"));
 }
