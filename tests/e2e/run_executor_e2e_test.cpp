@@ -876,7 +876,9 @@ nlohmann::json CompilationOf(const std::optional<store::Run>& run) {
 // — and launches faster (devsim: verified code starts 35 % slower).
 TEST_F(RunExecutorE2eTest, ARunAskingSpeedProfileOnAPhoneLeftInVerifyGetsIt) {
   const DevsimDevice device = StartPhone(33, "", R"(, "compiler_filter": "verify")");
-  RunSpec as_is = Spec(device, LaunchMode::kCold, 4);
+  // 12 launches a side: devsim's launch times are random (σ 20 ms on 180), and with 4 a side the
+  // means came within 15 % of each other once in a full run (208.75 against 190.25 ms).
+  RunSpec as_is = Spec(device, LaunchMode::kCold, 12);
   as_is.compilation = Compilation::kAsIs;
   const int64_t first = CreateRun(as_is);
   const auto measured_as_is = RunToEnd(first, as_is);
@@ -888,7 +890,7 @@ TEST_F(RunExecutorE2eTest, ARunAskingSpeedProfileOnAPhoneLeftInVerifyGetsIt) {
   EXPECT_EQ(left["reached"], "verify");
   EXPECT_TRUE(left["command"].is_null());
 
-  RunSpec compiled = Spec(device, LaunchMode::kCold, 4);  // the default: speed-profile
+  RunSpec compiled = Spec(device, LaunchMode::kCold, 12);  // the default: speed-profile
   const int64_t second = CreateRun(compiled);
   const auto measured = RunToEnd(second, compiled);
   ASSERT_TRUE(measured);
@@ -906,7 +908,8 @@ TEST_F(RunExecutorE2eTest, ARunAskingSpeedProfileOnAPhoneLeftInVerifyGetsIt) {
             std::string::npos);
   const double verified = MeanDisplayed(Launches(first));
   const double profiled = MeanDisplayed(Launches(second));
-  EXPECT_LT(profiled, verified * 0.85) << "verify " << verified << " ms, speed-profile "
+  // Expected 0.74 (1 / 1.35); 0.9 leaves four standard deviations of the difference of means.
+  EXPECT_LT(profiled, verified * 0.9) << "verify " << verified << " ms, speed-profile "
                                        << profiled << " ms";
 }
 
