@@ -538,10 +538,41 @@ function framesTable(iterations) {
       h('td', {}, it.matrix.dropped_frames), h('td', {}, `${it.jank} (${it.big_jank} big)`))));
 }
 
+// GET /runs/{id}/faults: an ANR or crash makes its iteration invalid; a slow message does not.
+function faultsTable(faults) {
+  if (!faults.length) return h('p', {class: 'hint'}, 'no fault and no slow message of the app');
+  return h('table', {id: 'faults'},
+    h('tr', {}, ['iteration', 'kind', 'pid', 'took', 'reason', 'trace'].map((t) => h('th', {}, t))),
+    ...faults.map((f) => h('tr', {'data-kind': f.kind, class: f.kind.startsWith('slow') ? 'slow' : 'very-slow'},
+      h('td', {}, f.iteration), h('td', {}, f.kind), h('td', {}, f.pid ?? '—'),
+      h('td', {}, f.duration_ms === null || f.duration_ms === undefined ? '—' : `${f.duration_ms} ms`),
+      h('td', {}, f.reason || f.process_name), h('td', {}, (f.stack || []).slice(0, 3).join(' ⏎ ')))));
+}
+
+// GET /runs/{id}/memory: each iteration's dumpsys meminfo, and the leak check over them.
+function memoryTable(memory) {
+  if (!memory.iterations.length) return h('p', {class: 'hint'}, 'no memory (the phone answered no dumpsys meminfo)');
+  const kb = (v) => (v === null || v === undefined ? '—' : `${v}`);
+  const leak = memory.leak_suspected;
+  return h('div', {},
+    leak ? h('p', {class: 'error', id: 'leak'},
+      `suspected leak: ${leak.metric} grew from ${leak.from} to ${leak.to} (${fmtNum(leak.slope_per_iteration, 2)} per iteration)`)
+      : h('p', {class: 'hint', id: 'leak'}, `leak check: ${memory.leak_check ?? '—'}`),
+    h('table', {id: 'memory'},
+      h('tr', {}, ['iteration', 'pid', 'total PSS KiB', 'Java heap', 'native heap', 'graphics', 'activities',
+                   'views', 'ViewRootImpl'].map((t) => h('th', {}, t))),
+      ...memory.iterations.map((m) => h('tr', {'data-iteration': m.iteration},
+        h('td', {}, m.iteration), h('td', {}, m.pid), h('td', {}, kb(m.total_pss_kb)), h('td', {}, kb(m.java_heap_kb)),
+        h('td', {}, kb(m.native_heap_kb)), h('td', {}, kb(m.graphics_kb)), h('td', {}, kb(m.objects.activities)),
+        h('td', {}, kb(m.objects.views)), h('td', {}, kb(m.objects.view_root_impl))))));
+}
+
 pages.run = (root, params, id) => {
   const head = h('div', {class: 'run-head'});
   const looper = h('div', {class: 'looper-box'});
   const frames = h('div', {class: 'frames-box'});
+  const faults = h('div', {class: 'faults-box'});
+  const memory = h('div', {class: 'memory-box'});
   root.append(h('h2', {}, `Run #${id}`), head,
     h('div', {class: 'charts'},
       chartBox('launches', 'Launch time per iteration (ms)'),
@@ -549,7 +580,7 @@ pages.run = (root, params, id) => {
       chartBox('phases', 'Phases: intent → fork → displayed (ms)'),
       chartBox('process', 'The app process: CPU % and RSS over the run'),
       chartBox('frames', 'Frame time, every counted frame of every iteration (ms)')),
-    frames, looper);
+    frames, faults, memory, looper);
 
   const launchData = (launches) => {
     const it = launches.map((l) => l.iteration);
@@ -607,11 +638,11 @@ pages.run = (root, params, id) => {
 
   let onlyApp = true;
   const load = async () => {
-    const [run, launches, looperStats, samples, frameRows] = await Promise.all([
+    const [run, launches, looperStats, samples, frameRows, faultRows, memoryRows] = await Promise.all([
       api(`/api/v1/runs/${id}`), apiRows(`/api/v1/runs/${id}/launches`, 'launches'),
       apiRows(`/api/v1/runs/${id}/looper-stats`, 'entries'),
       apiRows(`/api/v1/runs/${id}/proc-samples`, 'samples'),
-      api(`/api/v1/runs/${id}/frames`)]);
+      api(`/api/v1/runs/${id}/frames`), api(`/api/v1/runs/${id}/faults`), api(`/api/v1/runs/${id}/memory`)]);
     const s = run.summary && run.summary.displayed_ms;
     const compare = run.side_by_side && run.status === 'succeeded'
       ? await api(`/api/v1/runs/${id}/compare`).catch(() => null) : null;
@@ -641,6 +672,10 @@ pages.run = (root, params, id) => {
     updateChart('frames', frameTimes(frameRows.iterations));
     frames.replaceChildren(h('h3', {}, 'Frames per iteration (dumpsys gfxinfo framestats)'),
       framesTable(frameRows.iterations));
+    faults.replaceChildren(h('h3', {}, 'Faults and slow messages per iteration (logcat)'),
+      faultsTable(faultRows.faults));
+    memory.replaceChildren(h('h3', {}, 'Memory per iteration (dumpsys meminfo at its end)'),
+      memoryTable(memoryRows));
     const appRows = looperStats.entries.filter((r) => r.package === run.package);
     const rows = onlyApp && appRows.length ? appRows : looperStats.entries;
     const toggle = h('label', {}, h('input', {type: 'checkbox', checked: onlyApp, onchange: (e) => {

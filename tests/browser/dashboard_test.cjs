@@ -315,6 +315,15 @@ async function main() {
       .map((tr) => `${tr.dataset.metric}:${tr.cells[1].textContent}:${tr.cells[2].textContent}`));
     check(jank.includes(`frame_p90_ms:${iterations}:8.0`) && jank.includes(`frame_p99_ms:${iterations}:8.0`),
           `the jank summary has each iteration's 8 ms frames: ${JSON.stringify(jank)}`);
+    // Memory per iteration (dumpsys meminfo at each iteration's end): a row each; devsim's app
+    // does not crash here, so the faults table says there is none.
+    const tables = await page.evaluate(() => ({
+      memoryRows: document.querySelectorAll('#memory tr[data-iteration]').length,
+      pss: document.querySelector('#memory tr[data-iteration] td:nth-child(3)')?.textContent,
+      faults: document.querySelector('.faults-box')?.textContent}));
+    check(tables.memoryRows === iterations && /^\d+$/.test(tables.pss ?? ''),
+          `the memory table has a row per iteration with its PSS: ${JSON.stringify(tables)}`);
+    check((tables.faults ?? '').includes('no fault'), `no fault listed: ${JSON.stringify(tables)}`);
     await page.screenshot({path: path.join(artifacts, 'run.png'), fullPage: true});
     // devsim's looper messages are all fast: the marking of slow ones, on rows of our own.
     const marks = await page.evaluate(() => {
