@@ -73,7 +73,8 @@ bool HasPackageFault(const IterationContext& ctx, size_t first_fault) {
 // The package's faults since `first_fault` into the result, then its process's slow messages
 // (they invalidate nothing); the first fault's reason becomes the launch's, whatever it was.
 void MarkFaults(const IterationContext& ctx, size_t first_fault, IterationResult& result) {
-  const std::span<const parsers::FaultEvent> since = std::span(ctx.feed.faults).subspan(first_fault);
+  const std::span<const parsers::FaultEvent> since =
+      std::span(ctx.feed.faults).subspan(first_fault);
   const auto faults = PackageFaults(since, ctx.spec.package);
   auto store = [&](const parsers::FaultEvent& f) {
     std::optional<int64_t> at_ms;

@@ -11,8 +11,8 @@
 // Then the run's scenario, if it has one (scenario_runner.h): a step that fails leaves the
 // launch's own times but marks it invalid, since what followed it is not what was asked.
 // Then the iteration's frames (frames_collector.h) and its memory (memory_collector.h).
-// Last, faults: an ANR, crash or native crash of the package (iteration_faults.h) that the run's logcat
-// stream carries from the iteration's start to its end marks the iteration invalid with the
+// Last, faults: an ANR, crash or native crash of the package (iteration_faults.h) that the run's
+// logcat stream carries from the iteration's start to its end marks the iteration invalid with the
 // fault's reason, which wins over any other (a crash in onCreate leaves no Displayed line). Lines
 // reach the host a little after they are logged, so the end waits fault_settle for them (after a
 // failed launch first up to fault_wait_after_failure for a fault), then completes the crash
@@ -60,7 +60,8 @@ struct IterationResult {
   // The iteration's frames (frames_collector.h), or why there are none.
   std::optional<store::IterationFrames> frames;
   std::optional<std::string> frames_missing;
-  // The package's faults in the iteration, in order (iteration_faults.h); any makes it invalid.
+  // The package's faults in the iteration, in order, then its process's slow messages
+  // (iteration_faults.h); a fault makes it invalid, a slow message does not.
   std::vector<store::IterationFault> faults;
   // The iteration's memory at its end (memory_collector.h), or why there is none.
   std::optional<store::IterationMemory> memory;

@@ -610,51 +610,6 @@ TEST_F(RunExecutorE2eTest, UnplugMidRunFailsNamingTheIterationAndKeepsLaunches) 
   }
 }
 
-// "slow_message_ms" (issue 16 §4): droidlab sets log.looper.<uid>.main.slow before the first
-// launch, so each new process of the app (Looper.java, Android 9+, reads it when its main loop
-// starts) logs the messages over the threshold; the property is recorded before it is set and
-// put back after the run. devsim's app (uid 10123) takes 900 ms and 300 ms over two messages on
-// every launch: only the 900 ms one is over 500 ms.
-TEST_F(RunExecutorE2eTest, Sdk33SlowMessagePropertyIsSetForTheLaunchesAndPutBack) {
-  const DevsimDevice device = StartPhone(
-      33, "",
-      R"(, "slow_messages": [{"kind": "dispatch", "ms": 900, "h": "android.app.ActivityThread$H",)"
-      R"( "c": "null", "m": 159}, {"kind": "delivery", "ms": 300}])");
-  const std::string property = "log.looper.10123.main.slow";
-  ASSERT_EQ(Shell(device, "setprop " + property + " 40").exit_code, 0);
-  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
-  spec.slow_message_ms = 500;
-  const int64_t id = CreateRun(spec);
-  const auto outcome = RunToEnd(id, spec);
-  ASSERT_TRUE(outcome);
-  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
-  // One line per measured launch (and the priming launch's none: a cold run primes nothing).
-  const std::string log = Shell(device, "logcat -d -b main").out;
-  size_t slow = 0;
-  for (size_t at = log.find("Slow dispatch took 900ms main h=android.app.ActivityThread$H c=null m=159");
-       at != std::string::npos; at = log.find("Slow dispatch took 900ms", at + 1)) {
-    ++slow;
-  }
-  EXPECT_EQ(slow, 3u) << log;
-  EXPECT_EQ(log.find("Slow delivery took 300ms"), std::string::npos);
-  // Stored with each iteration, with handler, callback and what; they make nothing invalid.
-  auto faults = store_->Read([&](store::Reader& r) { return r.ListIterationFaults(id); });
-  ASSERT_TRUE(faults.ok()) << faults.error().message;
-  ASSERT_EQ(faults->size(), 3u);
-  for (int64_t i = 0; i < 3; ++i) {
-    const store::IterationFault& f = (*faults)[static_cast<size_t>(i)];
-    EXPECT_EQ(f.iteration, i + 1);
-    EXPECT_EQ(f.kind, "slow_dispatch");
-    EXPECT_EQ(f.duration_ms, 900);
-    EXPECT_EQ(f.reason, "main h=android.app.ActivityThread$H c=null m=159");
-  }
-  for (const auto& l : Launches(id)) EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
-  // Put back, exactly.
-  EXPECT_EQ(Shell(device, "getprop " + property).out, "40\n");
-  orchestrator::OwedRestores owed(*store_);
-  EXPECT_FALSE(owed.Owes(device.address));
-}
-
 // Unplugged mid-run with looper stats on: the restore cannot reach the device, so the run leaves
 // it owing its setting; the device's next run pays the debt before its preflight reads the
 // setting, so the device ends as it was before the first run.
@@ -1259,6 +1214,50 @@ TEST_F(RunExecutorE2eTest, Sdk28OneCrashingIterationIsMarkedAndTheRunGoesOn) {
   EXPECT_EQ(faults[0].kind, "crash");
   EXPECT_EQ(faults[0].pid, launches[1].pid);
   EXPECT_EQ(faults[0].stack.size(), 10u);
+}
+
+// "slow_message_ms" (issue 16 §4): droidlab sets log.looper.<uid>.main.slow before the first
+// launch, so each new process of the app (Looper.java, Android 9+, reads it when its main loop
+// starts) logs the messages over the threshold; the property is recorded before it is set and
+// put back after the run. devsim's app (uid 10123) takes 900 ms and 300 ms over two messages on
+// every launch: only the 900 ms one is over 500 ms.
+TEST_F(RunExecutorE2eTest, Sdk33SlowMessagePropertyIsSetForTheLaunchesAndPutBack) {
+  const DevsimDevice device = StartPhone(
+      33, "",
+      R"(, "slow_messages": [{"kind": "dispatch", "ms": 900, "h": "android.app.ActivityThread$H",)"
+      R"( "c": "null", "m": 159}, {"kind": "delivery", "ms": 300}])");
+  const std::string property = "log.looper.10123.main.slow";
+  ASSERT_EQ(Shell(device, "setprop " + property + " 40").exit_code, 0);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+  spec.slow_message_ms = 500;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  // One line per measured launch (and the priming launch's none: a cold run primes nothing).
+  const std::string log = Shell(device, "logcat -d -b main").out;
+  size_t slow = 0;
+  for (size_t at = log.find("Slow dispatch took 900ms main h=android.app.ActivityThread$H c=null m=159");
+       at != std::string::npos; at = log.find("Slow dispatch took 900ms", at + 1)) {
+    ++slow;
+  }
+  EXPECT_EQ(slow, 3u) << log;
+  EXPECT_EQ(log.find("Slow delivery took 300ms"), std::string::npos);
+  // Stored with each iteration, with handler, callback and what; they make nothing invalid.
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 3u);
+  for (int64_t i = 0; i < 3; ++i) {
+    const store::IterationFault& f = faults[static_cast<size_t>(i)];
+    EXPECT_EQ(f.iteration, i + 1);
+    EXPECT_EQ(f.kind, "slow_dispatch");
+    EXPECT_EQ(f.duration_ms, 900);
+    EXPECT_EQ(f.reason, "main h=android.app.ActivityThread$H c=null m=159");
+  }
+  for (const auto& l : Launches(id)) EXPECT_TRUE(l.valid) << l.invalid_reason.value_or("");
+  // Put back, exactly.
+  EXPECT_EQ(Shell(device, "getprop " + property).out, "40\n");
+  orchestrator::OwedRestores owed(*store_);
+  EXPECT_FALSE(owed.Owes(device.address));
 }
 
 }  // namespace
