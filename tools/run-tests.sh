@@ -18,6 +18,9 @@ bash deploy/install-deps.sh --test
 
 passed=0
 failed=0
+# What the failing tests printed, shown again at the very end: a CI record keeps only the tail.
+failures=$(mktemp)
+trap 'rm -f "$failures"' EXIT
 log() { printf '\n== %s\n' "$*"; }
 
 # Runs ctest in a build dir and adds its counts to the totals.
@@ -27,6 +30,12 @@ run_ctest() {
   out=$(cd "$dir" && ctest --output-on-failure --timeout 300 -j"$jobs" 2>&1)
   set -e
   printf '%s\n' "$out" | tail -n 40
+  # Each failed test's block (its status line to the next test's), cut to its assertions.
+  printf '%s\n' "$out" | awk -v dir="$dir" '
+    / Test +#[0-9]+: / { keep = /\*\*\*|Failed|Timeout|Exception|SEGFAULT/ }
+    /^ *Start +[0-9]+: / { keep = 0 }
+    keep { print dir ": " $0 }' | grep -E -A 14 '(Test +#[0-9]+: |: Failure$|ERROR: AddressSanitizer|runtime error:)' \
+    | cut -c1-600 | head -n 300 >>"$failures" || true
   local line
   line=$(printf '%s\n' "$out" | grep -E 'tests passed, [0-9]+ tests? failed out of' | tail -n 1)
   if [[ -z "$line" ]]; then
@@ -114,6 +123,10 @@ if [[ -z "${DROIDLAB_SKIP_FUZZ:-}" ]]; then
   rm -rf "$results"
 fi
 
+if [[ -s $failures ]]; then
+  log "what the failing tests printed"
+  cat "$failures"
+fi
 echo
 echo "droidlab: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
