@@ -109,6 +109,18 @@ AsyncStore::Awaitable<Status> AsyncStore::AddIterationFaults(std::vector<Iterati
   co_return co_await std::move(accepting);
 }
 
+AsyncStore::Awaitable<Status> AsyncStore::AddLateIterationFaults(
+    int64_t run_id, int64_t iteration, std::vector<IterationFault> faults,
+    std::string invalid_reason, Completion committed) const {
+  auto push = [this, run_id, iteration, &faults, &invalid_reason, &committed](auto accepted) {
+    store_->AddLateIterationFaultsAsync(run_id, iteration, std::move(faults),
+                                        std::move(invalid_reason), std::move(accepted),
+                                        std::move(committed));
+  };
+  auto accepting = AwaitAccepted(std::move(push));
+  co_return co_await std::move(accepting);
+}
+
 AsyncStore::Awaitable<Status> AsyncStore::AddIterationMemory(std::vector<IterationMemory> memory,
                                                              Completion committed) const {
   auto push = [this, &memory, &committed](auto accepted) {

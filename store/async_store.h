@@ -64,6 +64,9 @@ class AsyncStore {
                                        Completion committed) const;
   Awaitable<Status> AddIterationMemory(std::vector<IterationMemory> memory,
                                        Completion committed) const;
+  Awaitable<Status> AddLateIterationFaults(int64_t run_id, int64_t iteration,
+                                           std::vector<IterationFault> faults,
+                                           std::string invalid_reason, Completion committed) const;
   Awaitable<Status> UpsertDevice(Device device, Completion committed) const;
   Awaitable<Status> RecordDeviceState(DeviceStateChange change, Completion committed) const;
 

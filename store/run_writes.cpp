@@ -207,6 +207,29 @@ Status InsertIterationFaults(Database& db, const std::vector<IterationFault>& fa
   return OkStatus();
 }
 
+Status InsertLateIterationFaults(Database& db, int64_t run_id, int64_t iteration,
+                                 const std::vector<IterationFault>& faults,
+                                 const std::string& invalid_reason) {
+  for (const IterationFault& f : faults) {
+    if (f.run_id != run_id || f.iteration != iteration) {
+      return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                            "a late fault of iteration " + std::to_string(f.iteration) +
+                                " of run " + std::to_string(f.run_id) + " filed under " +
+                                std::to_string(iteration) + " of run " + std::to_string(run_id));
+    }
+  }
+  if (Status stored = InsertIterationFaults(db, faults); !stored) return stored;
+  return RunCached(
+      db, sql::kInvalidateLaunch,
+      [&](Statement& st) {
+        st.BindInt64(1, run_id);
+        st.BindInt64(2, iteration);
+        st.BindText(3, invalid_reason);
+      },
+      "marking iteration " + std::to_string(iteration) + " of run " + std::to_string(run_id) +
+          " invalid");
+}
+
 Status InsertIterationMemory(Database& db, const std::vector<IterationMemory>& memory) {
   for (const IterationMemory& m : memory) {
     if (auto stored = RunCached(

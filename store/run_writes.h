@@ -29,6 +29,11 @@ Status InsertProcSamples(Database& db, const std::vector<ProcSample>& samples);
 Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& frames);
 Status InsertIterationFaults(Database& db, const std::vector<IterationFault>& faults);
 Status InsertIterationMemory(Database& db, const std::vector<IterationMemory>& memory);
+// Faults of an iteration already stored (each with that iteration and its next seq), and its
+// launch made invalid with `invalid_reason`: both or neither.
+Status InsertLateIterationFaults(Database& db, int64_t run_id, int64_t iteration,
+                                 const std::vector<IterationFault>& faults,
+                                 const std::string& invalid_reason);
 
 // A run's summaries (schema 0009), each replacing the run's row of that metric; filed under
 // the run's package, model, mode and created_at as `runs` has them. A summary of a run that is

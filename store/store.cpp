@@ -225,6 +225,19 @@ Status Store::AddIterationFaults(std::vector<IterationFault> faults, Completion 
       std::move(committed));
 }
 
+Status Store::AddLateIterationFaults(int64_t run_id, int64_t iteration,
+                                     std::vector<IterationFault> faults,
+                                     std::string invalid_reason, Completion committed) {
+  const size_t n = faults.size() + 1;
+  return PushWrite(
+      n, false,
+      [run_id, iteration, faults = std::move(faults),
+       invalid_reason = std::move(invalid_reason)](Database& db) {
+        return writes::InsertLateIterationFaults(db, run_id, iteration, faults, invalid_reason);
+      },
+      std::move(committed));
+}
+
 Status Store::AddIterationMemory(std::vector<IterationMemory> memory, Completion committed) {
   const size_t n = memory.size();
   return PushWrite(
@@ -284,6 +297,20 @@ void Store::AddIterationFaultsAsync(std::vector<IterationFault> faults, Completi
       n, false,
       [faults = std::move(faults)](Database& db) {
         return writes::InsertIterationFaults(db, faults);
+      },
+      std::move(accepted), std::move(committed));
+}
+
+void Store::AddLateIterationFaultsAsync(int64_t run_id, int64_t iteration,
+                                        std::vector<IterationFault> faults,
+                                        std::string invalid_reason, Completion accepted,
+                                        Completion committed) {
+  const size_t n = faults.size() + 1;
+  PushWriteAsync(
+      n, false,
+      [run_id, iteration, faults = std::move(faults),
+       invalid_reason = std::move(invalid_reason)](Database& db) {
+        return writes::InsertLateIterationFaults(db, run_id, iteration, faults, invalid_reason);
       },
       std::move(accepted), std::move(committed));
 }

@@ -132,6 +132,9 @@ class Store {
   Status AddIterationFrames(std::vector<IterationFrames> frames, Completion committed = nullptr);
   Status AddIterationFaults(std::vector<IterationFault> faults, Completion committed = nullptr);
   Status AddIterationMemory(std::vector<IterationMemory> memory, Completion committed = nullptr);
+  Status AddLateIterationFaults(int64_t run_id, int64_t iteration,
+                                std::vector<IterationFault> faults, std::string invalid_reason,
+                                Completion committed = nullptr);
   // Async forms: `accepted` runs when the queue took the records (at once, on this thread, if
   // there is room; else later on the writer thread) — await it for back-pressure.
   void AddLaunchesAsync(std::vector<Launch> launches, Completion accepted, Completion committed);
@@ -145,6 +148,12 @@ class Store {
                                Completion committed);
   void AddIterationMemoryAsync(std::vector<IterationMemory> memory, Completion accepted,
                                Completion committed);
+  // Faults of an iteration stored earlier (a late ANR: all of `faults` must carry `run_id` and
+  // `iteration`, and seqs after the ones stored), and that iteration's launch made invalid
+  // (`invalid_reason`, unless it had one): both or neither.
+  void AddLateIterationFaultsAsync(int64_t run_id, int64_t iteration,
+                                   std::vector<IterationFault> faults, std::string invalid_reason,
+                                   Completion accepted, Completion committed);
 
   // ---- Devices: batched like measurements.
   // Inserts or updates by serial; first_seen is kept from the first time.

@@ -1,5 +1,6 @@
 #include "orchestrator/run/launch_iteration.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 
@@ -63,32 +64,68 @@ std::string StartArgvText(const IterationContext& ctx) {
   return "am start -W -n " + ctx.target.component;
 }
 
-bool HasPackageFault(const IterationContext& ctx, size_t first_fault) {
+// The earlier iteration whose launch started the fault's process, if it is not this launch's.
+IterationContext::EarlierIteration* EarlierIterationOf(IterationContext& ctx,
+                                                       const parsers::FaultEvent& fault,
+                                                       const store::Launch& launch) {
+  if (!fault.pid || fault.pid == launch.pid) return nullptr;
+  const auto it = ctx.earlier.find(*fault.pid);
+  if (it == ctx.earlier.end() || it->second.iteration == launch.iteration) return nullptr;
+  return &it->second;
+}
+
+// True once a fault of the package's that is this iteration's came (not a late one).
+bool HasPackageFault(IterationContext& ctx, size_t first_fault, const store::Launch& launch) {
   for (size_t i = first_fault; i < ctx.feed.faults.size(); ++i) {
-    if (IsPackageFault(ctx.feed.faults[i], ctx.spec.package)) return true;
+    const parsers::FaultEvent& f = ctx.feed.faults[i];
+    if (IsPackageFault(f, ctx.spec.package) && !EarlierIterationOf(ctx, f, launch)) return true;
   }
   return false;
 }
 
 // The package's faults since `first_fault` into the result, then its process's slow messages
 // (they invalidate nothing); the first fault's reason becomes the launch's, whatever it was.
-void MarkFaults(const IterationContext& ctx, size_t first_fault, IterationResult& result) {
+// A fault of an earlier iteration's process goes to result.late instead. Last, this launch's
+// process is recorded as this iteration's.
+void MarkFaults(IterationContext& ctx, size_t first_fault, IterationResult& result) {
   const std::span<const parsers::FaultEvent> since =
       std::span(ctx.feed.faults).subspan(first_fault);
   const auto faults = PackageFaults(since, ctx.spec.package);
-  auto store = [&](const parsers::FaultEvent& f) {
+  auto stored = [&](const parsers::FaultEvent& f, int64_t iteration, int64_t seq) {
     std::optional<int64_t> at_ms;
     if (auto t = parsers::LogTimeToEpochMs(f.log_time, ctx.year)) at_ms = ctx.clock.ToBootMs(*t);
-    result.faults.push_back(StoredFault(f, result.launch.run_id, result.launch.iteration,
-                                        static_cast<int64_t>(result.faults.size()), at_ms));
+    return StoredFault(f, result.launch.run_id, iteration, seq, at_ms);
   };
-  for (const parsers::FaultEvent& f : faults) store(f);
+  auto store = [&](const parsers::FaultEvent& f) {
+    result.faults.push_back(stored(f, result.launch.iteration,
+                                   static_cast<int64_t>(result.faults.size())));
+  };
+  const parsers::FaultEvent* first_own = nullptr;
+  for (const parsers::FaultEvent& f : faults) {
+    IterationContext::EarlierIteration* earlier = EarlierIterationOf(ctx, f, result.launch);
+    if (!earlier) {
+      if (!first_own) first_own = &f;
+      store(f);
+      continue;
+    }
+    auto late = std::find_if(result.late.begin(), result.late.end(),
+                             [&](const LateFaults& l) { return l.iteration == earlier->iteration; });
+    if (late == result.late.end()) {
+      late = result.late.insert(result.late.end(), LateFaults{earlier->iteration, {}, ""});
+      late->invalid_reason = FaultInvalidReason(f);
+    }
+    late->faults.push_back(stored(f, earlier->iteration, earlier->faults++));
+  }
   for (const parsers::FaultEvent& f : since) {
     if (IsAppSlowMessage(f, result.launch.pid)) store(f);
   }
-  if (faults.empty()) return;
+  if (result.launch.pid) {
+    ctx.earlier[*result.launch.pid] = IterationContext::EarlierIteration{
+        result.launch.iteration, static_cast<int64_t>(result.faults.size())};
+  }
+  if (!first_own) return;
   result.launch.valid = false;
-  result.launch.invalid_reason = FaultInvalidReason(faults.front());
+  result.launch.invalid_reason = FaultInvalidReason(*first_own);
 }
 
 }  // namespace
@@ -392,7 +429,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   // 9. The iteration's faults (last): after a failed launch first a while for the fault that may
   // be why, then the time lines take to arrive; then the crash still open is complete.
   if (result.launch_failed) {
-    const std::function<bool()> faulted = [&] { return HasPackageFault(ctx, first_fault); };
+    const std::function<bool()> faulted = [&] { return HasPackageFault(ctx, first_fault, result.launch); };
     auto waiting = WaitForLog(ctx.feed, faulted, adb::DeadlineAfter(ctx.fault_wait_after_failure));
     const WaitResult waited = co_await std::move(waiting);
     if (waited == WaitResult::kCancelled) {

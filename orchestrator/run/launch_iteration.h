@@ -17,11 +17,17 @@
 // reach the host a little after they are logged, so the end waits fault_settle for them (after a
 // failed launch first up to fault_wait_after_failure for a fault), then completes the crash
 // still open (LogcatReader::FlushFaults). Faults logged between two iterations are no
-// iteration's.
+// iteration's. A fault of a process an earlier iteration launched is that iteration's, not this
+// one's: an ANR is logged 5 s after the input it waited for (10 s and more for a broadcast or a
+// service), often after the iteration ended, so it comes in a later one (IterationResult::late).
+// Only a cold run's iterations have a process each; in warm and hot runs, one process serves all,
+// and its fault stays with the iteration during which it came. A fault that comes after the last
+// iteration is no iteration's.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +54,21 @@ struct IterationContext {
   std::shared_ptr<ProcSamplerState> sampler;  // may be null
   std::chrono::milliseconds fault_settle{200};
   std::chrono::milliseconds fault_wait_after_failure{1000};
+  // The run's earlier iterations by the pid their launch started (MeasureLaunch fills it): whose
+  // a late fault is, and how many faults that iteration has stored (the next one's seq).
+  struct EarlierIteration {
+    int64_t iteration = 0;
+    int64_t faults = 0;
+  };
+  std::map<int64_t, EarlierIteration> earlier{};
+};
+
+// Faults of an earlier iteration that came during this one: stored under that iteration (after
+// its own, by seq), whose launch they make invalid with `invalid_reason`.
+struct LateFaults {
+  int64_t iteration = 0;
+  std::vector<store::IterationFault> faults;
+  std::string invalid_reason;
 };
 
 struct IterationResult {
@@ -63,6 +84,8 @@ struct IterationResult {
   // The package's faults in the iteration, in order, then its process's slow messages
   // (iteration_faults.h); a fault makes it invalid, a slow message does not.
   std::vector<store::IterationFault> faults;
+  // Faults of earlier iterations' processes that came during this one, one entry per iteration.
+  std::vector<LateFaults> late;
   // The iteration's memory at its end (memory_collector.h), or why there is none.
   std::optional<store::IterationMemory> memory;
   std::optional<std::string> memory_missing;

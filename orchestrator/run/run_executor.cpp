@@ -14,6 +14,7 @@
 #include <ctime>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -74,6 +75,13 @@ struct LoopState {
   int64_t faulted = 0;
   std::optional<store::IterationFault> first_fault;
   bool one_fault_kind = true;
+  // Each stored iteration as it was counted, for a fault of it that comes later (LateFaults).
+  struct Counted {
+    bool warmup = false;
+    bool valid = false;    // counted in valid_launches
+    bool faulted = false;  // counted in faulted
+  };
+  std::map<int64_t, Counted> counted;
   bool cancelled = false;
   std::optional<std::string> error;  // the run fails with this
 };
@@ -169,6 +177,11 @@ class Execution {
   }
   // A launch's completion: once committed it counts in the progress, which is announced then
   // (posted to the run's executor; a no-op once the run is over); a loss as Committed's.
+  // Faults of earlier iterations that came during this one (launch_iteration.h): each stored
+  // under its iteration, whose launch they make invalid, and the run's counts corrected.
+  // False (state->error set) when the writer would not take them.
+  asio::awaitable<bool> StoreLateFaults(std::vector<LateFaults> late,
+                                        std::shared_ptr<LoopState> state, std::string where);
   store::Completion LaunchCommitted(int64_t iteration, bool valid, std::string what) {
     store::Completion on_lost = Committed(std::move(what));
     std::weak_ptr<std::function<void()>> announce = announce_;
@@ -291,6 +304,57 @@ asio::awaitable<std::optional<std::string>> Execution::StoreSamplesSoFar(
   store::Status s = co_await std::move(storing);
   if (!s) co_return "proc samples not stored: " + s.error().message;
   co_return std::nullopt;
+}
+
+namespace {
+
+// "iteration 3 invalid, found during iteration 4: anr: …" (built outside the coroutine).
+std::string LateFaultLogLine(int64_t iteration, const std::string& where,
+                             const std::string& reason) {
+  return "iteration " + std::to_string(iteration) + " invalid, found during " + where + ": " +
+         reason;
+}
+
+}  // namespace
+
+asio::awaitable<bool> Execution::StoreLateFaults(std::vector<LateFaults> late,
+                                                 std::shared_ptr<LoopState> state,
+                                                 std::string where) {
+  for (LateFaults& l : late) {
+    LoopState::Counted& counted = state->counted[l.iteration];
+    const bool was_valid = counted.valid;
+    if (!counted.warmup && !counted.faulted) {
+      counted.faulted = true;
+      ++state->faulted;
+      if (!state->first_fault) state->first_fault = l.faults.front();
+      if (l.faults.front().kind != state->first_fault->kind) state->one_fault_kind = false;
+    }
+    if (was_valid) {
+      counted.valid = false;
+      --state->valid_launches;
+    }
+    Log(LateFaultLogLine(l.iteration, where, l.invalid_reason));
+    // Once committed, the launch counts as invalid in the progress too.
+    store::Completion on_lost = Committed(where + "'s late faults");
+    store::Completion committed = [on_lost = std::move(on_lost), stored = stored_,
+                                   was_valid](const store::Status& s) mutable {
+      if (!s) {
+        on_lost(s);
+        return;
+      }
+      if (!was_valid) return;
+      std::lock_guard lock(stored->mutex);
+      --stored->valid;
+    };
+    auto storing = store_.AddLateIterationFaults(run_id_, l.iteration, std::move(l.faults),
+                                                 std::move(l.invalid_reason), std::move(committed));
+    store::Status s = co_await std::move(storing);
+    if (!s) {
+      state->error = where + ": faults of an earlier iteration not stored: " + s.error().message;
+      co_return false;
+    }
+  }
+  co_return true;
 }
 
 asio::awaitable<void> Execution::FlushSamples(std::shared_ptr<ProcSamplerState> sampler) {
@@ -645,7 +709,13 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
         if (f.kind != state->first_fault->kind) state->one_fault_kind = false;
       }
       if (faulted) ++state->faulted;
+      state->counted[i].faulted = faulted;
     }
+    state->counted[i].warmup = it.launch.warmup;
+    state->counted[i].valid = valid;
+    auto storing_late = StoreLateFaults(std::move(it.late), state, where);
+    const bool late_stored = co_await std::move(storing_late);
+    if (!late_stored) co_return;
     if (!it.faults.empty()) {
       auto storing_faults =
           store_.AddIterationFaults(std::move(it.faults), Committed(where + "'s faults"));

@@ -12,6 +12,12 @@ inline constexpr char kInsertLaunch[] =
     " build_id)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
+// An iteration found faulted after it was stored (a late ANR: run_executor.cpp); its first
+// reason stays the one it was given first, if it already had one.
+inline constexpr char kInvalidateLaunch[] =
+    "UPDATE launches SET valid = 0, invalid_reason = coalesce(invalid_reason, ?3)"
+    " WHERE run_id = ?1 AND iteration = ?2";
+
 inline constexpr char kDeleteLaunchesOfRun[] = "DELETE FROM launches WHERE run_id = ?1";
 
 // A run's launches after iteration ?2, at most ?3 (-1: all); the page key (iteration) last.

@@ -1216,6 +1216,46 @@ TEST_F(RunExecutorE2eTest, Sdk28OneCrashingIterationIsMarkedAndTheRunGoesOn) {
   EXPECT_EQ(faults[0].stack.size(), 10u);
 }
 
+// An ANR comes late: ActivityManager logs "ANR in" once the input dispatcher gave up (5 s after
+// the input it waited for; ProcessErrorStateRecord.appNotResponding, Android 12+), so it reaches
+// the host while a later iteration runs. devsim's app stops responding on its second launch and
+// its ANR lines (system buffer, and am_anr in events) are dated 5 s after that launch was shown;
+// each iteration waits 2 s in its scenario, so they come during the fourth. The ANR names the
+// second launch's process: the second iteration is the invalid one, and the fault is stored
+// under it, not under the iteration it came in. Android 13 (SDK 33).
+TEST_F(RunExecutorE2eTest, Sdk33AnAnrThatComesLateIsTheIterationsWhoseProcessItNames) {
+  const DevsimDevice device = StartPhone(33, "", R"(, "anr_on_launch": [2])");
+  RunSpec spec = Spec(device, LaunchMode::kCold, 4);
+  auto parsed = orchestrator::ParseRunSpec(
+      R"({"serial":"x","package":"com.example.app","mode":"cold","iterations":4,"scenario":)"
+      R"([{"wait_ms":2000}]})");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  spec.scenario = parsed->scenario;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  EXPECT_EQ(outcome->valid_launches, 3);
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 4u);
+  for (size_t i : {0u, 2u, 3u}) {
+    EXPECT_TRUE(launches[i].valid) << i + 1 << ": " << launches[i].invalid_reason.value_or("");
+  }
+  EXPECT_FALSE(launches[1].valid);
+  EXPECT_EQ(launches[1].invalid_reason.value_or(""),
+            "anr: Input dispatching timed out (Application does not have a focused window)");
+  const auto faults = StoredFaults(*store_, id);
+  ASSERT_EQ(faults.size(), 1u);  // the ANR, once (am_anr says it again)
+  EXPECT_EQ(faults[0].iteration, 2);
+  EXPECT_EQ(faults[0].seq, 0);
+  EXPECT_EQ(faults[0].kind, "anr");
+  EXPECT_EQ(faults[0].pid, launches[1].pid);
+  ASSERT_TRUE(faults[0].at_ms && launches[1].displayed_at_ms && launches[3].intent_at_ms);
+  // Logged 5 s after the second launch was shown, after the fourth began.
+  EXPECT_NEAR(*faults[0].at_ms - *launches[1].displayed_at_ms, 5000, 50);
+  EXPECT_GT(*faults[0].at_ms, *launches[3].intent_at_ms);
+}
+
 // "slow_message_ms" (issue 16 §4): droidlab sets log.looper.<uid>.main.slow before the first
 // launch, so each new process of the app (Looper.java, Android 9+, reads it when its main loop
 // starts) logs the messages over the threshold; the property is recorded before it is set and

@@ -93,6 +93,48 @@ TEST_F(IterationFaultsTest, StoredThroughTheWriterAndReadBackInOrder) {
   EXPECT_TRUE(Read(999).empty());
 }
 
+// A fault found after its iteration was stored (an ANR logged seconds after the launch,
+// orchestrator/run/launch_iteration.h): filed under that iteration after its faults, and its
+// launch made invalid; a launch that had a reason keeps it. A fault filed under another
+// iteration than the call's is refused with nothing written.
+TEST_F(IterationFaultsTest, ALateFaultJoinsItsIterationAndMakesItsLaunchInvalid) {
+  const int64_t run = AddRun(1000);
+  std::vector<Launch> launches(3);
+  for (int64_t i = 0; i < 3; ++i) {
+    launches[i].run_id = run;
+    launches[i].iteration = i + 1;
+    launches[i].displayed_ms = 200 + i;
+  }
+  launches[2].valid = false;
+  launches[2].invalid_reason = "no Displayed line";
+  ASSERT_TRUE(store_->AddLaunches(launches).ok());
+  ASSERT_TRUE(store_->AddIterationFaults({Crash(run, 1, 0)}).ok());
+
+  IterationFault anr = Crash(run, 1, 1);
+  anr.kind = "anr";
+  anr.reason = "Input dispatching timed out";
+  ASSERT_TRUE(store_->AddLateIterationFaults(run, 1, {anr}, "anr: Input dispatching timed out").ok());
+  ASSERT_TRUE(store_->AddLateIterationFaults(run, 3, {Crash(run, 3, 0)}, "crash: boom").ok());
+  ASSERT_TRUE(store_->AddLateIterationFaults(run, 2, {Crash(run, 3, 1)}, "crash: elsewhere").ok());
+  ASSERT_TRUE(store_->Flush().ok());
+
+  const auto faults = Read(run);
+  ASSERT_EQ(faults.size(), 3u);
+  EXPECT_EQ(faults[0].kind, "crash");
+  EXPECT_EQ(faults[1].kind, "anr");
+  EXPECT_EQ(faults[1].iteration, 1);
+  EXPECT_EQ(faults[1].seq, 1);
+  EXPECT_EQ(faults[2].iteration, 3);
+  auto listed = store_->Read([&](Reader& r) { return r.ListLaunches(run); });
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  ASSERT_EQ(listed->size(), 3u);
+  EXPECT_FALSE((*listed)[0].valid);
+  EXPECT_EQ((*listed)[0].invalid_reason, "anr: Input dispatching timed out");
+  EXPECT_TRUE((*listed)[1].valid);  // the misfiled fault changed nothing
+  EXPECT_FALSE((*listed)[2].valid);
+  EXPECT_EQ((*listed)[2].invalid_reason, "no Displayed line");
+}
+
 TEST_F(IterationFaultsTest, RetentionDeletesARunsFaultsWithIt) {
   const int64_t old_run = AddRun(1000);
   const int64_t new_run = AddRun(5000);
