@@ -62,6 +62,10 @@ void Crash(DeviceState& device, App& app, int launch, std::chrono::system_clock:
 // ProcessErrorStateRecord.appNotResponding (AppErrors before 10): "ANR in PROCESS (ACTIVITY)",
 // "PID: N", "Reason: …" in one Slog.e, and 30008 am_anr (User, pid, Package Name, Flags,
 // reason). The input dispatcher gives up 5 s after the launch was shown. The process lives on.
+// devsim logs the ANR even if the process was stopped before then, which a phone would not (the
+// input dispatcher's wait ends with the window); it stands in for the ANR whose "ANR in" lines
+// come late because ActivityManager first dumps the stack traces (AnrHelper, seconds on a busy
+// phone), so that a run's iteration may end, and the next begin, before they are logged.
 void Anr(DeviceState& device, App& app, std::chrono::system_clock::time_point shown_at) {
   const int sdk = device.scenario.device.sdk;
   Component component;
