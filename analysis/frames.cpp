@@ -68,8 +68,8 @@ FrameAnalysis AnalyzeFrames(std::span<const FrameTiming> frames,
                             int64_t default_refresh_period_ns) {
   FrameAnalysis out;
   out.rows = frames.size();
-  out.refresh_period_ns =
-      default_refresh_period_ns > 0 ? default_refresh_period_ns : kDefaultRefreshPeriodNs;
+  out.refresh_period_ns = PlausibleInterval(default_refresh_period_ns) ? default_refresh_period_ns
+                                                                     : kDefaultRefreshPeriodNs;
 
   std::vector<Counted> counted;
   counted.reserve(frames.size());
@@ -109,6 +109,9 @@ FrameAnalysis AnalyzeFrames(std::span<const FrameTiming> frames,
     if (c.duration_ns > kOver33Ns) ++out.over_33ms;
     if (c.duration_ns > kOver50Ns) ++out.over_50ms;
     const int64_t period = c.interval_ns > 0 ? c.interval_ns : out.refresh_period_ns;
+    if (c.duration_ns > period) ++out.over_1_vsync;
+    if (c.duration_ns > 2 * period) ++out.over_2_vsyncs;
+    if (c.duration_ns > 3 * period) ++out.over_3_vsyncs;
     AddMatrixLevel(MatrixDroppedFrames(c.duration_ns, period), out.matrix);
   }
   std::sort(durations_ms.begin(), durations_ms.end());

@@ -76,13 +76,19 @@ struct FrameAnalysis {
   size_t over_16_7ms = 0;
   size_t over_33ms = 0;
   size_t over_50ms = 0;
+  // Counted frames strictly over one, two and three vsync periods of the display they were
+  // drawn for (the frame's own FrameInterval when plausible, else refresh_period_ns, as Matrix's
+  // levels): the same as the fixed budgets at 60 Hz, half of them at 120 Hz.
+  size_t over_1_vsync = 0;
+  size_t over_2_vsyncs = 0;
+  size_t over_3_vsyncs = 0;
   MatrixDropLevels matrix;
   PerfDogJank perfdog;
 };
 
 // Any order in; frames are put in IntendedVsync order for PerfDog's rule (a stable sort, so
-// equal vsyncs keep their input order). `default_refresh_period_ns` must be > 0 (else the 60 Hz
-// default is used).
+// equal vsyncs keep their input order). `default_refresh_period_ns` (the display's, when the rows
+// carry none) must be in (0, 1 s], else the 60 Hz default is used.
 FrameAnalysis AnalyzeFrames(std::span<const FrameTiming> frames,
                             int64_t default_refresh_period_ns = kDefaultRefreshPeriodNs);
 

@@ -38,6 +38,9 @@ json IterationFramesJson(const store::IterationFrames& f) {
   j["over_16_7ms"] = f.over_16_7ms;
   j["over_33ms"] = f.over_33ms;
   j["over_50ms"] = f.over_50ms;
+  j["over_vsyncs"] = {{"1", OrNull(f.over_1_vsync)},
+                      {"2", OrNull(f.over_2_vsyncs)},
+                      {"3", OrNull(f.over_3_vsyncs)}};
   j["matrix"] = {{"normal", f.matrix_normal},
                  {"middle", f.matrix_middle},
                  {"high", f.matrix_high},

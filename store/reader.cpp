@@ -135,6 +135,9 @@ IterationFrames ReadIterationFrames(const Statement& st) {
   f.big_jank = st.ColumnInt64(c++);
   f.columns_json = st.ColumnString(c++);
   f.rows_json = st.ColumnString(c++);
+  f.over_1_vsync = st.ColumnOptionalInt64(c++);
+  f.over_2_vsyncs = st.ColumnOptionalInt64(c++);
+  f.over_3_vsyncs = st.ColumnOptionalInt64(c++);
   return f;
 }
 

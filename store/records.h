@@ -158,6 +158,9 @@ struct IterationFrames {
   int64_t refresh_period_ns = 0;
   std::optional<double> p50_ms, p90_ms, p95_ms, p99_ms;
   int64_t over_16_7ms = 0, over_33ms = 0, over_50ms = 0;
+  // Over one, two, three vsync periods at the display's rate (schema/0014); null when stored
+  // before it.
+  std::optional<int64_t> over_1_vsync, over_2_vsyncs, over_3_vsyncs;
   int64_t matrix_normal = 0, matrix_middle = 0, matrix_high = 0, matrix_frozen = 0;
   int64_t dropped_frames = 0;
   int64_t jank = 0, big_jank = 0;  // PerfDog's rule

@@ -165,6 +165,9 @@ Status InsertIterationFrames(Database& db, const std::vector<IterationFrames>& f
               st.BindInt64(25, f.big_jank);
               st.BindText(26, f.columns_json);
               st.BindText(27, f.rows_json);
+              st.BindOptional(28, f.over_1_vsync);
+              st.BindOptional(29, f.over_2_vsyncs);
+              st.BindOptional(30, f.over_3_vsyncs);
             },
             "storing the frames of iteration " + std::to_string(f.iteration) + " of run " +
                 std::to_string(f.run_id));

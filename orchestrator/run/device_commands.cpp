@@ -39,6 +39,9 @@ std::vector<std::string> DumpsysGfxinfoReset(std::string_view package) {
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package) {
   return Args({"dumpsys", "gfxinfo", package, "framestats"});
 }
+std::vector<std::string> DumpsysSurfaceFlingerLatency() {
+  return Args({"dumpsys", "SurfaceFlinger", "--latency"});
+}
 std::vector<std::string> DumpsysMeminfo(std::string_view package) {
   return Args({"dumpsys", "meminfo", package});
 }

@@ -64,6 +64,8 @@ std::vector<std::string> Setprop(std::string_view name, std::string_view value);
 // An iteration's frames (frames_collector.cpp): dumpsys gfxinfo PKG reset | framestats.
 std::vector<std::string> DumpsysGfxinfoReset(std::string_view package);
 std::vector<std::string> DumpsysGfxinfoFramestats(std::string_view package);
+// The display's vsync period, once a run (parsers/surfaceflinger_latency.h).
+std::vector<std::string> DumpsysSurfaceFlingerLatency();
 
 // An iteration's memory (memory_collector.cpp): dumpsys meminfo PKG.
 std::vector<std::string> DumpsysMeminfo(std::string_view package);

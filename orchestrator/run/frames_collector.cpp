@@ -7,6 +7,7 @@
 
 #include "analysis/frames.h"
 #include "orchestrator/run/device_commands.h"
+#include "parsers/surfaceflinger_latency.h"
 
 namespace droidlab::orchestrator {
 
@@ -39,7 +40,8 @@ std::optional<int64_t> AsInt64(const std::optional<uint64_t>& v) {
 BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers::Gfxinfo& dump,
                                                                    std::string_view package,
                                                                    int64_t run_id,
-                                                                   int64_t iteration) {
+                                                                   int64_t iteration,
+                                                                   int64_t display_period_ns) {
   const parsers::GfxinfoProfile* process = nullptr;
   for (const parsers::GfxinfoProfile& p : dump.profiles) {
     if (p.package && *p.package == package) {
@@ -89,7 +91,7 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
       }
     }
   }
-  const analysis::FrameAnalysis a = analysis::AnalyzeFrames(timings);
+  const analysis::FrameAnalysis a = analysis::AnalyzeFrames(timings, display_period_ns);
   out.frame_rows = static_cast<int64_t>(a.rows);
   out.counted = static_cast<int64_t>(a.counted);
   out.refresh_period_ns = a.refresh_period_ns;
@@ -100,6 +102,9 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
   out.over_16_7ms = static_cast<int64_t>(a.over_16_7ms);
   out.over_33ms = static_cast<int64_t>(a.over_33ms);
   out.over_50ms = static_cast<int64_t>(a.over_50ms);
+  out.over_1_vsync = static_cast<int64_t>(a.over_1_vsync);
+  out.over_2_vsyncs = static_cast<int64_t>(a.over_2_vsyncs);
+  out.over_3_vsyncs = static_cast<int64_t>(a.over_3_vsyncs);
   out.matrix_normal = static_cast<int64_t>(a.matrix.normal);
   out.matrix_middle = static_cast<int64_t>(a.matrix.middle);
   out.matrix_high = static_cast<int64_t>(a.matrix.high);
@@ -123,7 +128,7 @@ asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std::string
 
 asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>> ReadFrames(
     DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
-    std::chrono::milliseconds timeout) {
+    std::chrono::milliseconds timeout, int64_t display_period_ns) {
   using Frames = BasicResult<store::IterationFrames, std::string>;
   std::vector<std::string> argv = DumpsysGfxinfoFramestats(package);
   auto reading = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
@@ -138,8 +143,22 @@ asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>>
     Frames none(std::string("dumpsys gfxinfo: ") + dump.error().message);
     co_return none;
   }
-  Frames frames = IterationFramesOf(*dump, package, run_id, iteration);
+  Frames frames = IterationFramesOf(*dump, package, run_id, iteration, display_period_ns);
   co_return frames;
+}
+
+asio::awaitable<CommandResult<std::optional<int64_t>>> ReadDisplayPeriod(
+    DeviceShell& shell, std::chrono::milliseconds timeout) {
+  std::vector<std::string> argv = DumpsysSurfaceFlingerLatency();
+  auto reading = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
+  auto read = co_await std::move(reading);
+  if (!read) {
+    if (read.error().device_lost() || read.error().cancelled()) co_return read.error();
+    co_return std::optional<int64_t>();
+  }
+  auto period = parsers::ParseVsyncPeriodNs(read->out);
+  if (!period) co_return std::optional<int64_t>();
+  co_return std::optional<int64_t>(*period);
 }
 
 }  // namespace droidlab::orchestrator

@@ -25,12 +25,20 @@ namespace droidlab::orchestrator {
 // Pure: the iteration's frames from the dump — hwui's figures from the package's first profile
 // block (its process), droidlab's over the framestats rows of every block of that process (its
 // windows), the rows kept under their header's names (the first block's header; rows of a
-// block with other columns are mapped by name onto it). An error when the dump holds no
-// profile of `package`.
+// block with other columns are mapped by name onto it). `display_period_ns` is the vsync period
+// for rows that carry none (before Android 13); 0 when unknown (60 Hz is then assumed). An error
+// when the dump holds no profile of `package`.
 BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers::Gfxinfo& dump,
                                                                    std::string_view package,
                                                                    int64_t run_id,
-                                                                   int64_t iteration);
+                                                                   int64_t iteration,
+                                                                   int64_t display_period_ns = 0);
+
+// `dumpsys SurfaceFlinger --latency`: the display's vsync period in ns, or nullopt when the phone
+// does not say (for the log: the frames are then judged at 60 Hz before Android 13). Fatal only
+// when the device is gone or the run cancelled.
+boost::asio::awaitable<CommandResult<std::optional<int64_t>>> ReadDisplayPeriod(
+    DeviceShell& shell, std::chrono::milliseconds timeout);
 
 // `dumpsys gfxinfo PKG reset`; a failure is returned for the log, never fatal unless the device
 // is gone or the run cancelled.
@@ -41,6 +49,6 @@ boost::asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std:
 // frames (for the log); the outer one is the command's (device lost, cancelled).
 boost::asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>>
 ReadFrames(DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
-           std::chrono::milliseconds timeout);
+           std::chrono::milliseconds timeout, int64_t display_period_ns = 0);
 
 }  // namespace droidlab::orchestrator

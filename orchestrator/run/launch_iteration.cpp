@@ -393,7 +393,18 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   if (frames_not_reset) {
     result.frames_missing = std::move(frames_not_reset);
   } else if (!result.launch_failed) {
-    auto reading = ReadFrames(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout);
+    if (!ctx.display_period_read) {
+      auto asking = ReadDisplayPeriod(ctx.shell, ctx.command_timeout);
+      auto period = co_await std::move(asking);
+      if (!period) {
+        result.fatal = period.error();
+        co_return result;
+      }
+      ctx.display_period_read = true;
+      ctx.display_period_ns = period->value_or(0);
+    }
+    auto reading = ReadFrames(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout,
+                              ctx.display_period_ns);
     auto frames = co_await std::move(reading);
     if (!frames) {
       if (IsFatal(frames.error())) {

@@ -61,6 +61,10 @@ struct IterationContext {
     int64_t faults = 0;
   };
   std::map<int64_t, EarlierIteration> earlier{};
+  // The display's vsync period (frames_collector.h ReadDisplayPeriod), read before the first
+  // iteration's frames; 0 when the phone did not say.
+  bool display_period_read = false;
+  int64_t display_period_ns = 0;
 };
 
 // Faults of an earlier iteration that came during this one: stored under that iteration (after

@@ -57,6 +57,9 @@ TEST(FramesTest, SixtyHertzWithoutFrameInterval) {
   EXPECT_EQ(a.over_16_7ms, 5u);        // 20 40 100 200 30
   EXPECT_EQ(a.over_33ms, 3u);          // 40 100 200
   EXPECT_EQ(a.over_50ms, 2u);          // 100 200
+  EXPECT_EQ(a.over_1_vsync, 5u);       // the same at 60 Hz
+  EXPECT_EQ(a.over_2_vsyncs, 3u);
+  EXPECT_EQ(a.over_3_vsyncs, 2u);
   // round((d − T) / T), T = 16.666667 ms: 0 0 0 0.2→0 1.4→1 4.99999988→5 0 10.99999976→11
   // 0.8→1. (Matrix's pre-7 floor(d / T) would give 0 0 0 1 2 5 0 11 1.)
   EXPECT_EQ(a.matrix.best, 7u);
@@ -97,6 +100,29 @@ TEST(FramesTest, OneTwentyHertzFromFrameInterval) {
   EXPECT_EQ(a.perfdog.big_jank, 2u);
   EXPECT_EQ(a.over_16_7ms, 4u);
   EXPECT_EQ(a.over_50ms, 3u);
+  // At 120 Hz: over 8.33, 16.67 and 24.999999 ms — 25 ms is three periods and a nanosecond.
+  EXPECT_EQ(a.over_1_vsync, 4u);
+  EXPECT_EQ(a.over_2_vsyncs, 4u);
+  EXPECT_EQ(a.over_3_vsyncs, 4u);
+}
+
+// Before Android 13 the rows carry no FrameInterval: the display's period comes from the caller
+// (dumpsys SurfaceFlinger --latency), and the budgets follow it. A period no display has (0, over
+// 1 s) falls back to 60 Hz.
+TEST(FramesTest, TheDisplaysPeriodSetsTheBudgetsWhenRowsHaveNone) {
+  const auto ms = Durations({8 * kMs, 9 * kMs, 17 * kMs, 18 * kMs, 26 * kMs});
+  const FrameAnalysis at120 = AnalyzeFrames(ms, 8'333'333);
+  EXPECT_EQ(at120.refresh_period_ns, 8'333'333);
+  EXPECT_FALSE(at120.refresh_period_from_frames);
+  EXPECT_EQ(at120.over_1_vsync, 4u);   // 9 17 18 26
+  EXPECT_EQ(at120.over_2_vsyncs, 3u);  // 17 18 26
+  EXPECT_EQ(at120.over_3_vsyncs, 1u);  // 26
+  EXPECT_EQ(at120.over_16_7ms, 3u);    // the fixed budgets do not move
+  for (int64_t bad : {int64_t{0}, int64_t{-1}, int64_t{2'000'000'000}, INT64_MAX}) {
+    const FrameAnalysis a = AnalyzeFrames(ms, bad);
+    EXPECT_EQ(a.refresh_period_ns, kVsync60) << bad;
+    EXPECT_EQ(a.over_1_vsync, 3u) << bad;  // 17 18 26
+  }
 }
 
 TEST(FramesTest, NothingCountedGivesNullQuantiles) {

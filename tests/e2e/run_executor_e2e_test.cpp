@@ -999,6 +999,44 @@ TEST_F(RunExecutorE2eTest, Sdk33ScenarioStepsRunAfterEachLaunchAndItsFramesAreSt
   }
 }
 
+// Frames before Android 13 carry no FrameInterval: on Android 11 (SDK 30) a 120 Hz phone's
+// frames are judged at the period `dumpsys SurfaceFlinger --latency` prints (its first line,
+// SurfaceFlinger::dumpStatsLocked), not at 60 Hz. devsim's app draws 12 ms frames, one in ten
+// 40 ms: every counted frame is over one 8.33 ms vsync, the 40 ms ones over two and three (and
+// over the fixed 16.7 ms), and Matrix's level of a 40 ms frame is "normal" (4 dropped at
+// 120 Hz; 1, "best", if 60 Hz were assumed).
+TEST_F(RunExecutorE2eTest, Sdk30OneTwentyHertzFramesAreJudgedAtTheDisplaysPeriod) {
+  const std::string path = dir_.File("scenario120.json");
+  std::ofstream(path) << R"({"seed": 30, "device": {"sdk": 30, "serial": "HZ120", "refresh_hz": 120},
+      "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
+        "cold": {"mean": 180, "stddev": 20},
+        "frames": {"per_launch": 30, "ms": 12, "jank_every": 10, "jank_ms": 40,
+                   "refresh_hz": 120}}]})";
+  auto devices = StartDevsim({"--port", "0", "--scenario", path, "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  WaitForDevice(server_, devices[0].address);
+  const RunSpec spec = Spec(devices[0], LaunchMode::kCold, 2);
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  auto frames = store_->Read([&](store::Reader& r) { return r.ListIterationFrames(id); });
+  ASSERT_TRUE(frames.ok()) << frames.error().message;
+  ASSERT_EQ(frames->size(), 2u);
+  for (const store::IterationFrames& f : *frames) {
+    SCOPED_TRACE("iteration " + std::to_string(f.iteration));
+    EXPECT_EQ(f.refresh_period_ns, 8'333'333);
+    EXPECT_GT(f.counted, 20);
+    EXPECT_DOUBLE_EQ(f.p50_ms.value_or(-1), 12.0);
+    EXPECT_GE(f.over_16_7ms, 2);
+    EXPECT_EQ(f.over_1_vsync, f.counted);
+    EXPECT_EQ(f.over_2_vsyncs, f.over_16_7ms);
+    EXPECT_EQ(f.over_3_vsyncs, f.over_16_7ms);
+    EXPECT_EQ(f.matrix_normal, f.over_16_7ms);
+    EXPECT_EQ(f.dropped_frames, 4 * f.over_16_7ms);
+  }
+}
+
 // Issue 16 §5: warm runs on a phone whose app leaks one Activity with each launch into its
 // process, each keeping 250 KiB of Java heap (devsim's "memory"). The figures follow what
 // frameworks/base core/java/android/app/ActivityThread.java dumpMemInfoTable prints (called by

@@ -24,6 +24,17 @@ CommandOutput RunDumpsys(DeviceState& device, const Argv& argv) {
     return output;
   }
   if (service == "package" && !args.empty()) return DumpPackage(device, args.back());
+  if (service == "SurfaceFlinger" && args.size() == 1 && args[0] == "--latency") {
+    // SurfaceFlinger::dumpStatsLocked with no layer name: the vsync period in ns on a line of
+    // its own; up to Android 9 the animation frame tracker's records follow
+    // (FrameTracker::dumpStats: desired, actual and ready times, tab-separated, all 0 when no
+    // animation ran), from 10 nothing does.
+    output.Out(std::to_string(1'000'000'000LL / device.scenario.device.refresh_hz) + "\n");
+    if (sdk <= 28) {
+      for (int i = 1; i < 128; ++i) output.Out("0\t0\t0\n");
+    }
+    return output;
+  }
   if (service == "power") {
     output.Out(FormatPowerDump(sdk, device.screen_on, device.battery));
     return output;

@@ -98,6 +98,7 @@ std::string FinishScenario(Scenario& scenario) {
     }
   }
   if (d.sdk < 21) return "device.sdk must be 21 or newer";
+  if (d.refresh_hz < 1 || d.refresh_hz > 1000) return "device.refresh_hz must be 1 to 1000";
   if (scenario.noise_lines_per_s < 0 || scenario.noise_lines_per_s > 1e6) {
     return "noise_lines_per_s must be between 0 and 1000000";
   }
@@ -133,6 +134,7 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
       Read(*it, "abi", d.abi);
       Read(*it, "fingerprint", d.fingerprint);
       Read(*it, "uptime_s", d.uptime_s);
+      Read(*it, "refresh_hz", d.refresh_hz);
     }
     if (const auto it = root.find("packages"); it != root.end()) {
       for (const auto& entry : *it) {

@@ -6,7 +6,7 @@
 //     "device": {"serial": "DEVSIM0001", "model": "Pixel 7", "manufacturer": "Google",
 //                "device": "panther", "product": "panther", "sdk": 33, "release": "13",
 //                "abi": "arm64-v8a", "fingerprint": "google/panther/panther:13/…",
-//                "uptime_s": 3600},
+//                "uptime_s": 3600, "refresh_hz": 60},
 //     "packages": [{"name": "com.example.app", "activity": ".MainActivity", "uid": 10123,
 //                   "cold": {"mean": 800, "stddev": 60}, "warm": {"mean": 350, "stddev": 30},
 //                   "hot": {"mean": 120, "stddev": 15},
@@ -173,6 +173,8 @@ struct DeviceSpec {
   std::string abi = "arm64-v8a";
   std::string fingerprint;  // from the other fields when empty
   double uptime_s = 3600;   // how long the device has been up when devsim starts
+  int refresh_hz = 60;      // the display's: `dumpsys SurfaceFlinger --latency` prints its period
+                            // (the frames' own FrameInterval, 13+, is the package's frames spec)
 };
 
 // Heat: each cold start warms the phone, which cools back towards the battery's own temperature
