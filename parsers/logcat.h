@@ -157,6 +157,9 @@ class LogcatReader {
   template <bool kFaults>
   void AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
                  std::vector<FaultEvent>* faults);
+  template <bool kFaults>
+  [[gnu::noinline]] void AddOtherLine(std::string_view line, std::vector<LaunchEvent>& out,
+                                      std::vector<FaultEvent>* faults);
   void FinishTo(std::vector<LaunchEvent>& out, std::vector<FaultEvent>* faults);
   void CompleteLongEntry(std::vector<LaunchEvent>& out);
 
