@@ -230,6 +230,19 @@ int ParseWholeInput(const std::string& path, ParseFn parse, std::FILE* out, std:
   return json.Finish();
 }
 
+// ParseWholeInput for gfxinfo, whose JSON (every framestats row twice) is written out in 1 MiB
+// pieces as it is made rather than held whole.
+int ParseGfxinfoInput(const std::string& path, std::FILE* out, std::FILE* err) {
+  std::string text;
+  ReadOutcome read = ReadWhole(path, text);
+  if (!read.ok) return Fail(err, read.error);
+  auto result = parsers::ParseGfxinfo(text);
+  if (!result.ok()) return Fail(err, result.error().message);
+  JsonOutput json(out);
+  AppendJson(*result, json.buffer(), [&](std::string&) { json.Flush(); });
+  return json.Finish();
+}
+
 }  // namespace
 
 const char* ParseCommandUsage() {
@@ -258,10 +271,7 @@ int RunParseCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseGetprop(t); }, out,
                            err);
   }
-  if (kind == "gfxinfo") {
-    return ParseWholeInput(path, [](std::string_view t) { return parsers::ParseGfxinfo(t); }, out,
-                           err);
-  }
+  if (kind == "gfxinfo") return ParseGfxinfoInput(path, out, err);
   std::fprintf(err, "droidlab parse: unknown kind '%s'\nusage: %s\n", kind.c_str(),
                ParseCommandUsage());
   return 2;

@@ -270,6 +270,38 @@ TEST_F(ParseCommandTest, GfxinfoNullsWhereAVersionPrintsNothing) {
   EXPECT_EQ(doc["profiles"].size(), 1u);
 }
 
+// The gfxinfo document is written straight (daemon/parse_json.cpp), not through nlohmann: its
+// bytes must be what nlohmann's ordered_json dumps for the same document, on every sample and on
+// a block whose header names a column twice (ordered_json keeps the first place, the last value).
+// (Column names are identifiers — the parser refuses others — so none needs an escape.)
+TEST_F(ParseCommandTest, GfxinfoBytesAreNlohmannDumpOfTheSameDocument) {
+  std::vector<std::string> paths;
+  for (const char* name :
+       {"android6_chrome_droid_monitor.txt", "android9_chrome_droid_monitor_excerpt.txt",
+        "android10_gpu_framestats_built.txt", "android14_windows_framestats_built.txt"}) {
+    paths.push_back(std::string(DROIDLAB_TEST_DATA_DIR) + "/gfxinfo/" + name);
+  }
+  paths.push_back(WriteFile(
+      "dup.txt",
+      "** Graphics info for pid 7 [com.dup] **\n\nStats since: 5ns\nTotal frames rendered: 2\n"
+      "---PROFILEDATA---\nFlags,Vsync,Flags,Other,\n0,10,1,2,\n3,20,4,5,\n"
+      "---PROFILEDATA---\n"));
+  for (const std::string& path : paths) {
+    SCOPED_TRACE(path);
+    ProcessResult r = Parse("gfxinfo", path);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string body = r.out.substr(0, r.out.size() - 1);  // the final '\n'
+    const auto doc = nlohmann::ordered_json::parse(body);
+    EXPECT_EQ(body, doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  }
+  ProcessResult dup = Parse("gfxinfo", paths.back());
+  ASSERT_EQ(dup.exit_code, 0) << dup.err;
+  EXPECT_NE(
+      dup.out.find(R"("frames":[{"Flags":1,"Vsync":10,"Other":2},{"Flags":4,"Vsync":20,"Other":5}])"),
+      std::string::npos)
+      << dup.out;
+}
+
 TEST_F(ParseCommandTest, GfxinfoWithoutProfileDataExitsTwo) {
   ProcessResult r = Parse("gfxinfo", "-",
                           "Applications Graphics Acceleration Info:\nUptime: 1 Realtime: 1\n"
