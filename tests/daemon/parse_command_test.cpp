@@ -294,6 +294,20 @@ TEST_F(ParseCommandTest, GfxinfoBytesAreNlohmannDumpOfTheSameDocument) {
     const auto doc = nlohmann::ordered_json::parse(body);
     EXPECT_EQ(body, doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   }
+  // Values of every length, written eight digits at a time (daemon/parse_json.cpp).
+  const std::string wide = WriteFile(
+      "wide.txt",
+      "** Graphics info for pid 7 [com.wide] **\n\nStats since: 5ns\nTotal frames rendered: 2\n"
+      "---PROFILEDATA---\nA,B,C,D,E,F,\n0,7,10,99999999,100000000,123456789012345,\n"
+      "9999999999999999,10000000000000000,12345678901234567,9223372036854775807,1,100,\n"
+      "---PROFILEDATA---\n");
+  ProcessResult values = Parse("gfxinfo", wide);
+  ASSERT_EQ(values.exit_code, 0) << values.err;
+  EXPECT_NE(values.out.find(R"("frames":[{"A":0,"B":7,"C":10,"D":99999999,"E":100000000,)"
+                            R"("F":123456789012345},{"A":9999999999999999,"B":10000000000000000,)"
+                            R"("C":12345678901234567,"D":9223372036854775807,"E":1,"F":100}])"),
+            std::string::npos)
+      << values.out;
   ProcessResult dup = Parse("gfxinfo", paths.back());
   ASSERT_EQ(dup.exit_code, 0) << dup.err;
   EXPECT_NE(
