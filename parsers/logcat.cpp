@@ -1121,6 +1121,30 @@ template void LogcatReader::AddLineTo<false>(std::string_view, std::vector<Launc
 template void LogcatReader::AddLineTo<true>(std::string_view, std::vector<LaunchEvent>&,
                                             std::vector<FaultEvent>*);
 
+void LogcatReader::AddChunkTo(LineSplitter& splitter, std::string_view chunk, bool finish,
+                              std::vector<LaunchEvent>& out, std::vector<FaultEvent>& faults,
+                              EventsCallback on_events) {
+  uint64_t overlong_seen = splitter.overlong_lines();
+  auto line_sink = [&](std::string_view line) {
+    // The splitter counts a line as overlong just before handing it over.
+    if (splitter.overlong_lines() != overlong_seen) {
+      overlong_seen = splitter.overlong_lines();
+      ++skipped_lines_;
+      return;
+    }
+    ++lines_;
+    const bool plain = format_ == LogcatStreamFormat::kAuto && !in_long_entry_;
+    if (plain && IsThreadtimeNoise<true>(line, faults_.HasOpen())) return;
+    AddOtherLine<true>(line, out, &faults);
+    if (!out.empty() || !faults.empty()) on_events.call(on_events.callable);
+  };
+  if (finish) {
+    splitter.Finish(line_sink);
+  } else {
+    splitter.Feed(chunk, line_sink);
+  }
+}
+
 void LogcatReader::CompleteLongEntry(std::vector<LaunchEvent>& out) {
   if (long_launch_tag_ && long_have_message_) {
     Header h;

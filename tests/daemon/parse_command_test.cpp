@@ -325,6 +325,24 @@ TEST_F(ParseCommandTest, GfxinfoWithoutProfileDataExitsTwo) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
 }
 
+// A line longer than the splitter's limit (64 KiB) is no logger entry: skipped, not read, and the
+// lines around it are read as usual — also the last one, with no newline (LogcatReader::AddChunk).
+TEST_F(ParseCommandTest, LogcatOverlongLinesAreSkipped) {
+  std::string log = std::string(70'000, 'x') + "\n";
+  log +=
+      "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
+      "com.example.app/.MainActivity: +1s797ms\n";
+  log += std::string(70'000, 'y');
+  for (const std::string& path : {WriteFile("overlong.txt", log), std::string("-")}) {
+    ProcessResult r = Parse("logcat", path, path == "-" ? log : "");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json doc = json::parse(r.out);
+    ASSERT_EQ(doc["events"].size(), 1u);
+    EXPECT_EQ(doc["events"][0]["duration_ms"], 1797);
+    EXPECT_EQ(doc["skipped_lines"], 2);
+  }
+}
+
 TEST_F(ParseCommandTest, InvalidUtf8AndNulBytesKeepTheJsonValid) {
   std::string line =
       "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
