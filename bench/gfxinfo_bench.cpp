@@ -205,13 +205,15 @@ bool MeasureCommand(const std::string& droidlab) {
     best.max_rss_kb = std::max(best.max_rss_kb, r.max_rss_kb);
   }
   const double rows = static_cast<double>(kRows);
-  std::printf("droidlab parse gfxinfo FILE (child, %zu rows, %.1f MB, JSON to /dev/null), best of 5\n",
-              kRows, megabytes);
+  std::printf(
+      "droidlab parse gfxinfo FILE (child, %zu rows, %.1f MB, JSON to /dev/null), best of 5\n",
+      kRows, megabytes);
   std::printf("                                   wall-clock       CPU time\n");
   std::printf("  reference (in process, no file): %6.2f M rows/s  %6.2f M rows/s\n", ref.wall / 1e6,
               ref.cpu / 1e6);
-  std::printf("  droidlab parse gfxinfo:          %6.2f M rows/s  %6.2f M rows/s  peak RSS %ld KiB\n",
-              rows / best.wall / 1e6, rows / best.cpu / 1e6, best.max_rss_kb);
+  std::printf(
+      "  droidlab parse gfxinfo:          %6.2f M rows/s  %6.2f M rows/s  peak RSS %ld KiB\n",
+      rows / best.wall / 1e6, rows / best.cpu / 1e6, best.max_rss_kb);
   std::printf("  ratio command/reference:         %6.2f          %6.2f\n",
               rows / best.wall / ref.wall, rows / best.cpu / ref.cpu);
   return true;
