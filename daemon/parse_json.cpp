@@ -524,7 +524,7 @@ class GfxinfoWriter {
       // appended once: appending each key and number to `out_` was a third of the command's
       // time (perf, 58,000 rows).
       size_t room = 2;
-      for (const auto& k : keys) room += k.first.size() + 21;
+      for (const auto& k : keys) room += 1 + k.first.size() + 21;  // ",", key, WriteInt64
       row_text_.resize(room + 1);
       for (const auto row : block.rows) {
         char* const begin = row_text_.data();
