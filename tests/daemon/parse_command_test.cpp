@@ -270,6 +270,52 @@ TEST_F(ParseCommandTest, GfxinfoNullsWhereAVersionPrintsNothing) {
   EXPECT_EQ(doc["profiles"].size(), 1u);
 }
 
+// The gfxinfo document is written straight (daemon/parse_json.cpp), not through nlohmann: its
+// bytes must be what nlohmann's ordered_json dumps for the same document, on every sample and on
+// a block whose header names a column twice (ordered_json keeps the first place, the last value).
+// (Column names are identifiers — the parser refuses others — so none needs an escape.)
+TEST_F(ParseCommandTest, GfxinfoBytesAreNlohmannDumpOfTheSameDocument) {
+  std::vector<std::string> paths;
+  for (const char* name :
+       {"android6_chrome_droid_monitor.txt", "android9_chrome_droid_monitor_excerpt.txt",
+        "android10_gpu_framestats_built.txt", "android14_windows_framestats_built.txt"}) {
+    paths.push_back(std::string(DROIDLAB_TEST_DATA_DIR) + "/gfxinfo/" + name);
+  }
+  paths.push_back(WriteFile(
+      "dup.txt",
+      "** Graphics info for pid 7 [com.dup] **\n\nStats since: 5ns\nTotal frames rendered: 2\n"
+      "---PROFILEDATA---\nFlags,Vsync,Flags,Other,\n0,10,1,2,\n3,20,4,5,\n"
+      "---PROFILEDATA---\n"));
+  for (const std::string& path : paths) {
+    SCOPED_TRACE(path);
+    ProcessResult r = Parse("gfxinfo", path);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string body = r.out.substr(0, r.out.size() - 1);  // the final '\n'
+    const auto doc = nlohmann::ordered_json::parse(body);
+    EXPECT_EQ(body, doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  }
+  // Values of every length, written eight digits at a time (daemon/parse_json.cpp).
+  const std::string wide = WriteFile(
+      "wide.txt",
+      "** Graphics info for pid 7 [com.wide] **\n\nStats since: 5ns\nTotal frames rendered: 2\n"
+      "---PROFILEDATA---\nA,B,C,D,E,F,\n0,7,10,99999999,100000000,123456789012345,\n"
+      "9999999999999999,10000000000000000,12345678901234567,9223372036854775807,1,100,\n"
+      "---PROFILEDATA---\n");
+  ProcessResult values = Parse("gfxinfo", wide);
+  ASSERT_EQ(values.exit_code, 0) << values.err;
+  EXPECT_NE(values.out.find(R"("frames":[{"A":0,"B":7,"C":10,"D":99999999,"E":100000000,)"
+                            R"("F":123456789012345},{"A":9999999999999999,"B":10000000000000000,)"
+                            R"("C":12345678901234567,"D":9223372036854775807,"E":1,"F":100}])"),
+            std::string::npos)
+      << values.out;
+  ProcessResult dup = Parse("gfxinfo", paths.back());
+  ASSERT_EQ(dup.exit_code, 0) << dup.err;
+  EXPECT_NE(dup.out.find(R"("frames":[{"Flags":1,"Vsync":10,"Other":2},)"
+                         R"({"Flags":4,"Vsync":20,"Other":5}])"),
+            std::string::npos)
+      << dup.out;
+}
+
 TEST_F(ParseCommandTest, GfxinfoWithoutProfileDataExitsTwo) {
   ProcessResult r = Parse("gfxinfo", "-",
                           "Applications Graphics Acceleration Info:\nUptime: 1 Realtime: 1\n"
@@ -277,6 +323,24 @@ TEST_F(ParseCommandTest, GfxinfoWithoutProfileDataExitsTwo) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.out.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+}
+
+// A line longer than the splitter's limit (64 KiB) is no logger entry: skipped, not read, and the
+// lines around it are read as usual — also the last one, with no newline (LogcatReader::AddChunk).
+TEST_F(ParseCommandTest, LogcatOverlongLinesAreSkipped) {
+  std::string log = std::string(70'000, 'x') + "\n";
+  log +=
+      "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
+      "com.example.app/.MainActivity: +1s797ms\n";
+  log += std::string(70'000, 'y');
+  for (const std::string& path : {WriteFile("overlong.txt", log), std::string("-")}) {
+    ProcessResult r = Parse("logcat", path, path == "-" ? log : "");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    json doc = json::parse(r.out);
+    ASSERT_EQ(doc["events"].size(), 1u);
+    EXPECT_EQ(doc["events"][0]["duration_ms"], 1797);
+    EXPECT_EQ(doc["skipped_lines"], 2);
+  }
 }
 
 TEST_F(ParseCommandTest, InvalidUtf8AndNulBytesKeepTheJsonValid) {

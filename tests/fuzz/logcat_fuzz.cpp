@@ -8,6 +8,10 @@
 // are in range. A third reader also collects app faults: its launch events and counts equal the
 // plain reader's (faults never change what launches are found), a fault's stack is bounded, its
 // duration is not negative, its package is its process name's head, and its log_time is its time.
+// A fourth reader takes the same chunks whole (LogcatReader::AddChunk, what `droidlab parse
+// logcat` runs, its own splitter): its launches and faults, in the order its callback sees them,
+// are those of a fault reader fed line by line the lines the splitter did not cut, and its
+// skipped lines are that reader's plus the cut ones.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -105,6 +109,66 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   for (size_t i = 0; i < input.size(); i += chunk) splitter.Feed(input.substr(i, chunk), sink);
   splitter.Finish(sink);
+
+  // AddChunk against AddLine of the uncut lines (as `droidlab parse logcat` read before it).
+  LineSplitter chunk_splitter(4096);
+  LineSplitter line_splitter(4096);
+  LogcatReader chunk_reader;
+  LogcatReader line_reader;
+  std::vector<LaunchEvent> chunk_launches, line_launches, taken_launches, kept_launches;
+  std::vector<FaultEvent> chunk_faults, line_faults, taken_faults, kept_faults;
+  auto take = [&] {
+    for (auto& e : chunk_launches) taken_launches.push_back(std::move(e));
+    for (auto& f : chunk_faults) taken_faults.push_back(std::move(f));
+    chunk_launches.clear();
+    chunk_faults.clear();
+  };
+  uint64_t cut_seen = 0;
+  auto line_sink = [&](std::string_view line) {
+    if (line_splitter.overlong_lines() != cut_seen) {
+      cut_seen = line_splitter.overlong_lines();
+      return;
+    }
+    line_reader.AddLine(line, line_launches, line_faults);
+    for (auto& e : line_launches) kept_launches.push_back(std::move(e));
+    for (auto& f : line_faults) kept_faults.push_back(std::move(f));
+    line_launches.clear();
+    line_faults.clear();
+  };
+  for (size_t i = 0; i < input.size(); i += chunk) {
+    chunk_reader.AddChunk(chunk_splitter, input.substr(i, chunk), chunk_launches, chunk_faults,
+                          take);
+    line_splitter.Feed(input.substr(i, chunk), line_sink);
+    // Each callback took what its line added: nothing waits between lines.
+    if (!chunk_launches.empty() || !chunk_faults.empty()) std::abort();
+  }
+  chunk_reader.FinishChunks(chunk_splitter, chunk_launches, chunk_faults, take);
+  line_splitter.Finish(line_sink);
+  chunk_reader.Finish(chunk_launches, chunk_faults);
+  take();
+  line_reader.Finish(line_launches, line_faults);
+  for (auto& e : line_launches) kept_launches.push_back(std::move(e));
+  for (auto& f : line_faults) kept_faults.push_back(std::move(f));
+  const uint64_t cut = line_splitter.overlong_lines();
+  if (chunk_reader.skipped_lines() != line_reader.skipped_lines() + cut) std::abort();
+  if (taken_launches.size() != kept_launches.size() || taken_faults.size() != kept_faults.size()) {
+    std::abort();
+  }
+  for (size_t i = 0; i < taken_launches.size(); ++i) {
+    if (taken_launches[i].kind != kept_launches[i].kind ||
+        taken_launches[i].time != kept_launches[i].time ||
+        taken_launches[i].component != kept_launches[i].component ||
+        taken_launches[i].duration_ms != kept_launches[i].duration_ms) {
+      std::abort();
+    }
+  }
+  for (size_t i = 0; i < taken_faults.size(); ++i) {
+    const FaultEvent& a = taken_faults[i];
+    const FaultEvent& b = kept_faults[i];
+    if (a.kind != b.kind || a.time != b.time || a.pid != b.pid || a.reason != b.reason) {
+      std::abort();
+    }
+  }
   reader.Finish(events);
   raw_reader.Finish(raw_events);
   fault_reader.Finish(fault_launches, faults);
