@@ -1,6 +1,6 @@
-#include "schema/migrations.h"
-
 #include <vector>
+
+#include "schema/migrations.h"
 
 namespace droidlab::schema {
 

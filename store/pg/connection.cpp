@@ -90,22 +90,22 @@ std::string OneLine(std::string_view message) {
 }
 
 StoreErrorCode CodeOfSqlState(std::string_view state) {
-  if (state == "53100") return StoreErrorCode::kDiskFull;                   // disk_full
-  if (StartsWith(state, "23")) return StoreErrorCode::kConstraint;          // integrity
-  if (StartsWith(state, "08")) return StoreErrorCode::kUnavailable;         // connection
-  if (state == "57P01" || state == "57P02" || state == "57P03") {           // shutdown, starting
+  if (state == "53100") return StoreErrorCode::kDiskFull;            // disk_full
+  if (StartsWith(state, "23")) return StoreErrorCode::kConstraint;   // integrity
+  if (StartsWith(state, "08")) return StoreErrorCode::kUnavailable;  // connection
+  if (state == "57P01" || state == "57P02" || state == "57P03") {    // shutdown, starting
     return StoreErrorCode::kUnavailable;
   }
-  if (state == "55P03" || state == "40P01" || state == "40001") {           // lock, deadlock,
-    return StoreErrorCode::kLocked;                                         // serialization
+  if (state == "55P03" || state == "40P01" || state == "40001") {  // lock, deadlock,
+    return StoreErrorCode::kLocked;                                // serialization
   }
-  if (state == "25006") return StoreErrorCode::kReadOnly;                   // read-only txn
-  if (StartsWith(state, "28") || state == "3D000") {                        // auth, no database
+  if (state == "25006") return StoreErrorCode::kReadOnly;  // read-only txn
+  if (StartsWith(state, "28") || state == "3D000") {       // auth, no database
     return StoreErrorCode::kCannotOpen;
   }
-  if (StartsWith(state, "22")) return StoreErrorCode::kInvalidArgument;     // data exception
+  if (StartsWith(state, "22")) return StoreErrorCode::kInvalidArgument;  // data exception
   if (StartsWith(state, "58") || StartsWith(state, "53")) return StoreErrorCode::kIo;
-  if (StartsWith(state, "XX")) return StoreErrorCode::kCorrupt;             // internal, corrupt
+  if (StartsWith(state, "XX")) return StoreErrorCode::kCorrupt;  // internal, corrupt
   return StoreErrorCode::kInternal;
 }
 
@@ -247,9 +247,9 @@ StoreResult<std::string_view> Result::Cell(int row, int col, std::span<const uns
                           "the result has no column " + std::to_string(col));
   }
   if (row < 0 || row >= rows()) {
-    return MakeStoreError(StoreErrorCode::kInvalidArgument,
-                          "the result has no row " + std::to_string(row) + " (it has " +
-                              std::to_string(rows()) + ")");
+    return MakeStoreError(StoreErrorCode::kInvalidArgument, "the result has no row " +
+                                                                std::to_string(row) + " (it has " +
+                                                                std::to_string(rows()) + ")");
   }
   const Oid type = PQftype(result_, col);
   bool fits = false;
@@ -260,9 +260,9 @@ StoreResult<std::string_view> Result::Cell(int row, int col, std::span<const uns
                               std::to_string(type) + ", not " + std::string(wanted));
   }
   if (PQgetisnull(result_, row, col) != 0) {
-    return MakeStoreError(StoreErrorCode::kInvalidArgument,
-                          "column \"" + ColumnName(col) + "\" is NULL in row " +
-                              std::to_string(row));
+    return MakeStoreError(
+        StoreErrorCode::kInvalidArgument,
+        "column \"" + ColumnName(col) + "\" is NULL in row " + std::to_string(row));
   }
   return std::string_view(PQgetvalue(result_, row, col),
                           static_cast<size_t>(PQgetlength(result_, row, col)));
@@ -280,9 +280,9 @@ StoreResult<int64_t> Result::Int64(int row, int col) const {
     case 8:
       return FromBigEndian<int64_t>(*cell);
     default:
-      return MakeStoreError(StoreErrorCode::kInternal,
-                            "column \"" + ColumnName(col) + "\": an integer of " +
-                                std::to_string(cell->size()) + " bytes");
+      return MakeStoreError(StoreErrorCode::kInternal, "column \"" + ColumnName(col) +
+                                                           "\": an integer of " +
+                                                           std::to_string(cell->size()) + " bytes");
   }
 }
 
@@ -292,9 +292,9 @@ StoreResult<double> Result::Double(int row, int col) const {
   if (!cell) return cell.error();
   if (cell->size() == 4) return static_cast<double>(FromBigEndian<float>(*cell));
   if (cell->size() == 8) return FromBigEndian<double>(*cell);
-  return MakeStoreError(StoreErrorCode::kInternal, "column \"" + ColumnName(col) +
-                                                       "\": a float of " +
-                                                       std::to_string(cell->size()) + " bytes");
+  return MakeStoreError(
+      StoreErrorCode::kInternal,
+      "column \"" + ColumnName(col) + "\": a float of " + std::to_string(cell->size()) + " bytes");
 }
 
 StoreResult<bool> Result::Bool(int row, int col) const {
@@ -305,8 +305,8 @@ StoreResult<bool> Result::Bool(int row, int col) const {
 }
 
 StoreResult<std::string> Result::Text(int row, int col) const {
-  static constexpr std::array<unsigned int, 6> kTypes{kTextOid,    kVarcharOid, kBpcharOid,
-                                                      kNameOid,    kJsonOid,    kJsonbOid};
+  static constexpr std::array<unsigned int, 6> kTypes{kTextOid, kVarcharOid, kBpcharOid,
+                                                      kNameOid, kJsonOid,    kJsonbOid};
   auto cell = Cell(row, col, kTypes, "text");
   if (!cell) return cell.error();
   // jsonb's binary form is a version byte (1) and the document's text.
@@ -354,11 +354,11 @@ StoreResult<std::optional<std::string>> Result::OptionalText(int row, int col) c
   return std::optional<std::string>(std::move(value).value());
 }
 
-#define DROIDLAB_BY_NAME(Type, Name)                                         \
-  StoreResult<Type> Result::Name(int row, std::string_view name) const {     \
-    auto col = Column(name);                                                 \
-    if (!col) return col.error();                                            \
-    return Name(row, *col);                                                  \
+#define DROIDLAB_BY_NAME(Type, Name)                                     \
+  StoreResult<Type> Result::Name(int row, std::string_view name) const { \
+    auto col = Column(name);                                             \
+    if (!col) return col.error();                                        \
+    return Name(row, *col);                                              \
   }
 DROIDLAB_BY_NAME(int64_t, Int64)
 DROIDLAB_BY_NAME(double, Double)
@@ -381,8 +381,7 @@ Connection::~Connection() {
   if (conn_ != nullptr) PQfinish(conn_);
 }
 Connection::Connection(Connection&& other) noexcept
-    : conn_(std::exchange(other.conn_, nullptr)),
-      redacted_url_(std::move(other.redacted_url_)) {}
+    : conn_(std::exchange(other.conn_, nullptr)), redacted_url_(std::move(other.redacted_url_)) {}
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     if (conn_ != nullptr) PQfinish(conn_);
@@ -429,10 +428,9 @@ bool Connection::ok() const { return conn_ != nullptr && PQstatus(conn_) == CONN
 
 StoreError Connection::Error(pg_result* result, std::string_view what) const {
   const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-  std::string message =
-      result != nullptr && *PQresultErrorMessage(result) != '\0'
-          ? OneLine(PQresultErrorMessage(result))
-          : (conn_ != nullptr ? OneLine(PQerrorMessage(conn_)) : "not connected");
+  std::string message = result != nullptr && *PQresultErrorMessage(result) != '\0'
+                            ? OneLine(PQresultErrorMessage(result))
+                            : (conn_ != nullptr ? OneLine(PQerrorMessage(conn_)) : "not connected");
   StoreErrorCode code = StoreErrorCode::kInternal;
   if (!ok()) {
     code = StoreErrorCode::kUnavailable;
@@ -448,8 +446,7 @@ Status Connection::Execute(std::string_view sql, std::string_view what) {
   if (conn_ == nullptr) return Error(nullptr, what);
   Result result(PQexec(conn_, std::string(sql).c_str()));
   const ExecStatusType status = PQresultStatus(result.result_);
-  if (result.result_ == nullptr ||
-      (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
+  if (result.result_ == nullptr || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
     return Error(result.result_, what);
   }
   return OkStatus();
@@ -466,12 +463,11 @@ StoreResult<Result> Connection::Query(std::string_view sql, const Params& params
     values.push_back(params.null_[i] ? nullptr : params.values_[i].data());
     lengths.push_back(static_cast<int>(params.values_[i].size()));
   }
-  Result result(PQexecParams(conn_, std::string(sql).c_str(), params.size(),
-                             params.types_.data(), values.data(), lengths.data(),
-                             params.formats_.data(), /*resultFormat=*/1));
+  Result result(PQexecParams(conn_, std::string(sql).c_str(), params.size(), params.types_.data(),
+                             values.data(), lengths.data(), params.formats_.data(),
+                             /*resultFormat=*/1));
   const ExecStatusType status = PQresultStatus(result.result_);
-  if (result.result_ == nullptr ||
-      (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
+  if (result.result_ == nullptr || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
     return Error(result.result_, what);
   }
   return result;
@@ -585,8 +581,7 @@ Status CopyIn::EndRow() {
 
 Status CopyIn::Send() {
   if (buffer_.empty()) return OkStatus();
-  if (PQputCopyData(connection_->handle(), buffer_.data(), static_cast<int>(buffer_.size())) !=
-      1) {
+  if (PQputCopyData(connection_->handle(), buffer_.data(), static_cast<int>(buffer_.size())) != 1) {
     return connection_->Error(nullptr, what_);
   }
   buffer_.clear();
@@ -594,7 +589,8 @@ Status CopyIn::Send() {
 }
 
 StoreResult<int64_t> CopyIn::Finish() {
-  if (done_) return MakeStoreError(StoreErrorCode::kInvalidArgument, what_ + ": COPY already ended");
+  if (done_)
+    return MakeStoreError(StoreErrorCode::kInvalidArgument, what_ + ": COPY already ended");
   done_ = true;
   pg_conn* conn = connection_->handle();
   Status sent = Send();

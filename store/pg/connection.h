@@ -71,10 +71,10 @@ class Params {
   friend class Connection;
   void Add(unsigned int type, std::string bytes, int format);
 
-  std::vector<unsigned int> types_;      // Oid; 0: the server infers it
+  std::vector<unsigned int> types_;  // Oid; 0: the server infers it
   std::vector<std::string> values_;
   std::vector<bool> null_;
-  std::vector<int> formats_;             // 0 text, 1 binary
+  std::vector<int> formats_;  // 0 text, 1 binary
 };
 
 // The rows of one query, in binary form, read by column name (or index) and type. A getter
@@ -213,7 +213,8 @@ class CopyIn {
 
  private:
   friend class Connection;
-  CopyIn(Connection* connection, std::string what) : connection_(connection), what_(std::move(what)) {}
+  CopyIn(Connection* connection, std::string what)
+      : connection_(connection), what_(std::move(what)) {}
   void Separator();
   Status Send();
   void Abandon();

@@ -33,13 +33,13 @@ StoreResult<std::optional<int64_t>> ReadVersion(Connection& connection) {
     }
     return std::optional<int64_t>();
   }
-  auto version =
-      connection.Query("SELECT version FROM droidlab_schema", "reading the schema version of " + where);
+  auto version = connection.Query("SELECT version FROM droidlab_schema",
+                                  "reading the schema version of " + where);
   if (!version) return version.error();
   if (version->rows() != 1) {
-    return MakeStoreError(StoreErrorCode::kCorrupt,
-                          "database " + where + ": droidlab_schema has " +
-                              std::to_string(version->rows()) + " rows, not 1");
+    return MakeStoreError(StoreErrorCode::kCorrupt, "database " + where + ": droidlab_schema has " +
+                                                        std::to_string(version->rows()) +
+                                                        " rows, not 1");
   }
   auto value = version->Int64(0, "version");
   if (!value) return value.error();
@@ -74,9 +74,9 @@ StoreResult<int64_t> MigratePostgres(Connection& connection,
     if (auto s = transaction.Begin(); !s) return s.error();
     // Held until this transaction ends; the version is read after it is taken, so a daemon that
     // waited here sees what the one before it committed.
-    auto locked = connection.Query("SELECT pg_advisory_xact_lock($1)",
-                                   Params().Int64(kMigrationLockKey),
-                                   "waiting for the migration lock on " + where);
+    auto locked =
+        connection.Query("SELECT pg_advisory_xact_lock($1)", Params().Int64(kMigrationLockKey),
+                         "waiting for the migration lock on " + where);
     if (!locked) return locked.error();
     auto read = ReadVersion(connection);
     if (!read) return read.error();
@@ -97,9 +97,9 @@ StoreResult<int64_t> MigratePostgres(Connection& connection,
     if (applied) applied = transaction.Commit();
     if (!applied) {
       if (applied.error().code == StoreErrorCode::kUnavailable) return applied.error();
-      return MakeStoreError(StoreErrorCode::kMigrationFailed,
-                            applied.error().message + "; the database stays at version " +
-                                std::to_string(at));
+      return MakeStoreError(
+          StoreErrorCode::kMigrationFailed,
+          applied.error().message + "; the database stays at version " + std::to_string(at));
     }
   }
 }

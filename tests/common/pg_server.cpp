@@ -101,7 +101,8 @@ std::string Tail(const std::string& path) {
 std::string MakeServerDir(const Credentials& credentials) {
   std::string base = "/tmp";
   const char* tmpdir = std::getenv("TMPDIR");
-  if (!credentials.drop && tmpdir != nullptr && *tmpdir != '\0' && std::string(tmpdir).size() < 60) {
+  if (!credentials.drop && tmpdir != nullptr && *tmpdir != '\0' &&
+      std::string(tmpdir).size() < 60) {
     base = tmpdir;
   }
   std::string pattern = base + "/droidlab-pg.XXXXXX";
@@ -114,8 +115,8 @@ std::string MakeServerDir(const Credentials& credentials) {
 }
 
 std::string ConnInfo(const std::string& dir, int port, const std::string& database) {
-  return "host=" + dir + " port=" + std::to_string(port) + " dbname=" + database + " user=" +
-         PgServer::kUser + " password=" + PgServer::kPassword + " connect_timeout=5";
+  return "host=" + dir + " port=" + std::to_string(port) + " dbname=" + database +
+         " user=" + PgServer::kUser + " password=" + PgServer::kPassword + " connect_timeout=5";
 }
 
 }  // namespace
@@ -156,10 +157,10 @@ PgServer::PgServer() {
     // Tests only: --no-sync (initdb does not fsync the new cluster); below, fsync=off and
     // synchronous_commit=off. A crash of the test machine loses this throwaway server's data,
     // which nothing needs; the production server keeps its own settings.
-    const pid_t initdb = Spawn({bin_ + "/initdb", "-D", dir_ + "/data", "-U", kUser,
-                                "--pwfile=" + password_file, "-A", "scram-sha-256", "-E", "UTF8",
-                                "--locale=C.UTF-8", "--no-sync", "--no-instructions"},
-                               dir_ + "/initdb.log", credentials);
+    const pid_t initdb = Spawn(
+        {bin_ + "/initdb", "-D", dir_ + "/data", "-U", kUser, "--pwfile=" + password_file, "-A",
+         "scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"},
+        dir_ + "/initdb.log", credentials);
     const int status = WaitFor(initdb, std::chrono::seconds(60));
     if (status == -1) {
       kill(initdb, SIGKILL);
@@ -186,10 +187,26 @@ bool PgServer::StartOnce(uid_t uid, gid_t gid) {
   credentials.gid = gid;
   port_ = FreeLoopbackPort();
   if (port_ < 0) throw std::runtime_error("PgServer: no free port");
-  pid_ = Spawn({bin_ + "/postgres", "-D", dir_ + "/data", "-p", std::to_string(port_), "-k", dir_,
-                "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c",
-                "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
-                "shared_buffers=32MB", "-c", "max_connections=60", "-c",
+  pid_ = Spawn({bin_ + "/postgres",
+                "-D",
+                dir_ + "/data",
+                "-p",
+                std::to_string(port_),
+                "-k",
+                dir_,
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "shared_buffers=32MB",
+                "-c",
+                "max_connections=60",
+                "-c",
                 "max_wal_size=1GB"},
                dir_ + "/server.log", credentials);
   const std::string conninfo = ConnInfo(dir_, port_, "postgres");
@@ -260,8 +277,8 @@ std::string PgServer::SocketUrl(const std::string& database) const {
 }
 
 std::string PgServer::TcpUrl(const std::string& database) const {
-  return std::string("postgresql://") + kUser + ":" + kPassword + "@127.0.0.1:" +
-         std::to_string(port_) + "/" + database;
+  return std::string("postgresql://") + kUser + ":" + kPassword +
+         "@127.0.0.1:" + std::to_string(port_) + "/" + database;
 }
 
 PgServer& SharedPgServer() {

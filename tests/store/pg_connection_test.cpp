@@ -50,8 +50,7 @@ TEST(PgUrlTest, OnlyPostgresSchemesAreUrls) {
     const auto valid = ValidateUrl(bad);
     ASSERT_FALSE(valid.ok()) << bad;
     EXPECT_EQ(valid.error().code, StoreErrorCode::kInvalidArgument);
-    EXPECT_NE(valid.error().message.find("postgresql://USER@HOST:PORT/DATABASE"),
-              std::string::npos)
+    EXPECT_NE(valid.error().message.find("postgresql://USER@HOST:PORT/DATABASE"), std::string::npos)
         << valid.error().message;
     EXPECT_EQ(valid.error().message.find("pw-in-url"), std::string::npos) << valid.error().message;
   }
@@ -59,9 +58,9 @@ TEST(PgUrlTest, OnlyPostgresSchemesAreUrls) {
 }
 
 TEST(PgUrlTest, UnparsableUrlsAreRefusedWithoutTheirPassword) {
-  for (const char* bad : {"postgresql://u:Zz9-secret@h/db?nosuchparameter=1",
-                          "postgresql://u:Zz9-secret%zz@h/db",
-                          "postgresql://u@h/db?password=Zz9-secret&nosuchparameter=1"}) {
+  for (const char* bad :
+       {"postgresql://u:Zz9-secret@h/db?nosuchparameter=1", "postgresql://u:Zz9-secret%zz@h/db",
+        "postgresql://u@h/db?password=Zz9-secret&nosuchparameter=1"}) {
     const auto valid = ValidateUrl(bad);
     ASSERT_FALSE(valid.ok()) << bad;
     EXPECT_EQ(valid.error().code, StoreErrorCode::kInvalidArgument);
@@ -156,7 +155,8 @@ TEST(PgConnectionTest, ParametersAndResultsRoundTrip) {
   };
   for (size_t k = 0; k < rows.size(); ++k) {
     auto inserted = connection.Query(
-        "INSERT INTO t (id, i, d, s, b, f, j, small, r) VALUES ($1, $2, $3, $4, $5, $6, $7, 7, 1.5)",
+        "INSERT INTO t (id, i, d, s, b, f, j, small, r) VALUES ($1, $2, $3, $4, $5, $6, $7, 7, "
+        "1.5)",
         Params()
             .Int64(static_cast<int64_t>(k))
             .Int64(rows[k].i)
@@ -169,17 +169,18 @@ TEST(PgConnectionTest, ParametersAndResultsRoundTrip) {
     ASSERT_TRUE(inserted.ok()) << inserted.error().message;
     EXPECT_EQ(inserted->affected(), 1);
   }
-  auto nulls = connection.Query("INSERT INTO t (id, i, d, s, b, f, j) VALUES ($1, $2, $3, $4, $5,"
-                                " $6, $7)",
-                                Params()
-                                    .Int64(99)
-                                    .Optional(std::optional<int64_t>())
-                                    .Optional(std::optional<double>())
-                                    .Optional(std::optional<std::string>())
-                                    .Null()
-                                    .Optional(std::optional<bool>())
-                                    .Null(),
-                                "inserting NULLs");
+  auto nulls = connection.Query(
+      "INSERT INTO t (id, i, d, s, b, f, j) VALUES ($1, $2, $3, $4, $5,"
+      " $6, $7)",
+      Params()
+          .Int64(99)
+          .Optional(std::optional<int64_t>())
+          .Optional(std::optional<double>())
+          .Optional(std::optional<std::string>())
+          .Null()
+          .Optional(std::optional<bool>())
+          .Null(),
+      "inserting NULLs");
   ASSERT_TRUE(nulls.ok()) << nulls.error().message;
 
   auto read = connection.Query("SELECT * FROM t WHERE id < $1 ORDER BY id",
@@ -231,11 +232,12 @@ TEST(PgConnectionTest, ServerErrorsAreStoreErrorsWithTheirSqlState) {
   Connection connection = Connect(SharedPgServer().CreateDatabase("errors"));
   Exec(connection, "CREATE TABLE k (id BIGINT PRIMARY KEY, v BIGINT CHECK (v > 0))");
   Exec(connection, "INSERT INTO k VALUES (1, 1)");
-  const auto twice = connection.Query("INSERT INTO k VALUES ($1, 1)", Params().Int64(1),
-                                      "storing k 1 twice");
+  const auto twice =
+      connection.Query("INSERT INTO k VALUES ($1, 1)", Params().Int64(1), "storing k 1 twice");
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.error().code, StoreErrorCode::kConstraint);
-  EXPECT_EQ(twice.error().message.rfind("storing k 1 twice: ERROR:", 0), 0u) << twice.error().message;
+  EXPECT_EQ(twice.error().message.rfind("storing k 1 twice: ERROR:", 0), 0u)
+      << twice.error().message;
   EXPECT_NE(twice.error().message.find("[SQLSTATE 23505]"), std::string::npos);
   EXPECT_EQ(twice.error().message.find('\n'), std::string::npos);
   EXPECT_EQ(connection.Execute("INSERT INTO k VALUES (2, -1)", "check").error().code,

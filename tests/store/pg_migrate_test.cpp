@@ -75,7 +75,8 @@ std::string ExpectedPgType(const std::string& table, const std::string& column,
 
 // SQLite's names an unnamed index sqlite_autoindex_*; PostgreSQL names a key's index *_pkey or
 // *_key. Neither is in the migrations: only the indexes they name are compared.
-std::map<std::string, TableShape> SqliteTables(Database& db, std::map<std::string, IndexShape>& indexes) {
+std::map<std::string, TableShape> SqliteTables(Database& db,
+                                               std::map<std::string, IndexShape>& indexes) {
   std::map<std::string, TableShape> tables;
   auto list = db.Prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
@@ -113,7 +114,8 @@ std::map<std::string, TableShape> SqliteTables(Database& db, std::map<std::strin
     auto info = db.Prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno");
     EXPECT_TRUE(info.ok());
     info->BindText(1, name);
-    while (info->StepOnce() == Statement::Step::kRow) index.columns.push_back(info->ColumnString(0));
+    while (info->StepOnce() == Statement::Step::kRow)
+      index.columns.push_back(info->ColumnString(0));
   }
   return tables;
 }
@@ -230,8 +232,9 @@ TEST(PgMigrateTest, FromEmptyTheTablesColumnsKeysAndIndexesAreSqlites) {
 TEST(PgMigrateTest, RunningAgainChangesNothing) {
   Connection connection = Connect(SharedPgServer().CreateDatabase("again"));
   ASSERT_TRUE(MigratePostgres(connection).ok());
-  const std::string objects = "SELECT count(*) FROM pg_class WHERE relnamespace ="
-                              " current_schema()::regnamespace";
+  const std::string objects =
+      "SELECT count(*) FROM pg_class WHERE relnamespace ="
+      " current_schema()::regnamespace";
   const int64_t before = Count(connection, objects);
   // Read-only now: a runner that wrote anything would fail.
   ASSERT_TRUE(connection.Execute("SET default_transaction_read_only = on", "read only").ok());
@@ -239,10 +242,11 @@ TEST(PgMigrateTest, RunningAgainChangesNothing) {
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(*again, schema::CurrentVersion());
   EXPECT_EQ(Count(connection, objects), before);
-  const std::vector<schema::Migration> one_more = {schema::PostgresMigrations().begin(),
-                                                   schema::PostgresMigrations().end()};
-  std::vector<schema::Migration> longer = one_more;
-  longer.push_back({static_cast<int>(longer.size()) + 1, "9999_more", "CREATE TABLE more (x BIGINT)"});
+  // And the test can fail: one migration more is refused by the read-only transaction.
+  std::vector<schema::Migration> longer(schema::PostgresMigrations().begin(),
+                                        schema::PostgresMigrations().end());
+  longer.push_back(
+      {static_cast<int>(longer.size()) + 1, "9999_more", "CREATE TABLE more (x BIGINT)"});
   const auto refused = MigratePostgres(connection, longer);
   ASSERT_FALSE(refused.ok()) << "the read-only transaction let a migration through";
   EXPECT_EQ(refused.error().code, StoreErrorCode::kMigrationFailed);
@@ -323,11 +327,13 @@ TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
   const auto migrated = MigratePostgres(connection);
   ASSERT_TRUE(migrated.ok()) << migrated.error().message;
   EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 41);
-  EXPECT_EQ(Count(connection, "SELECT size FROM build_files WHERE build_id = 3 AND kind = 'base'"
-                              " AND sha256 = 'abc' AND name = 'nightly.apk' AND position = 0"),
+  EXPECT_EQ(Count(connection,
+                  "SELECT size FROM build_files WHERE build_id = 3 AND kind = 'base'"
+                  " AND sha256 = 'abc' AND name = 'nightly.apk' AND position = 0"),
             714);
-  EXPECT_EQ(Count(connection, "SELECT count(*) FROM build_files WHERE build_id = 4 AND"
-                              " name = 'base.apk'"),
+  EXPECT_EQ(Count(connection,
+                  "SELECT count(*) FROM build_files WHERE build_id = 4 AND"
+                  " name = 'base.apk'"),
             1);
   // 0003's trigger, in PL/pgSQL: a deleted run's id is kept.
   ASSERT_TRUE(connection
@@ -345,8 +351,9 @@ TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
 TEST(PgMigrateTest, ConcurrentMigratorsAllSucceedAndEachMigrationRunsOnce) {
   const std::string url = SharedPgServer().CreateDatabase("concurrent");
   const std::vector<schema::Migration> migrations = {
-      {1, "0001_log", "CREATE TABLE ran (version BIGINT); INSERT INTO ran VALUES (1);"
-                      " SELECT pg_sleep(0.2)"},
+      {1, "0001_log",
+       "CREATE TABLE ran (version BIGINT); INSERT INTO ran VALUES (1);"
+       " SELECT pg_sleep(0.2)"},
       {2, "0002_more", "INSERT INTO ran VALUES (2); SELECT pg_sleep(0.2)"},
   };
   constexpr int kDaemons = 4;
