@@ -5,7 +5,9 @@
 #                                    wrk and nginx for bench/api_http_bench; chromium, nodejs and
 #                                    npm for the dashboard's browser test, tests/browser/; expat
 #                                    to read the JUnit reports of the client commands back;
-#                                    python3 for tools/checks/ and their tests, tests/checks/)
+#                                    python3 for tools/checks/ and their tests, tests/checks/;
+#                                    postgresql, the server the store's PostgreSQL tests start on
+#                                    a private port in a temporary folder, tests/common/pg_server.h)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -13,10 +15,11 @@ packages=(
   g++ cmake make ccache
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libzip-dev libssl-dev
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
-  libjs-chart.js
+  libjs-chart.js libpq-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev python3)
+  packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev python3
+    postgresql)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2

@@ -26,4 +26,10 @@ std::span<const EmbeddedFile> MigrationFiles();
 // The schema version this binary writes: the number of the last migration.
 inline int CurrentVersion() { return static_cast<int>(Migrations().size()); }
 
+// The PostgreSQL form of each migration (schema/postgresql/, same names and numbers: the build
+// checks it), run by store/pg/migrate.cpp; the version is the one droidlab_schema records.
+// Defined in schema/pg_migrations.cpp, part of droidlab_store_pg only.
+std::span<const Migration> PostgresMigrations();
+std::span<const EmbeddedFile> PostgresMigrationFiles();
+
 }  // namespace droidlab::schema

@@ -23,6 +23,8 @@ enum class StoreErrorCode {
   kNotFound,         // no such run / device / schedule
   kInvalidArgument,  // a bad cursor, an empty path, ...
   kShuttingDown,     // the store is closing: the request was not taken
+  kUnavailable,      // PostgreSQL: the server cannot be reached, or the connection was lost
+                     // (what was not committed was not stored: retry with back-off)
   kInternal,         // anything else SQLite reports; the message has its text
 };
 

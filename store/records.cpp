@@ -58,6 +58,8 @@ const char* StoreErrorCodeName(StoreErrorCode code) {
       return "invalid_argument";
     case StoreErrorCode::kShuttingDown:
       return "shutting_down";
+    case StoreErrorCode::kUnavailable:
+      return "unavailable";
     case StoreErrorCode::kInternal:
       return "internal";
   }

@@ -20,6 +20,7 @@ bool LosesTheBatch(StoreErrorCode code) {
     case StoreErrorCode::kLocked:
     case StoreErrorCode::kReadOnly:
     case StoreErrorCode::kInternal:
+    case StoreErrorCode::kUnavailable:
       return true;
     default:
       return false;

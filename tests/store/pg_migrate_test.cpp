@@ -1,0 +1,383 @@
+// The PostgreSQL migrations (schema/postgresql/) and their runner (store/pg/migrate.h) against a
+// real server: from empty they give the tables, columns, keys and indexes the SQLite migrations
+// give (compared through SQLite's pragmas and PostgreSQL's catalogs, with the type mapping of
+// schema/README.md), running again changes nothing, a newer or foreign database is refused
+// untouched, a failing migration leaves the version before it, and daemons migrating at once
+// run each migration once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "schema/migrations.h"
+#include "store/open.h"
+#include "store/pg/connection.h"
+#include "store/pg/migrate.h"
+#include "tests/common/pg_server.h"
+#include "tests/common/temp_dir.h"
+
+namespace droidlab::store::pg {
+namespace {
+
+using testutil::SharedPgServer;
+
+Connection Connect(const std::string& url) {
+  auto connection = Connection::Open(url);
+  EXPECT_TRUE(connection.ok()) << connection.error().message;
+  return connection.ok() ? std::move(connection).value() : Connection();
+}
+
+int64_t Count(Connection& connection, const std::string& sql) {
+  auto result = connection.Query(sql, sql);
+  EXPECT_TRUE(result.ok()) << result.error().message;
+  if (!result.ok()) return -1;
+  auto value = result->Int64(0, 0);
+  EXPECT_TRUE(value.ok()) << value.error().message;
+  return value.ok() ? *value : -1;
+}
+
+struct Column {
+  std::string type;
+  bool not_null = false;
+  bool operator==(const Column&) const = default;
+};
+
+// What both backends must agree on, per table.
+struct TableShape {
+  std::map<std::string, Column> columns;
+  std::vector<std::string> primary_key;
+};
+
+// Named indexes: their columns and whether they are partial.
+struct IndexShape {
+  std::string table;
+  std::vector<std::string> columns;
+  bool partial = false;
+  bool unique = false;
+};
+
+// The PostgreSQL type a SQLite column's becomes (schema/README.md): INTEGER is 64-bit in SQLite,
+// so bigint; JSON that queries look into is jsonb.
+std::string ExpectedPgType(const std::string& table, const std::string& column,
+                           const std::string& sqlite_type) {
+  static const std::set<std::string> kJsonb = {"runs.spec", "runs.preflight",
+                                               "alerts.explained_by"};
+  if (sqlite_type == "INTEGER") return "bigint";
+  if (sqlite_type == "REAL") return "double precision";
+  if (sqlite_type == "TEXT") return kJsonb.contains(table + "." + column) ? "jsonb" : "text";
+  return "unmapped SQLite type " + sqlite_type;
+}
+
+// SQLite's names an unnamed index sqlite_autoindex_*; PostgreSQL names a key's index *_pkey or
+// *_key. Neither is in the migrations: only the indexes they name are compared.
+std::map<std::string, TableShape> SqliteTables(Database& db,
+                                               std::map<std::string, IndexShape>& indexes) {
+  std::map<std::string, TableShape> tables;
+  auto list = db.Prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  EXPECT_TRUE(list.ok());
+  std::vector<std::string> names;
+  while (list->StepOnce() == Statement::Step::kRow) names.push_back(list->ColumnString(0));
+  for (const std::string& table : names) {
+    auto info = db.Prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)");
+    EXPECT_TRUE(info.ok());
+    info->BindText(1, table);
+    std::map<int64_t, std::string> key;
+    TableShape& shape = tables[table];
+    while (info->StepOnce() == Statement::Step::kRow) {
+      const std::string column = info->ColumnString(0);
+      const int64_t pk = info->ColumnInt64(3);
+      // A key column is NOT NULL in PostgreSQL whatever it says; SQLite's rowid alias too.
+      shape.columns[column] = Column{ExpectedPgType(table, column, info->ColumnString(1)),
+                                     info->ColumnInt64(2) != 0 || pk > 0};
+      if (pk > 0) key[pk] = column;
+    }
+    for (const auto& [position, column] : key) shape.primary_key.push_back(column);
+  }
+  auto index_list = db.Prepare(
+      "SELECT i.name, i.tbl_name, il.\"unique\", il.partial FROM sqlite_schema i"
+      " JOIN pragma_index_list(i.tbl_name) il ON il.name = i.name"
+      " WHERE i.type = 'index' AND i.sql IS NOT NULL");
+  EXPECT_TRUE(index_list.ok());
+  while (index_list->StepOnce() == Statement::Step::kRow) {
+    IndexShape& index = indexes[index_list->ColumnString(0)];
+    index.table = index_list->ColumnString(1);
+    index.unique = index_list->ColumnInt64(2) != 0;
+    index.partial = index_list->ColumnInt64(3) != 0;
+  }
+  for (auto& [name, index] : indexes) {
+    auto info = db.Prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno");
+    EXPECT_TRUE(info.ok());
+    info->BindText(1, name);
+    while (info->StepOnce() == Statement::Step::kRow)
+      index.columns.push_back(info->ColumnString(0));
+  }
+  return tables;
+}
+
+std::map<std::string, TableShape> PgTables(Connection& connection,
+                                           std::map<std::string, IndexShape>& indexes) {
+  std::map<std::string, TableShape> tables;
+  auto columns = connection.Query(
+      "SELECT table_name::text AS t, column_name::text AS c, data_type::text AS type,"
+      " (is_nullable = 'NO') AS not_null FROM information_schema.columns"
+      " WHERE table_schema = current_schema() AND table_name <> 'droidlab_schema'",
+      "columns");
+  EXPECT_TRUE(columns.ok()) << columns.error().message;
+  for (int row = 0; columns.ok() && row < columns->rows(); ++row) {
+    tables[columns->Text(row, "t").value()].columns[columns->Text(row, "c").value()] =
+        Column{columns->Text(row, "type").value(), columns->Bool(row, "not_null").value()};
+  }
+  auto keys = connection.Query(
+      "SELECT c.conrelid::regclass::text AS t, a.attname::text AS c FROM pg_constraint c"
+      " CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)"
+      " JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum"
+      " WHERE c.contype = 'p' AND c.connamespace = current_schema()::regnamespace"
+      " AND c.conrelid <> 'droidlab_schema'::regclass"
+      " ORDER BY 1, k.n",
+      "keys");
+  EXPECT_TRUE(keys.ok()) << keys.error().message;
+  for (int row = 0; keys.ok() && row < keys->rows(); ++row) {
+    tables[keys->Text(row, "t").value()].primary_key.push_back(keys->Text(row, "c").value());
+  }
+  // Indexes that are not a constraint's (a key's or UNIQUE's): the ones the migrations name.
+  auto index_rows = connection.Query(
+      "SELECT ic.relname::text AS name, t.relname::text AS t, a.attname::text AS c,"
+      " i.indisunique AS is_unique, i.indpred IS NOT NULL AS partial"
+      " FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid"
+      " JOIN pg_class t ON t.oid = i.indrelid"
+      " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)"
+      " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+      " WHERE t.relnamespace = current_schema()::regnamespace AND t.relname <> 'droidlab_schema'"
+      " AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)"
+      " ORDER BY 1, k.n",
+      "indexes");
+  EXPECT_TRUE(index_rows.ok()) << index_rows.error().message;
+  for (int row = 0; index_rows.ok() && row < index_rows->rows(); ++row) {
+    IndexShape& index = indexes[index_rows->Text(row, "name").value()];
+    index.table = index_rows->Text(row, "t").value();
+    index.columns.push_back(index_rows->Text(row, "c").value());
+    index.unique = index_rows->Bool(row, "is_unique").value();
+    index.partial = index_rows->Bool(row, "partial").value();
+  }
+  return tables;
+}
+
+TEST(PgMigrateTest, EveryMigrationHasItsPostgresFormUnderTheSameNumber) {
+  const auto sqlite = schema::Migrations();
+  const auto postgres = schema::PostgresMigrations();
+  ASSERT_EQ(postgres.size(), sqlite.size());
+  for (size_t i = 0; i < sqlite.size(); ++i) {
+    EXPECT_EQ(postgres[i].version, sqlite[i].version);
+    EXPECT_EQ(postgres[i].name, sqlite[i].name);
+    EXPECT_FALSE(postgres[i].sql.empty());
+  }
+}
+
+TEST(PgMigrateTest, FromEmptyTheTablesColumnsKeysAndIndexesAreSqlites) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("shape"));
+  const auto migrated = MigratePostgres(connection);
+  ASSERT_TRUE(migrated.ok()) << migrated.error().message;
+  EXPECT_EQ(*migrated, schema::CurrentVersion());
+  EXPECT_EQ(Count(connection, "SELECT version FROM droidlab_schema"), schema::CurrentVersion());
+
+  testutil::TempDir dir;
+  auto sqlite = OpenWriterDatabase(dir.File("shape.db"), {});
+  ASSERT_TRUE(sqlite.ok()) << sqlite.error().message;
+  std::map<std::string, IndexShape> sqlite_indexes;
+  std::map<std::string, IndexShape> pg_indexes;
+  auto expected = SqliteTables(*sqlite, sqlite_indexes);
+  const auto actual = PgTables(connection, pg_indexes);
+  ASSERT_EQ(expected.size(), 18u);
+
+  // SQLite's implicit rowid, the page key of these two tables, is a column in PostgreSQL and the
+  // last column of their run index.
+  for (const char* table : {"looper_stats", "proc_samples"}) {
+    expected[table].columns["rowid"] = Column{"bigint", true};
+  }
+  sqlite_indexes["looper_stats_by_run"].columns.push_back("rowid");
+  sqlite_indexes["proc_samples_by_run"].columns.push_back("rowid");
+
+  std::set<std::string> expected_names;
+  std::set<std::string> actual_names;
+  for (const auto& [name, shape] : expected) expected_names.insert(name);
+  for (const auto& [name, shape] : actual) actual_names.insert(name);
+  ASSERT_EQ(actual_names, expected_names);
+  for (const auto& [table, shape] : expected) {
+    const TableShape& pg = actual.at(table);
+    for (const auto& [column, want] : shape.columns) {
+      ASSERT_TRUE(pg.columns.contains(column)) << table << "." << column << " missing";
+      EXPECT_EQ(pg.columns.at(column).type, want.type) << table << "." << column;
+      EXPECT_EQ(pg.columns.at(column).not_null, want.not_null) << table << "." << column;
+    }
+    EXPECT_EQ(pg.columns.size(), shape.columns.size()) << table << " has extra columns";
+    EXPECT_EQ(pg.primary_key, shape.primary_key) << table;
+  }
+  ASSERT_EQ(pg_indexes.size(), sqlite_indexes.size());
+  for (const auto& [name, want] : sqlite_indexes) {
+    ASSERT_TRUE(pg_indexes.contains(name)) << "index " << name << " missing";
+    const IndexShape& got = pg_indexes.at(name);
+    EXPECT_EQ(got.table, want.table) << name;
+    EXPECT_EQ(got.columns, want.columns) << name;
+    EXPECT_EQ(got.partial, want.partial) << name;
+    EXPECT_EQ(got.unique, want.unique) << name;
+  }
+}
+
+TEST(PgMigrateTest, RunningAgainChangesNothing) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("again"));
+  ASSERT_TRUE(MigratePostgres(connection).ok());
+  const std::string objects =
+      "SELECT count(*) FROM pg_class WHERE relnamespace ="
+      " current_schema()::regnamespace";
+  const int64_t before = Count(connection, objects);
+  // Read-only now: a runner that wrote anything would fail.
+  ASSERT_TRUE(connection.Execute("SET default_transaction_read_only = on", "read only").ok());
+  const auto again = MigratePostgres(connection);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, schema::CurrentVersion());
+  EXPECT_EQ(Count(connection, objects), before);
+  // And the test can fail: one migration more is refused by the read-only transaction.
+  std::vector<schema::Migration> longer(schema::PostgresMigrations().begin(),
+                                        schema::PostgresMigrations().end());
+  longer.push_back(
+      {static_cast<int>(longer.size()) + 1, "9999_more", "CREATE TABLE more (x BIGINT)"});
+  const auto refused = MigratePostgres(connection, longer);
+  ASSERT_FALSE(refused.ok()) << "the read-only transaction let a migration through";
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kMigrationFailed);
+}
+
+TEST(PgMigrateTest, ANewerDatabaseIsRefusedUntouched) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("newer"));
+  ASSERT_TRUE(MigratePostgres(connection).ok());
+  const int newer = schema::CurrentVersion() + 1;
+  ASSERT_TRUE(connection
+                  .Execute("UPDATE droidlab_schema SET version = " + std::to_string(newer) +
+                               "; CREATE TABLE from_the_future (x BIGINT)",
+                           "pretending")
+                  .ok());
+  const auto refused = MigratePostgres(connection);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kTooNew);
+  EXPECT_NE(refused.error().message.find(
+                "has schema version " + std::to_string(newer) +
+                ", written by a newer droidlab; this binary knows versions up to " +
+                std::to_string(schema::CurrentVersion()) +
+                ": run the newer droidlab or restore an older backup"),
+            std::string::npos)
+      << refused.error().message;
+  EXPECT_EQ(refused.error().message.find(testutil::PgServer::kPassword), std::string::npos);
+  EXPECT_EQ(Count(connection, "SELECT version FROM droidlab_schema"), newer);
+  const auto read_only = PostgresSchemaVersion(connection, schema::CurrentVersion());
+  ASSERT_FALSE(read_only.ok());
+  EXPECT_EQ(read_only.error().code, StoreErrorCode::kTooNew);
+}
+
+TEST(PgMigrateTest, ADatabaseOfAnotherProgramIsRefusedUntouched) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("foreign"));
+  ASSERT_TRUE(connection.Execute("CREATE TABLE invoices (id BIGINT)", "theirs").ok());
+  const auto refused = MigratePostgres(connection);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kNotADatabase);
+  EXPECT_NE(refused.error().message.find("not droidlab's"), std::string::npos);
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), 1);
+}
+
+TEST(PgMigrateTest, AFailingMigrationLeavesTheVersionBeforeIt) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("failing"));
+  const std::vector<schema::Migration> migrations = {
+      {1, "0001_one", "CREATE TABLE one (x BIGINT)"},
+      {2, "0002_two", "CREATE TABLE two (x BIGINT); INSERT INTO one VALUES (1); SELEC oops"},
+  };
+  const auto failed = MigratePostgres(connection, migrations);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().code, StoreErrorCode::kMigrationFailed);
+  EXPECT_NE(failed.error().message.find("migration 0002_two on postgresql://"), std::string::npos)
+      << failed.error().message;
+  EXPECT_NE(failed.error().message.find("the database stays at version 1"), std::string::npos);
+  EXPECT_EQ(Count(connection, "SELECT version FROM droidlab_schema"), 1);
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM one"), 0);
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM pg_tables WHERE tablename = 'two'"), 0);
+}
+
+// The data migrations (0003's high-water mark, 0007's files of each build) on rows written at
+// version 6, as SQLite's migrate_test does.
+TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("older"));
+  const auto all = schema::PostgresMigrations();
+  ASSERT_TRUE(MigratePostgres(connection, all.subspan(0, 2)).ok());
+  ASSERT_TRUE(connection
+                  .Execute("INSERT INTO runs (id, spec, serial, package, mode, iterations, status,"
+                           " created_at) VALUES (41, '{\"kind\": \"plain\"}', 's', 'com.a',"
+                           " 'cold', 1, 'succeeded', 1)",
+                           "seeding runs")
+                  .ok());
+  ASSERT_TRUE(MigratePostgres(connection, all.subspan(0, 6)).ok());
+  ASSERT_TRUE(connection
+                  .Execute("INSERT INTO builds (id, sha256, package, version_code, size,"
+                           " file_name, created_at) VALUES (3, 'abc', 'com.a', 42, 714,"
+                           " 'nightly.apk', 1), (4, 'def', 'com.a', 43, 715, NULL, 2)",
+                           "seeding builds")
+                  .ok());
+  const auto migrated = MigratePostgres(connection);
+  ASSERT_TRUE(migrated.ok()) << migrated.error().message;
+  EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 41);
+  EXPECT_EQ(Count(connection,
+                  "SELECT size FROM build_files WHERE build_id = 3 AND kind = 'base'"
+                  " AND sha256 = 'abc' AND name = 'nightly.apk' AND position = 0"),
+            714);
+  EXPECT_EQ(Count(connection,
+                  "SELECT count(*) FROM build_files WHERE build_id = 4 AND"
+                  " name = 'base.apk'"),
+            1);
+  // 0003's trigger, in PL/pgSQL: a deleted run's id is kept.
+  ASSERT_TRUE(connection
+                  .Execute("INSERT INTO runs (id, spec, serial, package, mode, iterations, status,"
+                           " created_at) VALUES (57, '{}', 's', 'com.a', 'cold', 1, 'failed', 2);"
+                           " DELETE FROM runs WHERE id = 57",
+                           "deleting a run")
+                  .ok());
+  EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 57);
+}
+
+// Daemons starting at once: each waits for the migration lock and finds the migration done.
+// The migrations sleep while they hold the lock, so that without it they would overlap; each
+// counts its runs in a table that a second run would add to.
+TEST(PgMigrateTest, ConcurrentMigratorsAllSucceedAndEachMigrationRunsOnce) {
+  const std::string url = SharedPgServer().CreateDatabase("concurrent");
+  const std::vector<schema::Migration> migrations = {
+      {1, "0001_log",
+       "CREATE TABLE ran (version BIGINT); INSERT INTO ran VALUES (1);"
+       " SELECT pg_sleep(0.2)"},
+      {2, "0002_more", "INSERT INTO ran VALUES (2); SELECT pg_sleep(0.2)"},
+  };
+  constexpr int kDaemons = 4;
+  std::vector<Connection> connections;
+  for (int k = 0; k < kDaemons; ++k) connections.push_back(Connect(url));
+  std::vector<StoreResult<int64_t>> results(kDaemons, StoreResult<int64_t>(int64_t{-1}));
+  std::atomic<int> ready{0};
+  std::vector<std::thread> daemons;
+  for (int k = 0; k < kDaemons; ++k) {
+    daemons.emplace_back([&, k] {
+      ++ready;
+      while (ready.load() < kDaemons) std::this_thread::yield();
+      results[k] = MigratePostgres(connections[k], migrations);
+    });
+  }
+  for (auto& daemon : daemons) daemon.join();
+  for (int k = 0; k < kDaemons; ++k) {
+    ASSERT_TRUE(results[k].ok()) << results[k].error().message;
+    EXPECT_EQ(*results[k], 2);
+  }
+  EXPECT_EQ(Count(connections[0], "SELECT count(*) FROM ran WHERE version = 1"), 1);
+  EXPECT_EQ(Count(connections[0], "SELECT count(*) FROM ran WHERE version = 2"), 1);
+  EXPECT_EQ(Count(connections[0], "SELECT version FROM droidlab_schema"), 2);
+}
+
+}  // namespace
+}  // namespace droidlab::store::pg
