@@ -24,6 +24,7 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,7 +76,12 @@ struct Round {
   int succeeded = 0, submitted = 0;
   int64_t launches = 0, valid = 0, expected = 0, samples = 0, looper_rows = 0;
   int64_t adb_commands = 0;
+  // Of them, the per-sample sampler's (`cat /proc/…`, `pidof …`): the round's commands beyond
+  // the stream round's, whose runs send the same commands but sample through streams, which
+  // on_command does not count. 0 for the stream round.
+  int64_t sampling_commands = 0;
   int64_t phone_processes = 0;
+  double server_us = 0;
   std::map<int64_t, std::string> errors;
 };
 
@@ -84,7 +90,8 @@ struct Round {
 int64_t PhoneProcesses(asio::io_context& io, droidlab::adb::Client& client,
                        const std::vector<std::string>& serials) {
   int64_t total = 0;
-  int answered = 0;
+  size_t answered = 0;
+  std::vector<std::string> unanswered;
   auto ask = [&](std::string serial) -> asio::awaitable<void> {
     const std::vector<std::string> argv{"devsim-stats"};
     auto parsed = droidlab::adb::Serial::Parse(serial);
@@ -93,26 +100,47 @@ int64_t PhoneProcesses(asio::io_context& io, droidlab::adb::Client& client,
     auto asking = client.ShellArgv(checked, argv,
                                    droidlab::adb::DeadlineAfter(std::chrono::seconds(30)));
     auto r = co_await std::move(asking);
-    if (!r) co_return;
     const std::string_view key = "processes_started ";
-    const size_t at = r->out.find(key);
-    if (at == std::string::npos) co_return;
+    const size_t at = r ? r->out.find(key) : std::string::npos;
+    if (at == std::string::npos) {
+      unanswered.push_back(serial);
+      co_return;
+    }
     total += std::atoll(r->out.c_str() + at + key.size());
     ++answered;
   };
-  int done = 0;
-  for (const std::string& serial : serials) {
-    asio::co_spawn(io, ask(serial), [&](std::exception_ptr) { ++done; });
+  // In batches of 20: 200 shells at once through one adb server time some out.
+  std::vector<std::string> asking_now = serials;
+  for (int attempt = 0; attempt < 3 && !asking_now.empty(); ++attempt) {
+    unanswered.clear();
+    for (size_t from = 0; from < asking_now.size(); from += 20) {
+      size_t done = 0;
+      const size_t to = std::min(asking_now.size(), from + 20);
+      for (size_t i = from; i < to; ++i) {
+        asio::co_spawn(io, ask(asking_now[i]), [&](std::exception_ptr) { ++done; });
+      }
+      io.restart();
+      while (done < to - from) {
+        if (io.run_one_for(std::chrono::seconds(60)) == 0) break;
+      }
+    }
+    asking_now = unanswered;
   }
-  while (done < static_cast<int>(serials.size())) {
-    if (io.run_one_for(std::chrono::seconds(60)) == 0) break;
+  if (answered != serials.size()) {
+    std::fprintf(stderr, "run_scale_bench: %zu of %zu phones answered devsim-stats\n", answered,
+                 serials.size());
+    return -1;
   }
-  return answered == static_cast<int>(serials.size()) ? total : -1;
+  return total;
 }
+
+struct CommandCounts {
+  int64_t all = 0;
+};
 
 Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling sampling,
                bench::AdbLab& lab, asio::io_context& io, droidlab::adb::Client& client,
-               store::Store& st, int64_t& adb_commands, int iterations, bool verbose) {
+               store::Store& st, const CommandCounts& commands, int iterations, bool verbose) {
   Round round;
   round.name = name;
   orchestrator::RunQueueOptions queue_options;
@@ -142,9 +170,11 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
                  asio::bind_cancellation_slot(stop_queue.slot(),
                                               [&](std::exception_ptr) { queue_ended = true; }));
 
+  io.restart();  // the previous round may have run it out of work, which stops it
   const int64_t phone0 = PhoneProcesses(io, client, lab.serials());
+  io.restart();
   ResetPeakRss();
-  const int64_t commands0 = adb_commands;
+  const CommandCounts commands0 = commands;
   const double cpu0 = bench::CpuMicros();
   const double server0 = bench::ProcessCpuMicros(lab.server_pid());
   const double devsim0 = bench::ProcessCpuMicros(lab.devsim_pid());
@@ -174,11 +204,13 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
   const double server_us = bench::ProcessCpuMicros(lab.server_pid()) - server0;
   const double devsim_us = bench::ProcessCpuMicros(lab.devsim_pid()) - devsim0;
   round.peak_rss_mib = PeakRssMiB();
-  round.adb_commands = adb_commands - commands0;
+  round.adb_commands = commands.all - commands0.all;
+  round.server_us = server_us;
 
   stop_queue.emit(asio::cancellation_type::terminal);
   while (!queue_ended && io.run_one_for(std::chrono::seconds(10)) > 0) {
   }
+  io.restart();
   const int64_t phone1 = PhoneProcesses(io, client, lab.serials());
   // Each phone's second reading counts the first one's shell and devsim-stats: not the round's.
   round.phone_processes = phone0 < 0 || phone1 < 0
@@ -206,6 +238,14 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
   return round;
 }
 
+// The phones' processes that sampling cost, per sample: all of the round's minus the run's own
+// commands (each one costs the phone two: adbd's shell and the command).
+double SamplingProcessesPerSample(const Round& r) {
+  if (r.samples <= 0 || r.phone_processes < 0) return 0.0;
+  const int64_t others = 2 * (r.adb_commands - r.sampling_commands);
+  return static_cast<double>(r.phone_processes - others) / static_cast<double>(r.samples);
+}
+
 void PrintRound(const Round& r) {
   std::printf("  %s:\n", r.name);
   std::printf("    runs:      %d submitted, %zu finished, %d succeeded in %.1f s (%.2f runs/s, %.1f launches/s)\n",
@@ -223,10 +263,12 @@ void PrintRound(const Round& r) {
               static_cast<long long>(r.adb_commands));
   std::printf("    adb server %.1f %%; droidlab + adb server = %.1f %% of one core (goal < 50 %%); devsim %.1f %%\n",
               r.server_pct, r.cpu_pct + r.server_pct, r.devsim_pct);
-  std::printf("    phones:    %lld processes started by their shells, %.2f per proc sample\n",
-              static_cast<long long>(r.phone_processes),
-              r.samples > 0 ? static_cast<double>(r.phone_processes) / static_cast<double>(r.samples)
-                            : 0.0);
+  std::printf("    together:  droidlab + adb server %.1f s of CPU, %.2f ms per launch\n",
+              (r.cpu_us + r.server_us) / 1e6,
+              r.launches > 0 ? (r.cpu_us + r.server_us) / 1000.0 / static_cast<double>(r.launches)
+                             : 0.0);
+  std::printf("    phones:    %lld processes started by their shells\n",
+              static_cast<long long>(r.phone_processes));
   for (const auto& [id, error] : r.errors) {
     std::printf("    run %lld: %s\n", static_cast<long long>(id), error.c_str());
   }
@@ -287,8 +329,9 @@ int main(int argc, char** argv) {
   droidlab::adb::ClientOptions client_options;
   client_options.server.port = static_cast<uint16_t>(lab->port());
   client_options.adb_path = kAdb;
-  int64_t adb_commands = 0;
-  client_options.on_command = [&adb_commands](std::string_view, auto, bool) { ++adb_commands; };
+  CommandCounts commands;
+  // Every finished command but streams (the stream sampler's shell is not one of them).
+  client_options.on_command = [&commands](std::string_view, auto, bool) { ++commands.all; };
   droidlab::adb::Client client(io.get_executor(), client_options);
   const bool verbose = std::getenv("RUN_SCALE_BENCH_VERBOSE") != nullptr;
 
@@ -298,26 +341,34 @@ int main(int argc, char** argv) {
   std::vector<Round> rounds;
   if (only.empty() || only == "stream") {
     rounds.push_back(RunRound("stream (one shell per run, the daemon's)", Sampling::kStream, *lab.lab,
-                              io, client, *st, adb_commands, iterations, verbose));
+                              io, client, *st, commands, iterations, verbose));
     PrintRound(rounds.back());
   }
   if (only.empty() || only == "per-sample") {
     rounds.push_back(RunRound("per-sample (one adb shell per sample, the reference)",
-                              Sampling::kCommandPerSample, *lab.lab, io, client, *st, adb_commands,
+                              Sampling::kCommandPerSample, *lab.lab, io, client, *st, commands,
                               iterations, verbose));
     PrintRound(rounds.back());
   }
   if (rounds.size() == 2) {
-    const Round& n = rounds[0];
-    const Round& o = rounds[1];
-    const double n_per = Ratio(static_cast<double>(n.phone_processes), static_cast<double>(n.samples));
-    const double o_per = Ratio(static_cast<double>(o.phone_processes), static_cast<double>(o.samples));
-    std::printf("  stream / per-sample: droidlab + adb server CPU %.2f (droidlab %.2f, adb server %.2f), "
-                "peak RSS %.2f, adb commands %.3f, phone processes per sample %.2f, devsim CPU %.2f\n",
+    Round& n = rounds[0];
+    Round& o = rounds[1];
+    o.sampling_commands = o.adb_commands - n.adb_commands;
+    std::printf("  phones: processes started for sampling per proc sample (beside the run's own "
+                "commands, two each): stream %.2f, per-sample %.2f (%lld of its %lld commands)\n",
+                SamplingProcessesPerSample(n), SamplingProcessesPerSample(o),
+                static_cast<long long>(o.sampling_commands), static_cast<long long>(o.adb_commands));
+    std::printf("  stream / per-sample: droidlab + adb server %% of a core %.2f (droidlab %.2f, adb server %.2f), "
+                "their CPU per launch %.2f, wall time %.2f, peak RSS %.2f, adb commands %.3f, "
+                "the phones' processes for sampling per sample %.2f, devsim CPU %.2f\n",
                 Ratio(n.cpu_pct + n.server_pct, o.cpu_pct + o.server_pct), Ratio(n.cpu_pct, o.cpu_pct),
-                Ratio(n.server_pct, o.server_pct), Ratio(n.peak_rss_mib, o.peak_rss_mib),
+                Ratio(n.server_pct, o.server_pct),
+                Ratio((n.cpu_us + n.server_us) / static_cast<double>(n.launches),
+                      (o.cpu_us + o.server_us) / static_cast<double>(o.launches)),
+                Ratio(n.wall_ms, o.wall_ms), Ratio(n.peak_rss_mib, o.peak_rss_mib),
                 Ratio(static_cast<double>(n.adb_commands), static_cast<double>(o.adb_commands)),
-                Ratio(n_per, o_per), Ratio(n.devsim_pct, o.devsim_pct));
+                Ratio(SamplingProcessesPerSample(n), SamplingProcessesPerSample(o)),
+                Ratio(n.devsim_pct, o.devsim_pct));
   }
   st.reset();
   std::filesystem::remove(db);
