@@ -36,8 +36,8 @@ std::vector<std::string> CatProcStat(int64_t pid);              // cat /proc/PID
 // SLEEP_FLOAT, on in Android's toybox config since Android 6). The stat and uptime are read by
 // `read`, a builtin: no process per tick but `sleep`, and `pidof` only while the app has none.
 // It never ends by itself: it dies with the stream (adbd SIGHUPs a shell-protocol child when
-// its socket closes, daemon/shell_service.cpp; without the protocol, the next write to the
-// closed pipe raises SIGPIPE).
+// its socket closes, packages/modules/adb/daemon/shell_service.cpp; without the protocol, the
+// next write to the closed pipe raises SIGPIPE).
 std::vector<std::string> ProcSamplingLoop(std::string_view package, int64_t interval_ms);
 
 // The preflight (preflight.cpp).
