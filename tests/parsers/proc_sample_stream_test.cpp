@@ -31,8 +31,7 @@ std::vector<ProcStreamSample> Feed(ProcStreamReader& reader, const std::vector<s
 TEST(ProcStreamReaderTest, OneFrameWithTheApp) {
   ProcStreamReader reader;
   std::vector<std::string> comms;
-  auto samples =
-      Feed(reader, {"@proc 82044.14 215440.94", std::string(kStat), "@end"}, &comms);
+  auto samples = Feed(reader, {"@proc 82044.14 215440.94", std::string(kStat), "@end"}, &comms);
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_EQ(samples[0].uptime.uptime_cs, 8204414);
   ASSERT_TRUE(samples[0].stat);
@@ -120,8 +119,8 @@ TEST(ProcStreamReaderTest, StrayLinesBeforeTheFirstFrame) {
 // line of the frame, which is then dropped at the next start.
 TEST(ProcStreamReaderTest, CutEndMarkerIsNotAnEnd) {
   ProcStreamReader reader;
-  auto samples = Feed(reader, {"@proc 1.00 2.00", std::string(kStat), "@en", "@proc 1.10 2.10",
-                               "", "@end"});
+  auto samples =
+      Feed(reader, {"@proc 1.00 2.00", std::string(kStat), "@en", "@proc 1.10 2.10", "", "@end"});
   ASSERT_EQ(samples.size(), 1u);
   EXPECT_FALSE(samples[0].stat);
   EXPECT_EQ(reader.bad_frames(), 1u);
@@ -133,8 +132,8 @@ TEST(ProcStreamReaderTest, PidChangesBetweenFrames) {
   ProcStreamReader reader;
   std::string other = std::string(kStat);
   other.replace(0, 5, "23456");
-  auto samples = Feed(reader, {"@proc 1.00 2.00", std::string(kStat), "@end", "@proc 1.10 2.10",
-                               "", "@end", "@proc 1.20 2.20", other, "@end"});
+  auto samples = Feed(reader, {"@proc 1.00 2.00", std::string(kStat), "@end", "@proc 1.10 2.10", "",
+                               "@end", "@proc 1.20 2.20", other, "@end"});
   ASSERT_EQ(samples.size(), 3u);
   EXPECT_EQ(samples[0].stat->pid, 12345);
   EXPECT_FALSE(samples[1].stat);

@@ -3,7 +3,7 @@
 //   getprop ro.product.model
 //   am force-stop com.x && am start -W -n com.x/.Main
 //   exit 3
-//   sh -c 'while :; do read -r u </proc/uptime; echo "$u"; sleep "$1"; done' name 0.100
+//   sh -c 'while :; do read -r u </proc/uptime; echo "$u"; sleep "$1"; done' n 0.1
 // Supported: words with '…', "…" and \ quoting; $NAME / ${NAME} / $? / $0…$9 and $(…) command
 // substitution, expanded when the command runs (not when the script is read: a loop sees its
 // variables change); `;`, `&&`, `||`, `!`, newlines; `while LIST; do LIST; done`,
