@@ -1,5 +1,6 @@
 #include "orchestrator/run/device_commands.h"
 
+#include <cstdio>
 #include <initializer_list>
 
 namespace droidlab::orchestrator {
@@ -24,6 +25,29 @@ std::vector<std::string> KeyEvent(std::string_view keycode) {
 std::vector<std::string> Pidof(std::string_view name) { return Args({"pidof", name}); }
 std::vector<std::string> CatProcStat(int64_t pid) {
   return Args({"cat", "/proc/" + std::to_string(pid) + "/stat"});
+}
+
+// The uptime is read right after the stat, so a frame's time is that of its stat line to within
+// a few syscalls (a pidof fork when the pid changed comes before both). `2>/dev/null` comes
+// first so that it already applies when the `<` redirection fails (no process: /proc//stat).
+constexpr std::string_view kProcSamplingLoop =
+    "p=\n"
+    "while :; do\n"
+    "if ! read -r s 2>/dev/null </proc/$p/stat; then\n"
+    "p=$(pidof -s \"$1\") && read -r s 2>/dev/null </proc/$p/stat || s=\n"
+    "fi\n"
+    "read -r u </proc/uptime\n"
+    "echo \"@proc $u\n$s\n@end\"\n"
+    "sleep \"$2\"\n"
+    "done";
+
+std::vector<std::string> ProcSamplingLoop(std::string_view package, int64_t interval_ms) {
+  if (interval_ms < 1) interval_ms = 1;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%lld.%03lld",
+                static_cast<long long>(interval_ms / 1000),
+                static_cast<long long>(interval_ms % 1000));
+  return Args({"sh", "-c", kProcSamplingLoop, "droidlab-proc", package, seconds});
 }
 
 std::vector<std::string> PmPath(std::string_view package) { return Args({"pm", "path", package}); }

@@ -26,6 +26,20 @@ std::vector<std::string> KeyEvent(std::string_view keycode);    // input keyeven
 std::vector<std::string> Pidof(std::string_view name);          // pidof NAME
 std::vector<std::string> CatProcStat(int64_t pid);              // cat /proc/PID/stat
 
+// The proc sampler's one long-lived shell (proc_sampler.h): `sh -c LOOP droidlab-proc PACKAGE
+// SECONDS`. The loop is a constant of ours; the package (checked by the run spec) and the
+// interval reach it as the positional parameters $1 and $2, quoted by BuildShellCommand like
+// any argument, so no request text is ever part of the script. Every `interval` (at least 1 ms)
+// it prints one frame (parsers/proc_sample_stream.h) and sleeps. What it uses is in every
+// Android 9–14: mksh's builtins (`while`, `if !`, `read -r` with a redirection, `echo`, `$(…)`)
+// and toybox's `pidof -s` (toys/posix/pidof.c) and `sleep` with a fraction (toys/posix/sleep.c,
+// SLEEP_FLOAT, on in Android's toybox config since Android 6). The stat and uptime are read by
+// `read`, a builtin: no process per tick but `sleep`, and `pidof` only while the app has none.
+// It never ends by itself: it dies with the stream (adbd SIGHUPs a shell-protocol child when
+// its socket closes, packages/modules/adb/daemon/shell_service.cpp; without the protocol, the
+// next write to the closed pipe raises SIGPIPE).
+std::vector<std::string> ProcSamplingLoop(std::string_view package, int64_t interval_ms);
+
 // The preflight (preflight.cpp).
 std::vector<std::string> PmPath(std::string_view package);
 std::vector<std::string> ResolveActivity(

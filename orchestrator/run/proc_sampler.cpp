@@ -8,6 +8,7 @@
 
 #include "orchestrator/run/device_commands.h"
 #include "parsers/pidof.h"
+#include "parsers/proc_sample_stream.h"
 #include "parsers/proc_stat.h"
 
 namespace droidlab::orchestrator {
@@ -30,6 +31,41 @@ BasicResult<ProcReading, std::string> ReadingFromStat(int64_t pid, std::string_v
   auto stat = parsers::ParseProcPidStat(text);
   if (!stat) return stat.error().message;
   return ProcReading{pid, HostMs(), stat->utime, stat->stime, stat->rss, stat->num_threads};
+}
+
+// One line of the stream into the state; true when the samples are due for the store. Outside
+// the coroutine for the same reason as ReadingFromStat.
+bool TakeStreamLine(ProcSamplerState& state, const ProcSamplerConfig& config,
+                    parsers::ProcStreamReader& reader, std::string_view line,
+                    std::chrono::steady_clock::time_point& last_flush) {
+  const uint64_t bad_before = reader.bad_frames() + reader.stray_lines();
+  auto sample = reader.AddLine(line);
+  state.bad_frames = reader.bad_frames();
+  state.stray_lines = reader.stray_lines();
+  if (reader.bad_frames() + reader.stray_lines() != bad_before) {
+    state.last_error = "proc stream: " + reader.last_problem();
+  }
+  if (!sample) return false;
+  if (!sample->stat) {
+    // No process at this tick (between a force-stop and the launch): the next one starts anew.
+    state.pid.reset();
+    state.previous.reset();
+  } else {
+    const parsers::ProcPidStat& stat = *sample->stat;
+    const ProcReading reading{stat.pid,          sample->uptime.uptime_cs * 10, stat.utime,
+                              stat.stime,        stat.rss,                      stat.num_threads};
+    state.samples.push_back(
+        MakeProcSample(config.run_id, config.run_ms(), reading, state.previous, config.clock));
+    state.previous = reading;
+    state.pid = stat.pid;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!config.flush || state.samples.empty()) return false;
+  if (state.samples.size() < config.flush_samples && now - last_flush < config.flush_every) {
+    return false;
+  }
+  last_flush = now;
+  return true;
 }
 
 asio::awaitable<bool> Cancelled() {
@@ -59,6 +95,55 @@ store::ProcSample MakeProcSample(int64_t run_id, int64_t t_ms, const ProcReading
     s.cpu_pct = 100.0 * cpu_s / wall_s;
   }
   return s;
+}
+
+asio::awaitable<void> RunProcStreamSampler(DeviceShell& shell, ProcSamplerConfig config,
+                                           std::shared_ptr<ProcSamplerState> state) {
+  co_await asio::this_coro::throw_if_cancelled(false);
+  const asio::any_io_executor timer_executor = co_await asio::this_coro::executor;
+  asio::steady_timer timer(timer_executor);
+  const auto shared_config = std::make_shared<ProcSamplerConfig>(std::move(config));
+  const std::vector<std::string> argv =
+      ProcSamplingLoop(shared_config->package, shared_config->interval.count());
+  auto command = adb::BuildShellCommand(argv);
+  if (!command) {
+    state->last_error = "proc stream: " + command.error().message;
+    co_return;  // cannot happen for a checked package; the executor's race goes on without it
+  }
+  while (!co_await Cancelled()) {
+    ++state->streams_opened;
+    // A new reader per stream: a frame cut by the old stream's end is not joined to the next.
+    auto reader = std::make_shared<parsers::ProcStreamReader>();
+    auto last_flush = std::make_shared<std::chrono::steady_clock::time_point>(
+        std::chrono::steady_clock::now());
+    // The sink named first: a lambda made into a std::function inside the co_await
+    // full-expression is destroyed twice by g++ 12.
+    adb::LineSink sink = [state, shared_config, reader,
+                          last_flush](std::string_view line) -> asio::awaitable<bool> {
+      if (TakeStreamLine(*state, *shared_config, *reader, line, *last_flush)) {
+        auto flushing = shared_config->flush();
+        co_await std::move(flushing);
+      }
+      co_return true;
+    };
+    auto streaming =
+        shell.client().StreamLines(shell.serial(), *command, std::move(sink), adb::kNoDeadline);
+    auto end = co_await std::move(streaming);
+    if (co_await Cancelled()) break;
+    if (!end) {
+      state->last_error = "proc stream: " + end.error().message;
+    } else {
+      std::string exit = "?";
+      if (end->exit_code) exit = std::to_string(*end->exit_code);
+      state->last_error = "proc stream ended (exit " + exit + IfAny(": ", end->err) + ")";
+    }
+    // Ended early (the shell killed on the phone, the device gone for a moment): the previous
+    // reading may be from before a gap, so CPU % starts anew with the next stream.
+    state->previous.reset();
+    timer.expires_after(shared_config->restart_after);
+    boost::system::error_code ec;
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
 }
 
 asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig config,

@@ -1,7 +1,17 @@
-// The proc sampler: `cat /proc/PID/stat` of the app every N ms through adb, for CPU %, rss and
-// thread count over the run (DESIGN.md: fields 14, 15, 20, 24). The pid follows the app across
-// cold launches: when the stat read fails (the process was killed) the sampler asks `pidof PKG`
-// again, and the executor hands it the new pid from each Start proc line.
+// The proc sampler: the app's /proc/PID/stat every N ms, for CPU %, rss and thread count over the
+// run (DESIGN.md: fields 14, 15, 20, 24). Two ways, the same samples:
+//
+// RunProcStreamSampler, what runs use (issue 17 §4): ONE `adb shell` per run, a loop on the phone
+// (device_commands.h, ProcSamplingLoop) that reads the stat with the shell's `read` builtin every
+// tick and prints it framed with the phone's uptime (parsers/proc_sample_stream.h); droidlab
+// reads the stream line by line. The loop follows the pid itself (`pidof -s` when the stat read
+// fails: a force-stop before a cold launch), so the executor's pid hint is not needed. Per tick
+// the phone forks one process (`sleep`), and the host handles one packet.
+//
+// RunProcSampler, the reference the run_scale_bench measures beside it: one `adb shell cat
+// /proc/PID/stat` per sample (and `pidof PKG` when the read fails, or the executor hands the new
+// pid from a Start proc line). Per sample the phone's adbd forks a shell that forks `cat` — on
+// the very launches being measured — and the host opens an adb connection and a transport stream.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -22,7 +32,10 @@ namespace droidlab::orchestrator {
 // One read of /proc/PID/stat.
 struct ProcReading {
   int64_t pid = 0;
-  int64_t host_ms = 0;  // host steady clock at the read: CPU % is over this wall time
+  // When it was read, in ms on the clock all readings of one sampler share, over which CPU % is
+  // taken: the host's steady clock (RunProcSampler, when the answer came) or the phone's boot
+  // clock (RunProcStreamSampler, /proc/uptime read beside the stat on the phone).
+  int64_t host_ms = 0;
   uint64_t utime = 0;
   uint64_t stime = 0;
   int64_t rss_pages = 0;
@@ -40,6 +53,11 @@ struct ProcSamplerState {
   std::optional<ProcReading> previous;
   std::vector<store::ProcSample> samples;
   std::optional<std::string> last_error;
+  // RunProcStreamSampler: streams opened (1 unless one ended early and was opened again), and
+  // what its reader refused (frames cut or garbled, stray lines), for the run's log.
+  int64_t streams_opened = 0;
+  uint64_t bad_frames = 0;
+  uint64_t stray_lines = 0;
 };
 
 struct ProcSamplerConfig {
@@ -56,10 +74,17 @@ struct ProcSamplerConfig {
   std::function<boost::asio::awaitable<void>()> flush;
   size_t flush_samples = 64;
   std::chrono::milliseconds flush_every{1000};
+  std::chrono::milliseconds restart_after{1000};  // RunProcStreamSampler
 };
 
-// Samples until cancelled (the executor's `||`); never ends on its own, so it never cuts the
-// launch loop short. Samples collect in `state` until `config.flush` takes them.
+// Both sample until cancelled (the executor's `||`); neither ends on its own, so neither cuts the
+// launch loop short. Samples collect in `state` until `config.flush` takes them (awaited between
+// two lines of the stream, so a slow store slows the stream through TCP, nothing piles up).
+// The stream sampler opens its stream again `restart_after` after it ended early (the shell was
+// killed on the phone), saying why in `state.last_error`; cancelling closes it, and the loop on
+// the phone dies with it (device_commands.h).
+boost::asio::awaitable<void> RunProcStreamSampler(DeviceShell& shell, ProcSamplerConfig config,
+                                                  std::shared_ptr<ProcSamplerState> state);
 boost::asio::awaitable<void> RunProcSampler(DeviceShell& shell, ProcSamplerConfig config,
                                             std::shared_ptr<ProcSamplerState> state);
 

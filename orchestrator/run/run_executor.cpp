@@ -518,9 +518,15 @@ asio::awaitable<void> Execution::SampleOrIdle(DeviceShell& shell,
     auto now_ms = options_.now_ms;
     config.run_ms = [now_ms, started] { return now_ms() - started; };
     config.flush = [this, state] { return FlushSamples(state); };
-    auto sampling = RunProcSampler(shell, std::move(config), state);
-    co_await std::move(sampling);
-    co_return;
+    if (options_.proc_sampling == RunExecutorOptions::ProcSampling::kCommandPerSample) {
+      auto sampling = RunProcSampler(shell, std::move(config), state);
+      co_await std::move(sampling);
+      co_return;
+    }
+    auto streaming = RunProcStreamSampler(shell, std::move(config), state);
+    co_await std::move(streaming);
+    // Only a command that could not be built ends it early; stay in the race like the rest.
+    if (state->last_error) Log("proc sampler: " + *state->last_error);
   }
   const asio::any_io_executor forever_executor = co_await asio::this_coro::executor;
   asio::steady_timer forever(forever_executor, adb::kNoDeadline);
@@ -1160,6 +1166,13 @@ asio::awaitable<RunOutcome> Execution::Run() {
     std::optional<std::string> samples_error = co_await std::move(storing_samples);
     if (samples_error && !error) error = samples_error;
     outcome_.proc_samples = samples_stored_;
+    // The stream sampler's troubles, said once at the end rather than per line.
+    if (sampler->streams_opened > 1 || sampler->bad_frames + sampler->stray_lines > 0) {
+      Log("proc sampler: " + std::to_string(sampler->streams_opened) + " streams, " +
+          std::to_string(sampler->bad_frames) + " frames dropped, " +
+          std::to_string(sampler->stray_lines) + " stray lines; last: " +
+          sampler->last_error.value_or("-"));
+    }
   }
 
   // 6b. Did the compilation state hold (background dexopt)?

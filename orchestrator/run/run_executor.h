@@ -105,6 +105,11 @@ struct RunExecutorOptions {
   // time). Null: the run uses one of its own over the same store — the records are durable
   // either way. Must outlive the run.
   OwedRestores* owed_restores = nullptr;
+  // How /proc is sampled when the spec asks for it (proc_sampler.h): one long-lived shell per
+  // run streaming frames (the daemon's way), or one `adb shell cat` per sample — kept as the
+  // reference bench/run_scale_bench measures beside it.
+  enum class ProcSampling { kStream, kCommandPerSample };
+  ProcSampling proc_sampling = ProcSampling::kStream;
 };
 
 boost::asio::awaitable<RunOutcome> ExecuteRun(adb::Client& client, store::Store& store,

@@ -473,6 +473,84 @@ TEST_F(RunExecutorE2eTest, ProcSamplesAreStoredWhileTheRunGoes) {
   EXPECT_GT(all->size(), stored_midway);
 }
 
+// Issue 17 §4: the proc sampler is one shell for the whole run, on the phone a loop that reads
+// the stat with a builtin and finds the pid again after each force-stop; it dies with the run.
+// devsim counts the processes its shells start (`devsim-stats`: one per shell service, per
+// command that is not a builtin): one sample per command would cost the phone at least two
+// per sample (adbd's shell and its cat), the stream about one (its sleep).
+TEST_F(RunExecutorE2eTest, Sdk33ColdRunSamplesThroughOneStreamFollowingThePid) {
+  const DevsimDevice phone = StartPhone(33);
+  auto processes_started = [&] {
+    const auto stats = server_.Adb({"-s", phone.address, "shell", "devsim-stats"});
+    const std::string_view key = "processes_started ";
+    const size_t at = stats.out.find(key);
+    EXPECT_NE(at, std::string::npos) << stats.out << stats.err;
+    return at == std::string::npos ? int64_t{-1} : std::stoll(stats.out.substr(at + key.size()));
+  };
+  RunSpec spec = Spec(phone, LaunchMode::kCold, 6);
+  spec.proc_sample_interval_ms = 20;
+  const int64_t id = CreateRun(spec);
+  const int64_t before = processes_started();
+  // The run's own commands (streams are not told to on_command): two processes each on the
+  // phone, adbd's shell and the command.
+  auto commands = std::make_shared<std::atomic<int64_t>>(0);
+  adb::ClientOptions options = ClientOptions();
+  options.on_command = [commands](std::string_view, adb::Clock::duration, bool) { ++*commands; };
+  std::optional<RunOutcome> outcome;
+  {
+    RunningExecution run(options, *store_, id, spec);
+    outcome = run.Wait();
+  }
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const int64_t after = processes_started();
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 6u);
+  auto samples = store_->Read([&](store::Reader& r) { return r.ListProcSamples(id); });
+  ASSERT_TRUE(samples);
+  EXPECT_EQ(static_cast<int64_t>(samples->size()), outcome->proc_samples);
+  ASSERT_GT(samples->size(), 20u);
+
+  // The pid followed across the cold launches: every launch's process was sampled, in order
+  // (the app's process from before the run may come first).
+  std::vector<int64_t> pids;
+  for (const auto& sample : *samples) {
+    if (pids.empty() || pids.back() != sample.pid) pids.push_back(sample.pid);
+    EXPECT_GT(sample.rss_kb, 0);
+    EXPECT_GT(sample.num_threads, 0);
+  }
+  std::vector<int64_t> launched;
+  for (const auto& launch : launches) {
+    ASSERT_TRUE(launch.pid);
+    launched.push_back(*launch.pid);
+  }
+  ASSERT_GE(pids.size(), launched.size());
+  EXPECT_TRUE(std::equal(launched.rbegin(), launched.rend(), pids.rbegin()))
+      << "sampled pids do not end with the launched ones";
+  // CPU % is over the phone's own clock: never negative, and present once a pid was seen twice.
+  int with_cpu = 0;
+  for (const auto& sample : *samples) {
+    if (!sample.cpu_pct) continue;
+    ++with_cpu;
+    EXPECT_GE(*sample.cpu_pct, 0.0);
+  }
+  EXPECT_GT(with_cpu, 0);
+
+  // What sampling cost the phone beside the run's own commands: about one process a sample
+  // (its sleep; pidof and its subshell only while the app has no process, the stream's shells
+  // and the logcat stream's two once), never the two or more of a command per sample.
+  const int64_t sampling_processes = after - before - 2 * commands->load();
+  EXPECT_GT(sampling_processes, 0);
+  EXPECT_LT(sampling_processes, 2 * static_cast<int64_t>(samples->size()))
+      << sampling_processes << " processes for " << samples->size() << " samples, "
+      << commands->load() << " commands";
+
+  // The loop died with the run: a few intervals later it has started nothing more (the two
+  // reads of the counter add 2 each: their shell and devsim-stats).
+  std::this_thread::sleep_for(milliseconds(200));  // 10 of its intervals
+  EXPECT_EQ(processes_started() - after, 2);
+}
+
 TEST_F(RunExecutorE2eTest, CancelStopsRestoresAndIsCancelled) {
   const DevsimDevice device = StartPhone(34);
   const std::string before = LooperSetting(device);

@@ -22,6 +22,28 @@ TEST(DeviceCommandsTest, LaunchCommands) {
   EXPECT_EQ(CatProcStat(4242), (Words{"cat", "/proc/4242/stat"}));
 }
 
+// The sampling loop is a constant script; the package and the interval are its $1 and $2, so
+// whatever the package held it would stay one word after BuildShellCommand's quoting.
+TEST(DeviceCommandsTest, ProcSamplingLoopTakesItsArgumentsAsParameters) {
+  const Words argv = ProcSamplingLoop("com.example.app", 100);
+  ASSERT_EQ(argv.size(), 6u);
+  EXPECT_EQ(argv[0], "sh");
+  EXPECT_EQ(argv[1], "-c");
+  EXPECT_EQ(argv[2].find("com.example.app"), std::string::npos);
+  EXPECT_NE(argv[2].find("pidof -s \"$1\""), std::string::npos);
+  EXPECT_NE(argv[2].find("sleep \"$2\""), std::string::npos);
+  EXPECT_NE(argv[2].find("@proc $u"), std::string::npos);
+  EXPECT_EQ(argv[3], "droidlab-proc");
+  EXPECT_EQ(argv[4], "com.example.app");
+  EXPECT_EQ(argv[5], "0.100");
+  EXPECT_EQ(ProcSamplingLoop("a", 1500)[5], "1.500");
+  EXPECT_EQ(ProcSamplingLoop("a", 0)[5], "0.001");  // never a busy loop
+  EXPECT_EQ(ProcSamplingLoop("com.x; reboot", 100)[2], argv[2]);
+  auto command = adb::BuildShellCommand(ProcSamplingLoop("com.x; reboot", 100));
+  ASSERT_TRUE(command);
+  EXPECT_TRUE(command->str().ends_with(" droidlab-proc 'com.x; reboot' 0.100")) << command->str();
+}
+
 TEST(DeviceCommandsTest, PreflightCommands) {
   EXPECT_EQ(PmPath("com.example.app"), (Words{"pm", "path", "com.example.app"}));
   EXPECT_EQ(ResolveActivity("com.example.app"),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct CommandOutput {
   // stream), or the stream is closed without an exit status, as when a device drops mid-command.
   bool hang = false;
   bool drop_stream = false;
+  // The command goes on after these chunks (a shell loop, one iteration at a time): once they
+  // are out, next() gives what it does after them. Empty: it has ended with exit_code. A loop
+  // that never ends is stopped by the host closing the stream, as on a phone.
+  std::function<CommandOutput()> next;
 
   void Out(std::string_view text) { Append(false, text); }
   void Err(std::string_view text) { Append(true, text); }
@@ -80,6 +85,8 @@ class CommandRunner {
  public:
   virtual ~CommandRunner() = default;
   virtual CommandOutput Run(const std::vector<std::string>& argv) = 0;
+  // The shell started a process (forked a command, a subshell, or was itself forked by adbd).
+  virtual void ProcessStarted() {}
 };
 
 }  // namespace droidlab::devsim

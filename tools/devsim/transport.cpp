@@ -108,8 +108,9 @@ class Outbox {
   bool closed_ = false;
 };
 
-// One OPENed shell service. Output is produced by the interpreter up front, then released
-// chunk by chunk at the times the command would print it, one WRTE in flight at a time.
+// One OPENed shell service. Output is produced by the interpreter up front (a loop: one iteration
+// at a time), then released chunk by chunk at the times the command would print it, one WRTE in
+// flight at a time.
 class ShellStream : public Stream, public std::enable_shared_from_this<ShellStream> {
  public:
   ShellStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
@@ -124,6 +125,7 @@ class ShellStream : public Stream, public std::enable_shared_from_this<ShellStre
   void OnOkay() override { out_.OnOkay(); }
   bool OnData(std::string_view data) override;
   void Stop() override {
+    stopped_ = true;
     timer_.cancel();
     if (subscription_ != 0) android_.logcat().Unsubscribe(subscription_);
     subscription_ = 0;
@@ -148,6 +150,7 @@ class ShellStream : public Stream, public std::enable_shared_from_this<ShellStre
   CommandOutput output_;
   std::size_t next_chunk_ = 0;
   bool chunk_delay_done_ = false;
+  bool stopped_ = false;  // the host closed the stream: a loop runs no further iteration
   std::uint64_t subscription_ = 0;
   std::multimap<std::chrono::system_clock::time_point, std::string> lines_ahead_;
   ShellPacketDecoder stdin_decoder_;
@@ -234,6 +237,7 @@ void ShellStream::Start() {
     Emit(true, "devsim: interactive shell is not simulated; pass a command\n");
     output_.exit_code = 1;
   } else {
+    android_.ProcessStarted();  // adbd forks the shell that runs the command
     output_ = RunShellScript(request_.command, environment_, android_);
   }
   ReleaseChunks();
@@ -255,6 +259,22 @@ void ShellStream::ReleaseChunks() {
     Emit(chunk.to_stderr, chunk.data);
     chunk_delay_done_ = false;
     ++next_chunk_;
+  }
+  if (output_.next) {
+    // A loop's next iteration, run from the executor so that a loop without a sleep cannot
+    // starve the other phones; it ends when the host closes the stream (Stop, or the stream
+    // destroyed with its connection), as adbd's SIGHUP ends the shell on a phone.
+    auto next = std::move(output_.next);
+    output_.next = nullptr;
+    asio::post(timer_.get_executor(), [weak = weak_from_this(), next = std::move(next)] {
+      const auto self = weak.lock();
+      if (!self || self->stopped_) return;
+      self->output_ = next();
+      self->next_chunk_ = 0;
+      self->chunk_delay_done_ = false;
+      self->ReleaseChunks();
+    });
+    return;
   }
   if (output_.follow_logcat) {
     LogFilter filter;

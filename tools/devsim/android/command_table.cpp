@@ -13,6 +13,7 @@ constexpr std::pair<std::string_view, CommandHandler> kCommands[] = {
     {"settings", RunSettings},
     {"pidof", RunPidof},
     {"cat", RunCat},
+    {"devsim-stats", RunDevsimStats},
     {"am", RunAm},
     {"pm", RunPm},
     {"logcat", RunLogcat},

@@ -106,6 +106,10 @@ struct DeviceState {
   DeviceState(Scenario scenario, DeviceOptions options, WallClock clock);
 
   std::chrono::system_clock::time_point Now() const { return clock(); }
+  // Processes the phone's shells have started since devsim did (`devsim-stats`): one per shell
+  // service (adbd forks the shell), per command that is not a builtin, per $(…) (mksh forks a
+  // subshell) and per `sh -c`. What a host's sampling costs the phone, counted.
+  std::uint64_t processes_started = 0;
   // Seconds since boot, as /proc/uptime's first field.
   double UptimeSeconds() const;
   // `devsim-fault reboot`: the device restarts now. Processes, the log, the battery override

@@ -60,10 +60,17 @@ std::string PsRow(const std::vector<std::string>& cells, char state, const std::
 
 }  // namespace
 
+// toybox pidof (toys/posix/pidof.c): -s, "single shot", prints one pid only.
 CommandOutput RunPidof(DeviceState& device, const Argv& argv) {
   std::string pids;
+  bool single = false;
   for (std::size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "-s") {
+      single = true;
+      continue;
+    }
     for (const auto& [pid, process] : device.processes) {
+      if (single && !pids.empty()) break;
       const std::string& shown = process.cmdline.empty() ? process.name : process.cmdline;
       if (shown == argv[i]) pids += (pids.empty() ? "" : " ") + std::to_string(pid);
     }
@@ -98,6 +105,12 @@ CommandOutput RunPs(DeviceState& device, const Argv&) {
                       std::to_string(rss), wchan, "0"},
                      'S', process.cmdline.empty() ? process.name : process.cmdline));
   }
+  return output;
+}
+
+CommandOutput RunDevsimStats(DeviceState& device, const Argv&) {
+  CommandOutput output;
+  output.Out("processes_started " + std::to_string(device.processes_started) + "\n");
   return output;
 }
 

@@ -28,6 +28,7 @@ class SimulatedAndroid : public CommandRunner {
 
   // Lets time pass up to now, runs the command, then applies any fault that matches it.
   CommandOutput Run(const std::vector<std::string>& argv) override;
+  void ProcessStarted() override { ++device_.processes_started; }
 
   // A streamed install's bytes have all come (`argv`: "cmd package install … -S N"): the package
   // manager's answer, with faults applied as to any command.
