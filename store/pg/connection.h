@@ -43,6 +43,25 @@ Status ValidateUrl(std::string_view url);
 // A statement's parameters, $1, $2, ... in the order added. Integers, doubles, booleans and
 // bytes go in binary (exact, and bytes need no escaping); text goes as text with its type left
 // to the server, so that one text parameter fills a TEXT or a JSONB column alike.
+namespace detail {
+
+// A value or NULL into `to` (Params or CopyIn), by its type: bool, floating point, integral, text.
+template <class To, class T>
+To& AddOptional(To& to, const std::optional<T>& value) {
+  if (!value) return to.Null();
+  if constexpr (std::is_same_v<T, bool>) {
+    return to.Bool(*value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return to.Double(*value);
+  } else if constexpr (std::is_integral_v<T>) {
+    return to.Int64(static_cast<int64_t>(*value));
+  } else {
+    return to.Text(*value);
+  }
+}
+
+}  // namespace detail
+
 class Params {
  public:
   Params& Null();
@@ -53,16 +72,7 @@ class Params {
   Params& Bytes(std::string_view value);  // BYTEA
   template <class T>
   Params& Optional(const std::optional<T>& value) {
-    if (!value) return Null();
-    if constexpr (std::is_same_v<T, bool>) {
-      return Bool(*value);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return Double(*value);
-    } else if constexpr (std::is_integral_v<T>) {
-      return Int64(static_cast<int64_t>(*value));
-    } else {
-      return Text(*value);
-    }
+    return detail::AddOptional(*this, value);
   }
 
   int size() const { return static_cast<int>(values_.size()); }
@@ -197,16 +207,7 @@ class CopyIn {
   CopyIn& Bytes(std::string_view value);
   template <class T>
   CopyIn& Optional(const std::optional<T>& value) {
-    if (!value) return Null();
-    if constexpr (std::is_same_v<T, bool>) {
-      return Bool(*value);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return Double(*value);
-    } else if constexpr (std::is_integral_v<T>) {
-      return Int64(static_cast<int64_t>(*value));
-    } else {
-      return Text(*value);
-    }
+    return detail::AddOptional(*this, value);
   }
   Status EndRow();
   StoreResult<int64_t> Finish();

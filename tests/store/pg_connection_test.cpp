@@ -13,6 +13,7 @@
 #include "store/pg/connection.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/pg_server.h"
+#include "tests/store/pg_test_queries.h"
 
 namespace droidlab::store::pg {
 namespace {
@@ -20,24 +21,9 @@ namespace {
 using testutil::PgServer;
 using testutil::SharedPgServer;
 
-Connection Connect(const std::string& url) {
-  auto connection = Connection::Open(url);
-  EXPECT_TRUE(connection.ok()) << connection.error().message;
-  return connection.ok() ? std::move(connection).value() : Connection();
-}
-
 void Exec(Connection& connection, const std::string& sql) {
   auto done = connection.Execute(sql, sql);
   ASSERT_TRUE(done.ok()) << done.error().message;
-}
-
-int64_t Count(Connection& connection, const std::string& sql) {
-  auto result = connection.Query(sql, sql);
-  EXPECT_TRUE(result.ok()) << result.error().message;
-  if (!result.ok()) return -1;
-  auto value = result->Int64(0, 0);
-  EXPECT_TRUE(value.ok()) << value.error().message;
-  return value.ok() ? *value : -1;
 }
 
 TEST(PgUrlTest, OnlyPostgresSchemesAreUrls) {

@@ -19,27 +19,13 @@
 #include "store/pg/connection.h"
 #include "store/pg/migrate.h"
 #include "tests/common/pg_server.h"
+#include "tests/store/pg_test_queries.h"
 #include "tests/common/temp_dir.h"
 
 namespace droidlab::store::pg {
 namespace {
 
 using testutil::SharedPgServer;
-
-Connection Connect(const std::string& url) {
-  auto connection = Connection::Open(url);
-  EXPECT_TRUE(connection.ok()) << connection.error().message;
-  return connection.ok() ? std::move(connection).value() : Connection();
-}
-
-int64_t Count(Connection& connection, const std::string& sql) {
-  auto result = connection.Query(sql, sql);
-  EXPECT_TRUE(result.ok()) << result.error().message;
-  if (!result.ok()) return -1;
-  auto value = result->Int64(0, 0);
-  EXPECT_TRUE(value.ok()) << value.error().message;
-  return value.ok() ? *value : -1;
-}
 
 struct Column {
   std::string type;
