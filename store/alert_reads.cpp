@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "base/parse_int.h"
-#include "store/reader.h"
+#include "store/sqlite_reader.h"
 #include "store/sql/alerts.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -13,8 +13,6 @@
 namespace droidlab::store {
 
 namespace {
-
-constexpr std::string_view kAlertCursorPrefix = "a1";
 
 // Reads the columns of sql::kAlertsPage; explained_by (column 13) is left in `explained_by_json`.
 Alert ReadAlert(const Statement& st, std::string& explained_by_json) {
@@ -79,27 +77,9 @@ Status EachRow(ScopedStatement& st, Row row, std::string_view what) {
   }
 }
 
-std::string EncodeAlertCursor(int64_t id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string cursor(kAlertCursorPrefix);
-  const auto value = static_cast<uint64_t>(id);
-  for (int shift = 60; shift >= 0; shift -= 4) cursor += kDigits[(value >> shift) & 0xf];
-  return cursor;
-}
-
-std::optional<int64_t> DecodeAlertCursor(std::string_view cursor) {
-  if (cursor.size() != kAlertCursorPrefix.size() + 16 ||
-      cursor.substr(0, kAlertCursorPrefix.size()) != kAlertCursorPrefix) {
-    return std::nullopt;
-  }
-  const std::optional<uint64_t> id = ParseInt<uint64_t>(cursor.substr(2), 16);
-  if (!id || *id > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
-  return static_cast<int64_t>(*id);
-}
-
 }  // namespace
 
-Status Reader::FillAlert(Alert& alert, const std::string& explained_by_json, bool with_deliveries) {
+Status SqliteReader::FillAlert(Alert& alert, const std::string& explained_by_json, bool with_deliveries) {
   {
     auto st = db_->Cached(sql::kAlertExplainedBy);
     if (!st) return st.error();
@@ -131,7 +111,7 @@ Status Reader::FillAlert(Alert& alert, const std::string& explained_by_json, boo
   return OkStatus();
 }
 
-StoreResult<AlertPage> Reader::ListAlerts(const AlertQuery& query) {
+StoreResult<AlertPage> SqliteReader::ListAlerts(const AlertQuery& query) {
   if (query.limit < 1 || query.limit > 1000) {
     return MakeStoreError(StoreErrorCode::kInvalidArgument,
                           "limit must be between 1 and 1000, got " + std::to_string(query.limit));
@@ -143,11 +123,7 @@ StoreResult<AlertPage> Reader::ListAlerts(const AlertQuery& query) {
   int64_t before = std::numeric_limits<int64_t>::max();
   if (!query.cursor.empty()) {
     auto decoded = DecodeAlertCursor(query.cursor);
-    if (!decoded) {
-      return MakeStoreError(
-          StoreErrorCode::kInvalidArgument,
-          "cursor \"" + query.cursor + "\" is not one of this list: pass next_cursor as returned");
-    }
+    if (!decoded) return NotACursorOfThisList(query.cursor);
     before = *decoded;
   }
   std::vector<std::pair<Alert, std::string>> read;
@@ -179,7 +155,7 @@ StoreResult<AlertPage> Reader::ListAlerts(const AlertQuery& query) {
   return page;
 }
 
-StoreResult<Alert> Reader::GetAlert(int64_t alert_id) {
+StoreResult<Alert> SqliteReader::GetAlert(int64_t alert_id) {
   std::optional<std::pair<Alert, std::string>> found;
   {
     auto st = db_->Cached(sql::kAlertById);
@@ -202,7 +178,7 @@ StoreResult<Alert> Reader::GetAlert(int64_t alert_id) {
   return std::move(found->first);
 }
 
-StoreResult<std::vector<PendingAlertDelivery>> Reader::PendingAlertDeliveries(int64_t limit) {
+StoreResult<std::vector<PendingAlertDelivery>> SqliteReader::PendingAlertDeliveries(int64_t limit) {
   std::vector<PendingAlertDelivery> pending;
   {
     auto st = db_->Cached(sql::kPendingAlertDeliveries);
@@ -245,7 +221,7 @@ StoreResult<std::vector<PendingAlertDelivery>> Reader::PendingAlertDeliveries(in
   return pending;
 }
 
-StoreResult<std::vector<OpenRegressionCount>> Reader::OpenRegressionCounts() {
+StoreResult<std::vector<OpenRegressionCount>> SqliteReader::OpenRegressionCounts() {
   auto st = db_->Cached(sql::kOpenRegressionCounts);
   if (!st) return st.error();
   std::vector<OpenRegressionCount> counts;

@@ -5,6 +5,7 @@
 // their differences (the launch phases) mean something.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -366,6 +367,16 @@ struct SeriesKey {
   int64_t points = 0;
   int64_t first_t = 0;
   int64_t last_t = 0;
+};
+
+// What retention deletes (Store::Prune).
+struct RetentionPolicy {
+  std::optional<std::chrono::milliseconds>
+      max_age;                      // delete finished runs created before now - max_age, and
+                                    // device state changes and paid restores older than that
+  std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
+  int64_t now_ms = 0;               // wall clock, ms since the epoch
+  int runs_per_step = 10;  // each step is its own small transaction; other writes go between
 };
 
 }  // namespace droidlab::store

@@ -14,7 +14,14 @@
 
 namespace droidlab::store {
 
+class Database;
 class Writer;
+struct PruneStepResult;
+
+namespace writes {
+// One step on SQLite (SqliteWriteSession::PruneStep): at most policy.runs_per_step runs.
+StoreResult<PruneStepResult> PruneStep(Database& db, const RetentionPolicy& policy);
+}  // namespace writes
 
 // `done` runs on the writer thread after the last step, or with the error that ended a step.
 void StartRetention(Writer& writer, size_t step_records, const RetentionPolicy& policy,

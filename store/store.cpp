@@ -4,15 +4,12 @@
 #include <memory>
 #include <utility>
 
-#include "store/alert_writes.h"
 #include "store/backup.h"
-#include "store/device_writes.h"
 #include "store/open.h"
 #include "store/reader_pool.h"
 #include "store/retention.h"
-#include "store/run_writes.h"
-#include "store/build_writes.h"
-#include "store/schedule_writes.h"
+#include "store/sqlite_reader.h"
+#include "store/sqlite_write_session.h"
 #include "store/sqlite.h"
 #include "store/task_thread.h"
 #include "store/writer.h"
@@ -64,7 +61,7 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     auto reader_db = OpenReaderDatabase(options.path, options.busy_timeout_ms);
     if (!reader_db) return reader_db.error();
     readers.push_back(
-        std::make_unique<Reader>(std::make_unique<Database>(std::move(reader_db).value())));
+        std::make_unique<SqliteReader>(std::make_unique<Database>(std::move(reader_db).value())));
   }
 
   std::unique_ptr<Store> store(new Store(options));
@@ -75,11 +72,12 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   writer_options.batch_max_records = options.batch_max_records;
   writer_options.batch_max_delay = options.batch_max_delay;
   writer_options.before_commit = options.before_commit;
-  store->writer_ = std::make_unique<Writer>(std::move(db).value(), writer_options);
+  store->writer_ = std::make_unique<Writer>(
+      std::make_unique<SqliteWriteSession>(std::move(db).value()), writer_options);
   return store;
 }
 
-Status Store::PushWrite(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+Status Store::PushWrite(size_t records, bool durable, UniqueFunction<Status(WriteSession&)> apply,
                         Completion committed) {
   WriteTask task;
   task.records = records;
@@ -89,7 +87,7 @@ Status Store::PushWrite(size_t records, bool durable, UniqueFunction<Status(Data
   return writer_->Push(std::move(task));
 }
 
-void Store::PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+void Store::PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(WriteSession&)> apply,
                            Completion accepted, Completion committed) {
   WriteTask task;
   task.records = records;
@@ -99,7 +97,7 @@ void Store::PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(D
   writer_->PushAsync(std::move(task), std::move(accepted));
 }
 
-void Store::PushDurableAsync(UniqueFunction<Status(Database&)> apply, Completion done,
+void Store::PushDurableAsync(UniqueFunction<Status(WriteSession&)> apply, Completion done,
                              size_t records) {
   // Shared: `accepted` (a refusal) and `committed` are two completions, and only one of them
   // runs `done` (a refused task is never applied, so it never commits).
@@ -115,11 +113,11 @@ void Store::PushDurableAsync(UniqueFunction<Status(Database&)> apply, Completion
 }
 
 template <class T>
-void Store::PushDurableAsync(UniqueFunction<StoreResult<T>(Database&)> apply,
+void Store::PushDurableAsync(UniqueFunction<StoreResult<T>(WriteSession&)> apply,
                              UniqueFunction<void(StoreResult<T>)> done) {
   auto value = std::make_shared<T>();
-  auto apply_keeping_value = [apply = std::move(apply), value](Database& db) mutable -> Status {
-    auto applied = apply(db);
+  auto apply_keeping_value = [apply = std::move(apply), value](WriteSession& session) mutable -> Status {
+    auto applied = apply(session);
     if (!applied) return applied.error();
     *value = *applied;
     return OkStatus();
@@ -139,7 +137,7 @@ void Store::PushDurableAsync(UniqueFunction<StoreResult<T>(Database&)> apply,
 
 void Store::CreateRunAsync(NewRun run, UniqueFunction<void(StoreResult<int64_t>)> done) {
   PushDurableAsync<int64_t>(
-      [run = std::move(run)](Database& db) { return writes::InsertRun(db, run); }, std::move(done));
+      [run = std::move(run)](WriteSession& session) { return session.InsertRun(run); }, std::move(done));
 }
 
 StoreResult<int64_t> Store::CreateRun(const NewRun& run) {
@@ -150,7 +148,7 @@ StoreResult<int64_t> Store::CreateRun(const NewRun& run) {
 
 void Store::UpdateRunStatusAsync(RunStatusUpdate update, Completion done) {
   PushDurableAsync(
-      [update = std::move(update)](Database& db) { return writes::UpdateRunStatus(db, update); },
+      [update = std::move(update)](WriteSession& session) { return session.UpdateRunStatus(update); },
       std::move(done));
 }
 
@@ -163,8 +161,8 @@ Status Store::UpdateRunStatus(const RunStatusUpdate& update) {
 void Store::InterruptRunningRunsAsync(std::string reason, int64_t now_ms,
                                       UniqueFunction<void(StoreResult<int64_t>)> done) {
   PushDurableAsync<int64_t>(
-      [reason = std::move(reason), now_ms](Database& db) {
-        return writes::InterruptRunningRuns(db, reason, now_ms);
+      [reason = std::move(reason), now_ms](WriteSession& session) {
+        return session.InterruptRunningRuns(reason, now_ms);
       },
       std::move(done));
 }
@@ -181,8 +179,8 @@ Status Store::AddLaunches(std::vector<Launch> launches, Completion committed) {
   const size_t n = launches.size();
   return PushWrite(
       n, false,
-      [launches = std::move(launches)](Database& db) {
-        return writes::InsertLaunches(db, launches);
+      [launches = std::move(launches)](WriteSession& session) {
+        return session.InsertLaunches(launches);
       },
       std::move(committed));
 }
@@ -191,7 +189,7 @@ Status Store::AddLooperStats(std::vector<LooperStatsRow> rows, Completion commit
   const size_t n = rows.size();
   return PushWrite(
       n, false,
-      [rows = std::move(rows)](Database& db) { return writes::InsertLooperStats(db, rows); },
+      [rows = std::move(rows)](WriteSession& session) { return session.InsertLooperStats(rows); },
       std::move(committed));
 }
 
@@ -199,8 +197,8 @@ Status Store::AddProcSamples(std::vector<ProcSample> samples, Completion committ
   const size_t n = samples.size();
   return PushWrite(
       n, false,
-      [samples = std::move(samples)](Database& db) {
-        return writes::InsertProcSamples(db, samples);
+      [samples = std::move(samples)](WriteSession& session) {
+        return session.InsertProcSamples(samples);
       },
       std::move(committed));
 }
@@ -209,8 +207,8 @@ Status Store::AddIterationFrames(std::vector<IterationFrames> frames, Completion
   const size_t n = frames.size();
   return PushWrite(
       n, false,
-      [frames = std::move(frames)](Database& db) {
-        return writes::InsertIterationFrames(db, frames);
+      [frames = std::move(frames)](WriteSession& session) {
+        return session.InsertIterationFrames(frames);
       },
       std::move(committed));
 }
@@ -219,8 +217,8 @@ Status Store::AddIterationFaults(std::vector<IterationFault> faults, Completion 
   const size_t n = faults.size();
   return PushWrite(
       n, false,
-      [faults = std::move(faults)](Database& db) {
-        return writes::InsertIterationFaults(db, faults);
+      [faults = std::move(faults)](WriteSession& session) {
+        return session.InsertIterationFaults(faults);
       },
       std::move(committed));
 }
@@ -232,8 +230,8 @@ Status Store::AddLateIterationFaults(int64_t run_id, int64_t iteration,
   return PushWrite(
       n, false,
       [run_id, iteration, faults = std::move(faults),
-       invalid_reason = std::move(invalid_reason)](Database& db) {
-        return writes::InsertLateIterationFaults(db, run_id, iteration, faults, invalid_reason);
+       invalid_reason = std::move(invalid_reason)](WriteSession& session) {
+        return session.InsertLateIterationFaults(run_id, iteration, faults, invalid_reason);
       },
       std::move(committed));
 }
@@ -242,8 +240,8 @@ Status Store::AddIterationMemory(std::vector<IterationMemory> memory, Completion
   const size_t n = memory.size();
   return PushWrite(
       n, false,
-      [memory = std::move(memory)](Database& db) {
-        return writes::InsertIterationMemory(db, memory);
+      [memory = std::move(memory)](WriteSession& session) {
+        return session.InsertIterationMemory(memory);
       },
       std::move(committed));
 }
@@ -253,8 +251,8 @@ void Store::AddLaunchesAsync(std::vector<Launch> launches, Completion accepted,
   const size_t n = launches.size();
   PushWriteAsync(
       n, false,
-      [launches = std::move(launches)](Database& db) {
-        return writes::InsertLaunches(db, launches);
+      [launches = std::move(launches)](WriteSession& session) {
+        return session.InsertLaunches(launches);
       },
       std::move(accepted), std::move(committed));
 }
@@ -264,7 +262,7 @@ void Store::AddLooperStatsAsync(std::vector<LooperStatsRow> rows, Completion acc
   const size_t n = rows.size();
   PushWriteAsync(
       n, false,
-      [rows = std::move(rows)](Database& db) { return writes::InsertLooperStats(db, rows); },
+      [rows = std::move(rows)](WriteSession& session) { return session.InsertLooperStats(rows); },
       std::move(accepted), std::move(committed));
 }
 
@@ -273,8 +271,8 @@ void Store::AddProcSamplesAsync(std::vector<ProcSample> samples, Completion acce
   const size_t n = samples.size();
   PushWriteAsync(
       n, false,
-      [samples = std::move(samples)](Database& db) {
-        return writes::InsertProcSamples(db, samples);
+      [samples = std::move(samples)](WriteSession& session) {
+        return session.InsertProcSamples(samples);
       },
       std::move(accepted), std::move(committed));
 }
@@ -284,8 +282,8 @@ void Store::AddIterationFramesAsync(std::vector<IterationFrames> frames, Complet
   const size_t n = frames.size();
   PushWriteAsync(
       n, false,
-      [frames = std::move(frames)](Database& db) {
-        return writes::InsertIterationFrames(db, frames);
+      [frames = std::move(frames)](WriteSession& session) {
+        return session.InsertIterationFrames(frames);
       },
       std::move(accepted), std::move(committed));
 }
@@ -295,8 +293,8 @@ void Store::AddIterationFaultsAsync(std::vector<IterationFault> faults, Completi
   const size_t n = faults.size();
   PushWriteAsync(
       n, false,
-      [faults = std::move(faults)](Database& db) {
-        return writes::InsertIterationFaults(db, faults);
+      [faults = std::move(faults)](WriteSession& session) {
+        return session.InsertIterationFaults(faults);
       },
       std::move(accepted), std::move(committed));
 }
@@ -309,8 +307,8 @@ void Store::AddLateIterationFaultsAsync(int64_t run_id, int64_t iteration,
   PushWriteAsync(
       n, false,
       [run_id, iteration, faults = std::move(faults),
-       invalid_reason = std::move(invalid_reason)](Database& db) {
-        return writes::InsertLateIterationFaults(db, run_id, iteration, faults, invalid_reason);
+       invalid_reason = std::move(invalid_reason)](WriteSession& session) {
+        return session.InsertLateIterationFaults(run_id, iteration, faults, invalid_reason);
       },
       std::move(accepted), std::move(committed));
 }
@@ -320,8 +318,8 @@ void Store::AddIterationMemoryAsync(std::vector<IterationMemory> memory, Complet
   const size_t n = memory.size();
   PushWriteAsync(
       n, false,
-      [memory = std::move(memory)](Database& db) {
-        return writes::InsertIterationMemory(db, memory);
+      [memory = std::move(memory)](WriteSession& session) {
+        return session.InsertIterationMemory(memory);
       },
       std::move(accepted), std::move(committed));
 }
@@ -330,20 +328,20 @@ void Store::AddIterationMemoryAsync(std::vector<IterationMemory> memory, Complet
 
 Status Store::UpsertDevice(const Device& device, Completion committed) {
   return PushWrite(
-      1, false, [device](Database& db) { return writes::UpsertDevice(db, device); },
+      1, false, [device](WriteSession& session) { return session.UpsertDevice(device); },
       std::move(committed));
 }
 
 Status Store::RecordDeviceState(const DeviceStateChange& change, Completion committed) {
   return PushWrite(
-      1, false, [change](Database& db) { return writes::RecordDeviceState(db, change); },
+      1, false, [change](WriteSession& session) { return session.RecordDeviceState(change); },
       std::move(committed));
 }
 
 void Store::UpsertDeviceAsync(Device device, Completion accepted, Completion committed) {
   PushWriteAsync(
       1, false,
-      [device = std::move(device)](Database& db) { return writes::UpsertDevice(db, device); },
+      [device = std::move(device)](WriteSession& session) { return session.UpsertDevice(device); },
       std::move(accepted), std::move(committed));
 }
 
@@ -351,7 +349,7 @@ void Store::RecordDeviceStateAsync(DeviceStateChange change, Completion accepted
                                    Completion committed) {
   PushWriteAsync(
       1, false,
-      [change = std::move(change)](Database& db) { return writes::RecordDeviceState(db, change); },
+      [change = std::move(change)](WriteSession& session) { return session.RecordDeviceState(change); },
       std::move(accepted), std::move(committed));
 }
 
@@ -359,12 +357,12 @@ void Store::RecordDeviceStateAsync(DeviceStateChange change, Completion accepted
 
 void Store::AddBuildAsync(NewBuild build, UniqueFunction<void(StoreResult<AddedBuild>)> done) {
   PushDurableAsync<AddedBuild>(
-      [build = std::move(build)](Database& db) { return writes::InsertBuild(db, build); },
+      [build = std::move(build)](WriteSession& session) { return session.InsertBuild(build); },
       std::move(done));
 }
 
 void Store::DeleteBuildAsync(int64_t build_id, Completion done) {
-  PushDurableAsync([build_id](Database& db) { return writes::DeleteBuild(db, build_id); },
+  PushDurableAsync([build_id](WriteSession& session) { return session.DeleteBuild(build_id); },
                    std::move(done));
 }
 
@@ -385,8 +383,8 @@ Status Store::DeleteBuild(int64_t build_id) {
 void Store::AddRunSummariesAsync(std::vector<RunSummary> summaries, Completion done) {
   const size_t n = summaries.size();
   PushDurableAsync(
-      [summaries = std::move(summaries)](Database& db) {
-        return writes::InsertRunSummaries(db, summaries);
+      [summaries = std::move(summaries)](WriteSession& session) {
+        return session.InsertRunSummaries(summaries);
       },
       std::move(done), n == 0 ? 1 : n);
 }
@@ -401,28 +399,27 @@ Status Store::AddRunSummaries(std::vector<RunSummary> summaries) {
 
 void Store::CreateScheduleAsync(NewSchedule schedule,
                                 UniqueFunction<void(StoreResult<int64_t>)> done) {
-  PushDurableAsync<int64_t>([schedule = std::move(schedule)](
-                                Database& db) { return writes::InsertSchedule(db, schedule); },
+  PushDurableAsync<int64_t>([schedule = std::move(schedule)](WriteSession& session) { return session.InsertSchedule(schedule); },
                             std::move(done));
 }
 
 void Store::DeleteScheduleAsync(int64_t schedule_id, Completion done) {
-  PushDurableAsync([schedule_id](Database& db) { return writes::DeleteSchedule(db, schedule_id); },
+  PushDurableAsync([schedule_id](WriteSession& session) { return session.DeleteSchedule(schedule_id); },
                    std::move(done));
 }
 
 void Store::SetScheduleEnabledAsync(int64_t schedule_id, bool enabled, Completion done) {
   PushDurableAsync(
-      [schedule_id, enabled](Database& db) {
-        return writes::SetScheduleEnabled(db, schedule_id, enabled);
+      [schedule_id, enabled](WriteSession& session) {
+        return session.SetScheduleEnabled(schedule_id, enabled);
       },
       std::move(done));
 }
 
 void Store::MarkScheduleFiredAsync(int64_t schedule_id, int64_t fired_at, Completion done) {
   PushDurableAsync(
-      [schedule_id, fired_at](Database& db) {
-        return writes::MarkScheduleFired(db, schedule_id, fired_at);
+      [schedule_id, fired_at](WriteSession& session) {
+        return session.MarkScheduleFired(schedule_id, fired_at);
       },
       std::move(done));
 }
@@ -431,15 +428,14 @@ void Store::MarkScheduleFiredAsync(int64_t schedule_id, int64_t fired_at, Comple
 
 void Store::RecordDeviceRestoreAsync(DeviceRestore restore,
                                      UniqueFunction<void(StoreResult<int64_t>)> done) {
-  PushDurableAsync<int64_t>([restore = std::move(restore)](
-                                Database& db) { return writes::InsertDeviceRestore(db, restore); },
+  PushDurableAsync<int64_t>([restore = std::move(restore)](WriteSession& session) { return session.InsertDeviceRestore(restore); },
                             std::move(done));
 }
 
 void Store::MarkDeviceRestorePaidAsync(int64_t restore_id, int64_t paid_at, Completion done) {
   PushDurableAsync(
-      [restore_id, paid_at](Database& db) {
-        return writes::MarkDeviceRestorePaid(db, restore_id, paid_at);
+      [restore_id, paid_at](WriteSession& session) {
+        return session.MarkDeviceRestorePaid(restore_id, paid_at);
       },
       std::move(done));
 }
@@ -485,22 +481,22 @@ Status Store::MarkScheduleFired(int64_t schedule_id, int64_t fired_at) {
 void Store::CreateAlertAsync(NewAlert alert, std::vector<NewAlertDelivery> deliveries,
                              UniqueFunction<void(StoreResult<int64_t>)> done) {
   PushDurableAsync<int64_t>(
-      [alert = std::move(alert), deliveries = std::move(deliveries)](Database& db) {
-        return writes::InsertAlert(db, alert, deliveries);
+      [alert = std::move(alert), deliveries = std::move(deliveries)](WriteSession& session) {
+        return session.InsertAlert(alert, deliveries);
       },
       std::move(done));
 }
 
 void Store::RecordAlertAttemptAsync(AlertAttemptRecord record, Completion done) {
   PushDurableAsync(
-      [record = std::move(record)](Database& db) { return writes::RecordAlertAttempt(db, record); },
+      [record = std::move(record)](WriteSession& session) { return session.RecordAlertAttempt(record); },
       std::move(done));
 }
 
 void Store::ResolveAlertAsync(int64_t alert_id, int64_t resolved_at, Completion done) {
   PushDurableAsync(
-      [alert_id, resolved_at](Database& db) {
-        return writes::ResolveAlert(db, alert_id, resolved_at);
+      [alert_id, resolved_at](WriteSession& session) {
+        return session.ResolveAlert(alert_id, resolved_at);
       },
       std::move(done));
 }
@@ -526,7 +522,7 @@ Status Store::ResolveAlert(int64_t alert_id, int64_t resolved_at) {
 
 void Store::FlushAsync(Completion done) {
   // No records of its own: a durable no-op, committed after everything queued before it.
-  PushDurableAsync([](Database&) { return OkStatus(); }, std::move(done), 0);
+  PushDurableAsync([](WriteSession&) { return OkStatus(); }, std::move(done), 0);
 }
 
 Status Store::Flush() {

@@ -40,7 +40,7 @@
 
 namespace droidlab::store {
 
-class Database;
+class WriteSession;
 class Writer;
 class ReaderPool;
 class TaskThread;
@@ -56,16 +56,7 @@ struct StoreOptions {
   std::optional<int64_t> max_page_count;  // a size cap in pages (tests use it to fill the disk)
   // Test-only: on the writer thread, inside each batch's transaction right before its COMMIT,
   // with whether a durable write is in it (tests read the synchronous level in force there).
-  std::function<void(Database&, bool durable)> before_commit;
-};
-
-struct RetentionPolicy {
-  std::optional<std::chrono::milliseconds>
-      max_age;                      // delete finished runs created before now - max_age, and
-                                    // device state changes and paid restores older than that
-  std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
-  int64_t now_ms = 0;               // wall clock, ms since the epoch
-  int runs_per_step = 10;  // each step is its own small transaction; other writes go between
+  std::function<void(WriteSession&, bool durable)> before_commit;
 };
 
 struct RetentionResult {
@@ -240,16 +231,16 @@ class Store {
 
  private:
   explicit Store(StoreOptions options);
-  Status PushWrite(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+  Status PushWrite(size_t records, bool durable, UniqueFunction<Status(WriteSession&)> apply,
                    Completion committed);
-  void PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(Database&)> apply,
+  void PushWriteAsync(size_t records, bool durable, UniqueFunction<Status(WriteSession&)> apply,
                       Completion accepted, Completion committed);
   // One durable write whose `done` runs once committed, or with the error that refused or lost
   // it; the form with a value hands on what `apply` returned (an id, a count).
   template <class T>
-  void PushDurableAsync(UniqueFunction<StoreResult<T>(Database&)> apply,
+  void PushDurableAsync(UniqueFunction<StoreResult<T>(WriteSession&)> apply,
                         UniqueFunction<void(StoreResult<T>)> done);
-  void PushDurableAsync(UniqueFunction<Status(Database&)> apply, Completion done,
+  void PushDurableAsync(UniqueFunction<Status(WriteSession&)> apply, Completion done,
                         size_t records = 1);
   std::unique_ptr<Reader> AcquireReader();
   void ReleaseReader(std::unique_ptr<Reader> reader);

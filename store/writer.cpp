@@ -1,7 +1,6 @@
 #include "store/writer.h"
 
 #include <spdlog/spdlog.h>
-#include <sqlite3.h>
 
 #include <utility>
 #include <vector>
@@ -29,8 +28,8 @@ bool LosesTheBatch(StoreErrorCode code) {
 
 }  // namespace
 
-Writer::Writer(Database db, WriterOptions options)
-    : db_(std::move(db)), options_(options), thread_([this] { Run(); }) {}
+Writer::Writer(std::unique_ptr<WriteSession> session, WriterOptions options)
+    : session_(std::move(session)), options_(options), thread_([this] { Run(); }) {}
 
 Writer::~Writer() { Stop(); }
 
@@ -162,31 +161,11 @@ void Writer::Run() {
   }
 }
 
-bool Writer::SetSynchronous(bool full) {
-  if (synchronous_full_ && *synchronous_full_ == full) return true;
-  // Only outside a transaction: inside one SQLite refuses it ("Safety level may not be changed
-  // inside a transaction").
-  const char* sql = full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
-  auto statement = db_.Cached(sql);
-  Status set = statement ? (*statement)->Run(sql) : Status(statement.error());
-  if (!set) {
-    spdlog::error("store: {} on {}: {}", sql, db_.path(), set.error().message);
-    synchronous_full_.reset();  // unknown: set it again next time
-    return false;
-  }
-  synchronous_full_ = full;
-  return true;
-}
-
 bool Writer::BeginBatch(bool durable) {
-  // Durable: this batch's commit is synced to disk before anyone is told (WAL + NORMAL syncs
-  // only at checkpoints). The level is chosen before BEGIN, when SQLite accepts it.
-  if (!SetSynchronous(durable)) return false;
-  transaction_ = std::make_unique<Transaction>(db_);
-  auto begun = transaction_->Begin(Transaction::Kind::kImmediate);
+  // Durable: this batch's commit is synced to disk before anyone is told.
+  Status begun = session_->BeginBatch(durable);
   if (!begun) {
-    spdlog::error("store: {}", begun.error().message);
-    transaction_.reset();
+    spdlog::error("store: beginning a batch on {}: {}", session_->name(), begun.error().message);
     return false;
   }
   batch_open_ = true;
@@ -199,24 +178,13 @@ bool Writer::BeginBatch(bool durable) {
 
 void Writer::ApplyTask(WriteTask& task) {
   Status status = OkStatus();
-  {
-    auto savepoint = db_.Cached("SAVEPOINT task");
-    if (!savepoint) {
-      status = savepoint.error();
-    } else {
-      status = (*savepoint)->Run("opening a savepoint");
-    }
-  }
-  if (status && task.apply) status = task.apply(db_);
+  status = session_->Savepoint();
+  if (status && task.apply) status = task.apply(*session_);
   if (status) {
-    auto release = db_.Cached("RELEASE task");
-    status = release ? (*release)->Run("releasing a savepoint") : Status(release.error());
-  } else if (!LosesTheBatch(status.error().code) && sqlite3_get_autocommit(db_.handle()) == 0) {
+    status = session_->ReleaseSavepoint();
+  } else if (!LosesTheBatch(status.error().code) && session_->InTransaction()) {
     // This task alone is undone; the batch goes on.
-    auto rollback = db_.Cached("ROLLBACK TO task");
-    auto release = db_.Cached("RELEASE task");
-    if (rollback && release && (*rollback)->Run("rolling back a task") &&
-        (*release)->Run("releasing a savepoint")) {
+    if (session_->RollbackToSavepoint()) {
       std::lock_guard lock(mu_);
       ++stats_.tasks_failed;
     }
@@ -225,21 +193,19 @@ void Writer::ApplyTask(WriteTask& task) {
   batch_records_ += task.records;
   if (task.durable) batch_durable_ = true;
 
-  if (!status && (LosesTheBatch(status.error().code) ||
-                  sqlite3_get_autocommit(db_.handle()) != 0)) {
+  if (!status && (LosesTheBatch(status.error().code) || !session_->InTransaction())) {
     FailBatch(status.error());
   }
 }
 
 void Writer::CommitBatch() {
   if (!batch_open_) return;
-  if (options_.before_commit) options_.before_commit(db_, batch_durable_);
-  Status committed = transaction_->Commit();
+  if (options_.before_commit) options_.before_commit(*session_, batch_durable_);
+  Status committed = session_->CommitBatch();
   if (!committed) {
     FailBatch(committed.error());
     return;
   }
-  transaction_.reset();
   batch_open_ = false;
   std::vector<Applied> done;
   done.swap(batch_);
@@ -256,15 +222,14 @@ void Writer::CommitBatch() {
 }
 
 void Writer::FailBatch(const StoreError& error) {
-  if (transaction_) transaction_->Rollback();
-  transaction_.reset();
+  session_->RollbackBatch();
   batch_open_ = false;
   std::vector<Applied> lost;
   lost.swap(batch_);
   size_t records = 0;
   for (const auto& applied : lost) records += applied.records;
   spdlog::error("store: batch of {} tasks ({} records) on {} rolled back and lost: {}",
-                lost.size(), records, db_.path(), error.message);
+                lost.size(), records, session_->name(), error.message);
   {
     std::lock_guard lock(mu_);
     ++stats_.batches_lost;

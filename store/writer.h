@@ -1,16 +1,16 @@
-// Writer: the store's one writing connection, on its own thread, fed by a bounded queue.
+// Writer: the store's one writing connection (a WriteSession of either backend), on its own
+// thread, fed by a bounded queue.
 // Internal to store/ (Store wraps it); tests use it through Store.
 //
 // Each task runs on the writer thread inside the open batch transaction, in a savepoint of its
 // own: a task that breaks a constraint is undone alone and fails alone. The batch commits when
 // it holds `batch_max_records` records, when `batch_max_delay` has passed since it began, when
 // the queue runs dry after that delay, or right after a durable task (committed with
-// synchronous=FULL before the task's completion runs). The level is set before BEGIN (SQLite
-// refuses to change it inside a transaction): a batch is begun at FULL when its first task is
-// durable, else at NORMAL; a durable task that finds a NORMAL batch open commits that batch
-// first and gets one of its own. Every pragma's result is checked; a level that cannot be set
-// fails the task, never lets it pass unsynced. SQLITE_FULL or an I/O error while a batch
-// is open rolls the whole batch back: every task in it completes with that error (the batch is
+// synchronous=FULL, or PostgreSQL's synchronous_commit, before the task's completion runs). A
+// batch is begun durable when its first task is (SQLite chooses the level before BEGIN); a
+// durable task that finds an ordinary batch open commits that batch first and gets one of its
+// own. A durability that cannot be set fails the task, never lets it pass unsynced. A full disk,
+// an I/O error or a lost connection while a batch is open rolls the whole batch back: every task in it completes with that error (the batch is
 // reported lost, never half-kept) and the writer goes on with the next one.
 //
 // Back-pressure: the queue holds at most `queue_capacity_records` records. Push blocks while it
@@ -25,13 +25,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "store/error.h"
-#include "store/sqlite.h"
+#include "store/write_session.h"
 #include "store/unique_function.h"
 
 namespace droidlab::store {
@@ -42,13 +43,13 @@ struct WriterOptions {
   std::chrono::milliseconds batch_max_delay{50};
   // Test-only: called on the writer thread inside the batch's transaction right before its
   // COMMIT, with whether a durable task is in it (tests read the synchronous level in force).
-  std::function<void(Database&, bool durable)> before_commit;
+  std::function<void(WriteSession&, bool durable)> before_commit;
 };
 
 struct WriterStats {
   uint64_t batches_committed = 0;
   uint64_t records_committed = 0;
-  uint64_t batches_lost = 0;   // rolled back by SQLITE_FULL / I/O errors
+  uint64_t batches_lost = 0;   // rolled back by a full disk, I/O errors, a lost connection
   uint64_t records_lost = 0;
   uint64_t tasks_failed = 0;   // tasks that failed alone (constraint), batch kept
 };
@@ -57,14 +58,14 @@ struct WriteTask {
   size_t records = 1;    // for the queue bound and the batch size
   bool durable = false;  // commit (synchronous=FULL) right after this task
   // Runs on the writer thread inside the batch's transaction.
-  UniqueFunction<Status(Database&)> apply;
+  UniqueFunction<Status(WriteSession&)> apply;
   // Runs on the writer thread once the batch committed, or with the error that lost it.
   UniqueFunction<void(const Status&)> on_done;
 };
 
 class Writer {
  public:
-  Writer(Database db, WriterOptions options);
+  Writer(std::unique_ptr<WriteSession> session, WriterOptions options);
   ~Writer();  // Stop()
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -95,14 +96,12 @@ class Writer {
   };
 
   void Run();
-  // Sets PRAGMA synchronous (FULL or NORMAL) unless already so; outside a transaction only.
-  bool SetSynchronous(bool full);
   bool BeginBatch(bool durable);
   void ApplyTask(WriteTask& task);
   void CommitBatch();
   void FailBatch(const StoreError& error);
 
-  Database db_;
+  std::unique_ptr<WriteSession> session_;
   const WriterOptions options_;
 
   mutable std::mutex mu_;
@@ -119,10 +118,8 @@ class Writer {
   size_t batch_records_ = 0;
   bool batch_open_ = false;
   bool batch_durable_ = false;            // a durable task is in the open batch
-  bool batch_full_ = false;               // the open batch was begun at synchronous=FULL
-  std::optional<bool> synchronous_full_;  // the connection's level as last set (unknown: unset)
+  bool batch_full_ = false;               // the open batch was begun durable
   std::chrono::steady_clock::time_point batch_started_;
-  std::unique_ptr<Transaction> transaction_;
 
   std::thread thread_;
 };

@@ -7,13 +7,13 @@
 # flaky in the output's last section (with what it printed when it failed) and counted as passed.
 #
 #   tools/run-tests.sh                 everything
-#   DROIDLAB_FUZZ_SECONDS=5 tools/run-tests.sh    shorter fuzzing (default 30 s per target)
+#   DROIDLAB_FUZZ_SECONDS=5 tools/run-tests.sh    shorter fuzzing (default 20 s per target)
 #   DROIDLAB_SKIP_SANITIZERS=1 / DROIDLAB_SKIP_FUZZ=1    leave a stage out (local iteration only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=$(nproc)
-fuzz_seconds=${DROIDLAB_FUZZ_SECONDS:-30}
+fuzz_seconds=${DROIDLAB_FUZZ_SECONDS:-20}
 
 bash deploy/install-deps.sh --test
 
@@ -22,7 +22,20 @@ failed=0
 # What the failing tests printed, shown again at the very end: a CI record keeps only the tail.
 failures=$(mktemp)
 trap 'rm -f "$failures"' EXIT
-log() { printf '\n== %s\n' "$*"; }
+# Each stage's wall time, printed at the end beside the totals (CI must stay under 40 minutes).
+stages=""
+stage_started=$SECONDS
+end_stage() {
+  if [[ -n ${stage_name:-} ]]; then
+    stages+="$(printf '%6d s  %s' $((SECONDS - stage_started)) "$stage_name")"$'\n'
+  fi
+  stage_name=${1:-}
+  stage_started=$SECONDS
+}
+log() {
+  end_stage "$*"
+  printf '\n== %s\n' "$*"
+}
 
 # Runs ctest in a build dir and adds its counts to the totals.
 run_ctest() {
@@ -152,8 +165,10 @@ if [[ -z "${DROIDLAB_SKIP_FUZZ:-}" ]]; then
   rm -rf "$results"
 fi
 
+end_stage
+printf '\n== time per stage (%d s in all)\n%s' "$SECONDS" "$stages"
 if [[ -s $failures ]]; then
-  log "what the failing tests printed"
+  printf '\n== what the failing tests printed\n'
   cat "$failures"
 fi
 echo

@@ -185,6 +185,7 @@ TEST_F(AsyncStoreTest, DevicesSchedulesAndSeveralReadsInOneTrip) {
 }
 
 TEST_F(AsyncStoreTest, RetentionAndBackupRunOnTheStoresThreads) {
+  DROIDLAB_SQLITE_ONLY("SQLite's online backup (PostgreSQL: pg_dump)");
   AsyncStore door(*store_);
   const std::string backup = dir_.File("backup.db");
   RunOnIo([&]() -> asio::awaitable<void> {

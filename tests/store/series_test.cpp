@@ -13,6 +13,7 @@
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::store {
 namespace {
@@ -23,7 +24,7 @@ class SeriesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     StoreOptions options;
-    options.path = dir_.File("droidlab.db");
+    options.path = testutil::TestStoreLocation(dir_);
     auto opened = Store::Open(options);
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     store_ = std::move(opened).value();
@@ -254,6 +255,7 @@ TEST_F(SeriesTest, SummariesGoWithTheirRun) {
 // The series query (the statement the reader runs) is a range of the primary key in its order:
 // no sort, no other table.
 TEST_F(SeriesTest, TheSeriesQueryIsOneRangeOfThePrimaryKey) {
+  DROIDLAB_SQLITE_ONLY("SQLite's query plans");
   auto db = OpenReaderDatabase(store_->path(), 1000);
   ASSERT_TRUE(db.ok());
   auto plan = [&](const char* statement) {

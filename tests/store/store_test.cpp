@@ -17,7 +17,9 @@
 
 #include "store/open.h"
 #include "store/sqlite.h"
+#include "store/sqlite_write_session.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::store {
 namespace {
@@ -30,7 +32,7 @@ class StoreTest : public ::testing::Test {
 
   void Open(StoreOptions options = {}) {
     store_.reset();
-    options.path = dir_.File("droidlab.db");
+    options.path = testutil::TestStoreLocation(dir_);
     auto opened = Store::Open(options);
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     store_ = std::move(opened).value();
@@ -710,6 +712,7 @@ TEST_F(StoreTest, LaunchHistoryLeavesOutCalibrationRuns) {
 }
 
 TEST_F(StoreTest, QueriesUseTheirIndexes) {
+  DROIDLAB_SQLITE_ONLY("SQLite's query plans");
   auto db = OpenReaderDatabase(store_->path(), 1000);
   ASSERT_TRUE(db.ok());
   auto plan = [&](const char* sql) {
@@ -762,6 +765,7 @@ TEST_F(StoreTest, WritesBatchByCount) {
 // batches stay at NORMAL. (The level was once set inside the open transaction, which SQLite
 // refuses: durable commits ran at NORMAL.)
 TEST_F(StoreTest, DurableWritesCommitAtSynchronousFull) {
+  DROIDLAB_SQLITE_ONLY("SQLite's PRAGMA synchronous");
   struct Commit {
     bool durable;
     int64_t synchronous;
@@ -770,7 +774,8 @@ TEST_F(StoreTest, DurableWritesCommitAtSynchronousFull) {
   std::vector<Commit> commits;
   StoreOptions options;
   options.batch_max_delay = std::chrono::milliseconds(10000);  // batches stay open
-  options.before_commit = [&](Database& db, bool durable) {
+  options.before_commit = [&](WriteSession& session, bool durable) {
+    Database& db = static_cast<SqliteWriteSession&>(session).database();
     auto level = db.QueryInt64("PRAGMA synchronous", "reading the synchronous level");
     std::lock_guard lock(mu);
     commits.push_back(Commit{durable, level.ok() ? *level : -1});
@@ -852,6 +857,7 @@ TEST_F(StoreTest, AFullQueuePushesBack) {
 }
 
 TEST_F(StoreTest, DiskFullLosesTheBatchAndReadsGoOn) {
+  DROIDLAB_SQLITE_ONLY("SQLite's max_page_count fills the disk");
   StoreOptions options;
   options.max_page_count = 40;  // a few pages beyond the empty schema
   Open(options);
@@ -1015,12 +1021,14 @@ TEST_F(StoreTest, RetentionByAgePrunesDeviceHistoryAndPaidRestores) {
   ASSERT_EQ(owed->size(), 1u);
   EXPECT_EQ(owed->front().created_at, 120);
   ASSERT_TRUE(store_->Flush().ok());
+  if (testutil::kTestStoreIsPostgres) return;  // the rows counted in the file itself
   auto db = Database::Open(dir_.File("droidlab.db"), Database::Mode::kReadOnly);
   ASSERT_TRUE(db.ok());
   EXPECT_EQ(db->QueryInt64("SELECT count(*) FROM device_restores", "counting").value(), 2);
 }
 
 TEST_F(StoreTest, BackupWhileTheWriterWrites) {
+  DROIDLAB_SQLITE_ONLY("SQLite's online backup (PostgreSQL: pg_dump)");
   const int64_t id = CreateRun("s1", "com.a", 1);
   std::atomic<bool> stop{false};
   std::thread writer([&] {
