@@ -1,6 +1,7 @@
 #include "store/pg/run_writes.h"
 
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "store/looper_stats_columns.h"
@@ -21,7 +22,14 @@ std::vector<std::string> ColumnList(const std::array<const char*, N>& columns) {
 // as an integer (COPY's text format would read "t" into a BIGINT as an error).
 void CopyField(CopyIn& copy, int64_t value) { copy.Int64(value); }
 void CopyField(CopyIn& copy, bool value) { copy.Int64(value ? 1 : 0); }
-void CopyField(CopyIn& copy, double value) { copy.Double(value); }
+// SQLite stores a NaN bound as a double as NULL; so does this, so both read back nullopt.
+void CopyField(CopyIn& copy, double value) {
+  if (std::isnan(value)) {
+    copy.Null();
+  } else {
+    copy.Double(value);
+  }
+}
 void CopyField(CopyIn& copy, const std::string& value) { copy.Text(value); }
 template <class T>
 void CopyField(CopyIn& copy, const std::optional<T>& value) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <future>
 #include <memory>
@@ -467,6 +468,7 @@ TEST_F(PgRunStoreTest, RunsTheirRowsAndTheirHistoryReadTheSameFromBoth) {
     p.utime = 100 + i;
     p.stime = 50 + i;
     p.cpu_pct = i == 3 ? std::nullopt : std::optional<double>(0.1 * static_cast<double>(i) + 1e-9);
+    if (i == 5) p.cpu_pct = std::nan("");  // SQLite stores NULL
     p.rss_kb = 81'000 + i;
     p.num_threads = 30 + i;
     samples.push_back(p);
@@ -563,6 +565,10 @@ TEST_F(PgRunStoreTest, RunsTheirRowsAndTheirHistoryReadTheSameFromBoth) {
   ASSERT_TRUE(looper_read.ok());
   ASSERT_EQ(looper_read->size(), 4u);
   EXPECT_EQ((*looper_read)[0].message_name, looper[0].message_name);
+  auto samples_read = reader_->ListProcSamples(r1);
+  ASSERT_TRUE(samples_read.ok());
+  ASSERT_EQ(samples_read->size(), 7u);
+  EXPECT_FALSE((*samples_read)[5].cpu_pct);
 }
 
 TEST_F(PgRunStoreTest, SchedulesReadTheSameFromBoth) {
@@ -682,6 +688,25 @@ TEST_F(PgRunStoreTest, ASpecThatIsNotJsonIsRefusedByPostgresWhereSqliteKeepsIt) 
   ASSERT_FALSE(pg.ok());
   EXPECT_EQ(pg.error().code, StoreErrorCode::kInvalidArgument) << pg.error().message;
   EXPECT_EQ(Count(pg_, "SELECT count(*) FROM runs"), 0);
+}
+
+// runs.spec and runs.preflight are JSONB: PostgreSQL keeps the document, not its spelling, and
+// prints it its own way (keys by length then bytes, one space after ':' and ','). SQLite keeps
+// the text verbatim. The same document either way; not the same bytes.
+TEST_F(PgRunStoreTest, ASpecIsReadBackAsTheSameDocumentInJsonbsSpelling) {
+  const NewRun run = MakeRun("com.a", "Pixel 7", "cold", 1'000, R"({"package":"com.a","build":7})");
+  const int64_t id = CreateRun(run);
+  RunStatusUpdate update;
+  update.run_id = id;
+  update.status = RunStatus::kRunning;
+  update.preflight_json = R"({ "z" : [1,2], "a" : null })";
+  UpdateRun(update);
+  auto sqlite = sqlite_->Read([&](Reader& r) { return r.GetRun(id); });
+  auto pg = reader_->GetRun(id);
+  ASSERT_TRUE(sqlite.ok() && pg.ok());
+  EXPECT_EQ(sqlite->spec_json, run.spec_json);
+  EXPECT_EQ(pg->spec_json, R"({"build": 7, "package": "com.a"})");
+  EXPECT_EQ(pg->preflight_json, std::optional<std::string>(R"({"a": null, "z": [1, 2]})"));
 }
 
 // Runs created at 1000 * i, statuses cycling through every one; each with a launch, a sample
