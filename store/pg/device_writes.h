@@ -1,0 +1,24 @@
+// The PostgreSQL form of ../device_writes.h: `devices`, `device_state_changes` and
+// `device_restores`. Same arguments (a pg::Connection for the Database), results and error
+// codes; each runs inside its caller's transaction. Internal to store/.
+#pragma once
+
+#include <cstdint>
+
+#include "store/error.h"
+#include "store/pg/connection.h"
+#include "store/records.h"
+
+namespace droidlab::store::pg::writes {
+
+// Inserts or updates by serial; first_seen is kept from the first time.
+Status UpsertDevice(Connection& db, const Device& device);
+// Sets devices.state / last_seen and appends to the history; kNotFound for a device never
+// upserted.
+Status RecordDeviceState(Connection& db, const DeviceStateChange& change);
+// `device_restores`: a new owed restore (its id), and one marked paid (kNotFound for an unknown
+// or already paid one).
+StoreResult<int64_t> InsertDeviceRestore(Connection& db, const DeviceRestore& restore);
+Status MarkDeviceRestorePaid(Connection& db, int64_t restore_id, int64_t paid_at);
+
+}  // namespace droidlab::store::pg::writes
