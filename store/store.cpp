@@ -6,6 +6,10 @@
 
 #include "store/backup.h"
 #include "store/open.h"
+#include "store/pg/connection.h"
+#include "store/pg/migrate.h"
+#include "store/pg/reader.h"
+#include "store/pg/write_session.h"
 #include "store/reader_pool.h"
 #include "store/retention.h"
 #include "store/sqlite_reader.h"
@@ -47,21 +51,56 @@ Store::~Store() {
   readers_.reset();
 }
 
-StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
-  OpenOptions open_options;
-  open_options.create_if_missing = options.create_if_missing;
-  open_options.busy_timeout_ms = options.busy_timeout_ms;
-  open_options.max_page_count = options.max_page_count;
-  auto db = OpenWriterDatabase(options.path, open_options);
-  if (!db) return db.error();
+namespace {
 
+// Each reader's connection: its transactions read-only, so a query can never write.
+StoreResult<std::vector<std::unique_ptr<Reader>>> OpenPostgresReaders(const std::string& url,
+                                                                      size_t count) {
   std::vector<std::unique_ptr<Reader>> readers;
-  const size_t count = options.reader_connections == 0 ? 1 : options.reader_connections;
   for (size_t i = 0; i < count; ++i) {
-    auto reader_db = OpenReaderDatabase(options.path, options.busy_timeout_ms);
-    if (!reader_db) return reader_db.error();
-    readers.push_back(
-        std::make_unique<SqliteReader>(std::make_unique<Database>(std::move(reader_db).value())));
+    auto connection = pg::Connection::Open(url);
+    if (!connection) return connection.error();
+    if (auto s = connection->Execute("SET default_transaction_read_only = on",
+                                     "making a reader's connection read-only");
+        !s) {
+      return s.error();
+    }
+    readers.push_back(std::make_unique<pg::PgReader>(std::move(connection).value()));
+  }
+  return readers;
+}
+
+}  // namespace
+
+StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
+  const size_t count = options.reader_connections == 0 ? 1 : options.reader_connections;
+  std::unique_ptr<WriteSession> session;
+  std::vector<std::unique_ptr<Reader>> readers;
+  if (pg::IsPostgresUrl(options.path)) {
+    // The database is the operator's (created with createdb); its tables are migrated here,
+    // one daemon at a time (migrate.h), and a newer or foreign schema is refused untouched.
+    auto connection = pg::Connection::Open(options.path);
+    if (!connection) return connection.error();
+    auto migrated = pg::MigratePostgres(*connection);
+    if (!migrated) return migrated.error();
+    auto opened = OpenPostgresReaders(options.path, count);
+    if (!opened) return opened.error();
+    readers = std::move(opened).value();
+    session = std::make_unique<pg::PgWriteSession>(std::move(connection).value());
+  } else {
+    OpenOptions open_options;
+    open_options.create_if_missing = options.create_if_missing;
+    open_options.busy_timeout_ms = options.busy_timeout_ms;
+    open_options.max_page_count = options.max_page_count;
+    auto db = OpenWriterDatabase(options.path, open_options);
+    if (!db) return db.error();
+    for (size_t i = 0; i < count; ++i) {
+      auto reader_db = OpenReaderDatabase(options.path, options.busy_timeout_ms);
+      if (!reader_db) return reader_db.error();
+      readers.push_back(std::make_unique<SqliteReader>(
+          std::make_unique<Database>(std::move(reader_db).value())));
+    }
+    session = std::make_unique<SqliteWriteSession>(std::move(db).value());
   }
 
   std::unique_ptr<Store> store(new Store(options));
@@ -72,8 +111,7 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   writer_options.batch_max_records = options.batch_max_records;
   writer_options.batch_max_delay = options.batch_max_delay;
   writer_options.before_commit = options.before_commit;
-  store->writer_ = std::make_unique<Writer>(
-      std::make_unique<SqliteWriteSession>(std::move(db).value()), writer_options);
+  store->writer_ = std::make_unique<Writer>(std::move(session), writer_options);
   return store;
 }
 
@@ -551,6 +589,10 @@ StoreResult<RetentionResult> Store::Prune(const RetentionPolicy& policy) {
 }
 
 Status Store::Backup(const std::string& destination, const BackupOptions& options) {
+  if (pg::IsPostgresUrl(options_.path)) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                          "a PostgreSQL store is backed up with pg_dump, not droidlab backup");
+  }
   return BackupDatabase(options_.path, options_.busy_timeout_ms, destination, options);
 }
 

@@ -46,7 +46,7 @@ class ReaderPool;
 class TaskThread;
 
 struct StoreOptions {
-  std::string path;
+  std::string path;  // a SQLite file, or a postgresql:// URL (pg::IsPostgresUrl)
   bool create_if_missing = true;
   int busy_timeout_ms = 5000;     // waiting on another process's lock before kLocked
   size_t reader_connections = 2;  // the read pool, and the threads PostRead runs on
@@ -95,7 +95,9 @@ class Store {
   // Opens (creating if allowed) and migrates the database; starts the writer thread and the
   // reader pool. The errors of OpenWriterDatabase (open.h): kCannotOpen, kReadOnly, kLocked,
   // kNotADatabase, kCorrupt, kTooNew, kMigrationFailed — each names the file and the reason, and
-  // a refused file is never written to.
+  // a refused file is never written to. A `path` that is a postgresql:// URL opens PostgreSQL
+  // instead (pg/): its database must exist; the errors of pg::Connection::Open and
+  // pg::MigratePostgres, the URL named with its password redacted.
   static StoreResult<std::unique_ptr<Store>> Open(const StoreOptions& options);
   ~Store();  // finishes and commits every queued write, then closes
   Store(const Store&) = delete;
@@ -227,6 +229,7 @@ class Store {
   void BackupAsync(std::string destination, BackupOptions options, Completion done);
 
   StoreStats stats() const;
+  // The file, or the PostgreSQL URL as given (its password too: log it through pg::RedactUrl).
   const std::string& path() const { return options_.path; }
 
  private:

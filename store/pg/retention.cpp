@@ -50,9 +50,8 @@ StoreResult<PruneStepResult> PruneStep(Connection& db, const RetentionPolicy& po
   }
   PruneStepResult step;
   step.runs_deleted = static_cast<int64_t>(ids.size());
-  step.last = step.runs_deleted < budget;
   // The last step: the other histories that grow with time.
-  if (policy.max_age && step.last) {
+  if (policy.max_age && step.runs_deleted < budget) {
     Params params;
     params.Int64(policy.now_ms - policy.max_age->count());
     for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore}) {

@@ -4,24 +4,17 @@
 // (writes::DeleteRunAndRows); and on the last step (fewer runs than that), with max_age, the
 // device state changes older than it (each device keeps its last) and the paid restores.
 // Runs inside its caller's transaction (the writer's task); the caller takes steps until one
-// deletes fewer runs than its budget (`last`), committing between them. Internal to store/.
+// deletes fewer runs than its budget, committing between them. Internal to store/.
 #pragma once
 
 #include <cstdint>
 
 #include "store/error.h"
 #include "store/pg/connection.h"
-#include "store/store.h"
+#include "store/records.h"
+#include "store/write_session.h"
 
 namespace droidlab::store::pg {
-
-struct PruneStepResult {
-  int64_t runs_deleted = 0;
-  // With max_age, on the last step: device state changes and paid restores deleted.
-  int64_t history_rows_deleted = 0;
-  // Fewer runs than the step's budget: nothing is left to delete (SQLite's writer stops here).
-  bool last = false;
-};
 
 StoreResult<PruneStepResult> PruneStep(Connection& db, const RetentionPolicy& policy);
 

@@ -104,10 +104,17 @@ StoreResult<int64_t> InterruptRunningRuns(Connection& db, std::string_view reaso
 
 Status InsertLaunches(Connection& db, const std::vector<Launch>& launches) {
   static const std::vector<std::string> kColumns = ColumnList(sql::kLaunchCopyColumns);
-  const std::string what = launches.empty()
-                               ? std::string()
-                               : "storing " + std::to_string(launches.size()) +
-                                     " launches of run " + std::to_string(launches.front().run_id);
+  // Named as SQLite names the row it stores ("storing launch 3 of run 7"); a refused key among
+  // several is then named by the server's DETAIL ("Key (run_id, iteration)=(7, 3)").
+  std::string what;
+  if (launches.size() == 1) {
+    what = "storing launch " + std::to_string(launches.front().iteration) + " of run " +
+           std::to_string(launches.front().run_id);
+  } else if (!launches.empty()) {
+    what = "storing launches " + std::to_string(launches.front().iteration) + " to " +
+           std::to_string(launches.back().iteration) + " of run " +
+           std::to_string(launches.front().run_id);
+  }
   return CopyRows(
       db, "launches", kColumns, launches,
       [](CopyIn& copy, const Launch& l) {

@@ -43,8 +43,7 @@ inline std::string TestStoreLocation(const TempDir& dir, const std::string& name
   std::lock_guard lock(mu);
   auto [at, added] = urls.try_emplace(file);
   if (added) {
-    PgServer& server = SharedPgServer();
-    at->second = server.SocketUrl(server.CreateDatabase("store"));
+    at->second = SharedPgServer().CreateDatabase("store");
   }
   return at->second;
 #else
@@ -52,16 +51,21 @@ inline std::string TestStoreLocation(const TempDir& dir, const std::string& name
 #endif
 }
 
-// The store opened on dir/name (or its database); null (and a failed expectation naming why)
-// when it does not open. Callers ASSERT_TRUE on the result.
-inline std::unique_ptr<store::Store> OpenTestStore(const TempDir& dir,
-                                                   const std::string& name = "droidlab.db") {
+// The store opened at `location`; null (and a failed expectation naming why) when it does not.
+inline std::unique_ptr<store::Store> OpenTestStoreAt(const std::string& location) {
   store::StoreOptions options;
-  options.path = TestStoreLocation(dir, name);
+  options.path = location;
   auto opened = store::Store::Open(options);
   EXPECT_TRUE(opened.ok()) << "opening " << options.path << ": " << opened.error().message;
   if (!opened.ok()) return nullptr;
   return std::move(opened).value();
+}
+
+// The store opened on dir/name (or its database); null (and a failed expectation naming why)
+// when it does not open. Callers ASSERT_TRUE on the result.
+inline std::unique_ptr<store::Store> OpenTestStore(const TempDir& dir,
+                                                   const std::string& name = "droidlab.db") {
+  return OpenTestStoreAt(TestStoreLocation(dir, name));
 }
 
 }  // namespace droidlab::testutil

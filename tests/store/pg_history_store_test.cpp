@@ -278,7 +278,7 @@ class PgHistoryStoreTest : public ::testing::Test {
     const auto migrated = MigratePostgres(writer_);
     ASSERT_TRUE(migrated.ok()) << migrated.error().message;
     reader_ = std::make_unique<PgReader>(Connect(url));
-    sqlite_ = testutil::OpenTestStore(dir_, sqlite_file);
+    sqlite_ = testutil::OpenTestStoreAt(dir_.File(sqlite_file));
     ASSERT_NE(sqlite_, nullptr);
   }
 

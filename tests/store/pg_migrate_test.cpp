@@ -48,13 +48,15 @@ struct IndexShape {
 };
 
 // The PostgreSQL type a SQLite column's becomes (schema/README.md): INTEGER is 64-bit in SQLite,
-// so bigint; JSON that queries look into is jsonb.
+// so bigint; JSON that queries look into is json when it is returned as written (a run's spec and
+// preflight), else jsonb.
 std::string ExpectedPgType(const std::string& table, const std::string& column,
                            const std::string& sqlite_type) {
-  static const std::set<std::string> kJsonb = {"runs.spec", "runs.preflight",
-                                               "alerts.explained_by"};
+  static const std::set<std::string> kJson = {"runs.spec", "runs.preflight"};
+  static const std::set<std::string> kJsonb = {"alerts.explained_by"};
   if (sqlite_type == "INTEGER") return "bigint";
   if (sqlite_type == "REAL") return "double precision";
+  if (sqlite_type == "TEXT" && kJson.contains(table + "." + column)) return "json";
   if (sqlite_type == "TEXT") return kJsonb.contains(table + "." + column) ? "jsonb" : "text";
   return "unmapped SQLite type " + sqlite_type;
 }

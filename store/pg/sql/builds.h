@@ -25,13 +25,13 @@ inline constexpr char kBuildFileUsers[] =
     "SELECT count(DISTINCT build_id) FROM build_files WHERE sha256 = $1";
 
 // A queued or running run that names the build in its spec ("build" or a side-by-side run's
-// "baseline_build", RunSpec). spec is JSONB, always valid (SQLite's json_valid); a JSON number
-// equals the id as SQLite's json_extract(...) = ?1 compares it (5 and 5.0 alike), a string
+// "baseline_build", RunSpec). spec is JSON, always valid (SQLite's json_valid); as jsonb, a JSON
+// number equals the id as SQLite's json_extract(...) = ?1 compares it (5 and 5.0 alike), a string
 // "5" does not.
 inline constexpr char kBuildInUse[] =
     "SELECT count(*) FROM runs WHERE status IN ('queued', 'running')"
-    " AND (spec -> 'build' = to_jsonb($1::bigint)"
-    " OR spec -> 'baseline_build' = to_jsonb($1::bigint))";
+    " AND ((spec -> 'build')::jsonb = to_jsonb($1::bigint)"
+    " OR (spec -> 'baseline_build')::jsonb = to_jsonb($1::bigint))";
 
 // ReadBuild in build_reads.cpp reads DROIDLAB_PG_BUILD_COLUMNS in this order.
 #define DROIDLAB_PG_BUILD_COLUMNS                                                          \

@@ -33,7 +33,7 @@ inline constexpr const char* kLaunchHistory =
     " WHERE r.package = $1 AND r.created_at >= $2 AND r.status = 'succeeded'"
     " AND ($3::text IS NULL OR r.device_model = $3) AND ($4::text IS NULL OR r.mode = $4)"
     " AND l.valid = 1 AND l.warmup = 0"
-    " AND (l.build_id IS NULL OR (r.spec->'build' = to_jsonb(l.build_id)"
+    " AND (l.build_id IS NULL OR ((r.spec->'build')::jsonb = to_jsonb(l.build_id)"
     " AND (r.spec->>'kind') IS DISTINCT FROM 'calibration'))"
     " ORDER BY r.created_at, r.id, l.iteration";
 

@@ -1,6 +1,6 @@
 // The PostgreSQL form of ../../sql/runs.h: every statement the PostgreSQL store runs on `runs`
 // (schema/postgresql/0001_init.sql). Internal to store/. Where it differs from SQLite's: $n for
-// ?n, ->> for json_extract (spec is JSONB, always valid JSON, so no json_valid), IS [NOT]
+// ?n, ->> for json_extract (spec is JSON, always valid, so no json_valid), IS [NOT]
 // DISTINCT FROM for IS [NOT], no unary + (SQLite's index hint), and ids from the identity.
 #pragma once
 
@@ -23,7 +23,7 @@ inline constexpr const char* kInsertRun =
 inline constexpr const char* kUpdateRunStatus =
     "UPDATE runs SET status = $2, error = coalesce($3, error),"
     " started_at = coalesce($4, started_at), finished_at = coalesce($5, finished_at),"
-    " fingerprint = coalesce($6, fingerprint), preflight = coalesce($7::jsonb, preflight)"
+    " fingerprint = coalesce($6, fingerprint), preflight = coalesce($7::json, preflight)"
     " WHERE id = $1";
 
 inline constexpr const char* kInterruptRunning =

@@ -1,0 +1,64 @@
+// PgWriteSession: the WriteSession (../write_session.h) on one PostgreSQL connection. Its
+// batches are transactions whose ordinary commits skip the wait for the server's WAL flush
+// (SET LOCAL synchronous_commit TO OFF: a crash of the server may lose the last of them, never
+// half of one — SQLite's WAL + NORMAL) and whose durable ones wait for it; its writes are the
+// functions of this folder's *_writes.h. Internal to store/.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "store/pg/connection.h"
+#include "store/write_session.h"
+
+namespace droidlab::store::pg {
+
+class PgWriteSession final : public WriteSession {
+ public:
+  explicit PgWriteSession(Connection connection);
+  ~PgWriteSession() override;
+
+  const std::string& name() const override { return connection_.redacted_url(); }
+  Status BeginBatch(bool durable) override;
+  Status Savepoint() override;
+  Status ReleaseSavepoint() override;
+  Status RollbackToSavepoint() override;
+  bool InTransaction() override;
+  Status CommitBatch() override;
+  void RollbackBatch() override;
+
+  StoreResult<int64_t> InsertRun(const NewRun& run) override;
+  Status UpdateRunStatus(const RunStatusUpdate& update) override;
+  StoreResult<int64_t> InterruptRunningRuns(std::string_view reason, int64_t now_ms) override;
+  Status InsertLaunches(const std::vector<Launch>& launches) override;
+  Status InsertLooperStats(const std::vector<LooperStatsRow>& rows) override;
+  Status InsertProcSamples(const std::vector<ProcSample>& samples) override;
+  Status InsertIterationFrames(const std::vector<IterationFrames>& frames) override;
+  Status InsertIterationFaults(const std::vector<IterationFault>& faults) override;
+  Status InsertIterationMemory(const std::vector<IterationMemory>& memory) override;
+  Status InsertLateIterationFaults(int64_t run_id, int64_t iteration,
+                                   const std::vector<IterationFault>& faults,
+                                   const std::string& invalid_reason) override;
+  Status InsertRunSummaries(const std::vector<RunSummary>& summaries) override;
+  Status UpsertDevice(const Device& device) override;
+  Status RecordDeviceState(const DeviceStateChange& change) override;
+  StoreResult<int64_t> InsertDeviceRestore(const DeviceRestore& restore) override;
+  Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) override;
+  StoreResult<int64_t> InsertSchedule(const NewSchedule& schedule) override;
+  Status DeleteSchedule(int64_t schedule_id) override;
+  Status SetScheduleEnabled(int64_t schedule_id, bool enabled) override;
+  Status MarkScheduleFired(int64_t schedule_id, int64_t fired_at) override;
+  StoreResult<AddedBuild> InsertBuild(const NewBuild& build) override;
+  Status DeleteBuild(int64_t build_id) override;
+  StoreResult<int64_t> InsertAlert(const NewAlert& alert,
+                                   const std::vector<NewAlertDelivery>& deliveries) override;
+  Status RecordAlertAttempt(const AlertAttemptRecord& record) override;
+  Status ResolveAlert(int64_t alert_id, int64_t resolved_at) override;
+  StoreResult<PruneStepResult> PruneStep(const RetentionPolicy& policy) override;
+
+ private:
+  Connection connection_;
+  std::unique_ptr<Transaction> transaction_;
+};
+
+}  // namespace droidlab::store::pg
