@@ -1,5 +1,6 @@
 #include "daemon/backup_command.h"
 
+#include "store/pg/connection.h"
 #include "store/store.h"
 
 namespace droidlab::daemon {
@@ -21,6 +22,14 @@ int RunBackupCommand(const std::vector<std::string>& args, std::FILE* out, std::
   }
   if (destination.empty()) {
     std::fprintf(err, "droidlab backup: --to FILE is required; usage: %s\n", BackupCommandUsage());
+    return 2;
+  }
+  if (store::pg::IsPostgresUrl(path)) {
+    std::fprintf(err,
+                 "droidlab backup: %s is a PostgreSQL database: back it up with the server's own "
+                 "tool, e.g. pg_dump --format=custom --file=%s '%s'\n",
+                 store::PrintableLocation(path).c_str(), destination.c_str(),
+                 store::PrintableLocation(path).c_str());
     return 2;
   }
   // Read as it is, never opened as the daemon opens it: the live database is not migrated (an

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <utility>
 
+#include "store/pg/connection.h"
+#include "store/pg/serving_lock.h"
+
 namespace droidlab::daemon {
 
 namespace {
@@ -25,6 +28,11 @@ std::string HolderPid(int fd) {
 }  // namespace
 
 BasicResult<DatabaseLock, std::string> DatabaseLock::Acquire(const std::string& db_path) {
+  if (store::pg::IsPostgresUrl(db_path)) {
+    auto taken = store::pg::ServingLock::Take(db_path);
+    if (!taken) return taken.error().message;
+    return DatabaseLock(std::make_unique<store::pg::ServingLock>(std::move(taken).value()));
+  }
   std::string path = db_path + ".lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -52,14 +60,22 @@ BasicResult<DatabaseLock, std::string> DatabaseLock::Acquire(const std::string& 
   return DatabaseLock(fd, std::move(path));
 }
 
+DatabaseLock::DatabaseLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+
+DatabaseLock::DatabaseLock(std::unique_ptr<store::pg::ServingLock> server_lock)
+    : server_lock_(std::move(server_lock)) {}
+
 DatabaseLock::DatabaseLock(DatabaseLock&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      path_(std::move(other.path_)),
+      server_lock_(std::move(other.server_lock_)) {}
 
 DatabaseLock& DatabaseLock::operator=(DatabaseLock&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
+    server_lock_ = std::move(other.server_lock_);
   }
   return *this;
 }

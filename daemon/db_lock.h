@@ -1,5 +1,6 @@
 // DatabaseLock: one daemon per database. An exclusive flock(2) on a lock file beside the
-// database (DB path + ".lock"), held for as long as the lock object lives — the daemon's life.
+// database (DB path + ".lock"), held for as long as the lock object lives — the daemon's life;
+// for a postgresql:// database, an advisory lock on the server (store/pg/serving_lock.h).
 // The kernel drops it when the process ends, however it ends (kill -9 included), so a stale
 // lock file never keeps the next daemon out. The file holds the holder's pid, for the message a
 // second daemon prints.
@@ -8,9 +9,14 @@
 //   if (!lock) { fprintf(err, "droidlab serve: %s\n", lock.error().c_str()); return 1; }
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "base/result.h"
+
+namespace droidlab::store::pg {
+class ServingLock;
+}  // namespace droidlab::store::pg
 
 namespace droidlab::daemon {
 
@@ -29,9 +35,11 @@ class DatabaseLock {
   const std::string& path() const { return path_; }
 
  private:
-  DatabaseLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  DatabaseLock(int fd, std::string path);
+  explicit DatabaseLock(std::unique_ptr<store::pg::ServingLock> server_lock);
   int fd_ = -1;
   std::string path_;
+  std::unique_ptr<store::pg::ServingLock> server_lock_;
 };
 
 }  // namespace droidlab::daemon

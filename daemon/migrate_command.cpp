@@ -5,7 +5,7 @@
 
 namespace droidlab::daemon {
 
-const char* MigrateCommandUsage() { return "droidlab migrate [--db droidlab.db]"; }
+const char* MigrateCommandUsage() { return "droidlab migrate [--db droidlab.db | --db postgresql://…]"; }
 
 int RunMigrateCommand(const std::vector<std::string>& args, std::FILE* out, std::FILE* err) {
   store::StoreOptions options;
@@ -25,7 +25,8 @@ int RunMigrateCommand(const std::vector<std::string>& args, std::FILE* out, std:
     return 1;
   }
   opened->reset();  // closes cleanly: the writer commits nothing, the file stays consistent
-  std::fprintf(out, "%s: schema version %d (current)\n", options.path.c_str(),
+  std::fprintf(out, "%s: schema version %d (current)\n",
+               store::PrintableLocation(options.path).c_str(),
                schema::CurrentVersion());
   return 0;
 }

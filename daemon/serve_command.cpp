@@ -40,6 +40,7 @@
 #include "orchestrator/run/run_executor.h"
 #include "schema/migrations.h"
 #include "store/async_store.h"
+#include "store/pg/connection.h"
 #include "store/store.h"
 
 namespace droidlab::daemon {
@@ -243,8 +244,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
 
   // The builds under test, beside the database unless configured; declared after the store
   // (it writes through it) and so gone before it.
+  // (A PostgreSQL database has no folder: then ./builds, the daemon's working directory.)
+  const std::string db_folder = store::pg::IsPostgresUrl(config.db)
+                                    ? std::string()
+                                    : std::filesystem::path(config.db).parent_path().string();
   const std::string builds_dir = std::filesystem::absolute(
-      config.builds_dir.value_or((std::filesystem::path(config.db).parent_path() / "builds").string())).string();
+      config.builds_dir.value_or((std::filesystem::path(db_folder) / "builds").string())).string();
   orchestrator::BuildLibrary builds(*st, builds_dir);
   if (auto e = builds.Open()) {
     std::fprintf(err, "droidlab serve: %s\n", e->c_str());
@@ -399,7 +404,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
       config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
                                                          : config.listen_host;
   std::fprintf(out, "droidlab serve: listening on http://%s:%u (db %s, schema %d; adb server %s%s)\n",
-               url_host.c_str(), static_cast<unsigned>(*port), config.db.c_str(),
+               url_host.c_str(), static_cast<unsigned>(*port), store::PrintableLocation(config.db).c_str(),
                schema::CurrentVersion(), server->ToString().c_str(),
                config.token ? "; token required" : "");
   std::fflush(out);

@@ -196,7 +196,7 @@ BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileR
 }
 
 const char* ServeCommandUsage() {
-  return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] "
+  return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db | --db postgresql://…] "
          "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--token-file FILE] "
          "[--config droidlab.json] [--log-level info] [--insecure]";
 }

@@ -72,6 +72,10 @@ StoreResult<std::vector<std::unique_ptr<Reader>>> OpenPostgresReaders(const std:
 
 }  // namespace
 
+std::string PrintableLocation(const std::string& path) {
+  return pg::IsPostgresUrl(path) ? pg::RedactUrl(path) : path;
+}
+
 StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   const size_t count = options.reader_connections == 0 ? 1 : options.reader_connections;
   std::unique_ptr<WriteSession> session;

@@ -79,6 +79,10 @@ struct BackupOptions {
 Status BackupDatabaseAt(const std::string& path, const std::string& destination,
                         const BackupOptions& options);
 
+// A store's path as it may be printed: the file, or the PostgreSQL URL with its password
+// redacted (pg::RedactUrl).
+std::string PrintableLocation(const std::string& path);
+
 struct StoreStats {
   uint64_t batches_committed = 0;
   uint64_t records_committed = 0;
