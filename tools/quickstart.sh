@@ -9,11 +9,32 @@
 # daemon and the simulated devices.
 #
 #   tools/quickstart.sh                 as above
+#   tools/quickstart.sh --postgres      the same lab with its history in PostgreSQL instead of
+#                                       droidlab.db: Debian's postgresql installed, a private
+#                                       server started on port 5433 with its data and socket in
+#                                       one folder (./droidlab-pg, or /var/tmp/droidlab-pg as
+#                                       root, run by the `postgres` user), kept for the next try
+#                                       and stopped with the daemon
 #   DROIDLAB_QUICKSTART_NO_RUN=1 tools/quickstart.sh    no sample run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+postgres=0
+case "${1:-}" in
+  "") ;;
+  --postgres) postgres=1 ;;
+  *) echo "usage: $0 [--postgres]" >&2; exit 2 ;;
+esac
+
 bash deploy/install-deps.sh
+if [[ $postgres == 1 ]]; then
+  if ! dpkg-query -W -f='${db:Status-Status}' postgresql 2>/dev/null | grep -qx installed; then
+    echo "quickstart: installing Debian's postgresql" >&2
+    as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends postgresql >/dev/null
+  fi
+fi
 echo "quickstart: building (the first build takes a few minutes)" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build --target droidlab droidlab-devsim -j"$(nproc)" >/dev/null
@@ -53,8 +74,38 @@ if [[ -z "$online" ]]; then
   online=$(adb devices | awk 'NR > 1 && $2 == "device" {print $1}')
 fi
 
-echo "quickstart: starting the daemon: $droidlab serve" >&2
-"$droidlab" serve --listen "$listen" &
+db_args=()
+if [[ $postgres == 1 ]]; then
+  # PostgreSQL refuses to run as root: as root the server is the package's `postgres` user's,
+  # in a folder it can reach.
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  if [[ $(id -u) -eq 0 ]]; then
+    pg_dir=/var/tmp/droidlab-pg; pg_user=postgres; as_pg=(runuser -u postgres --)
+  else
+    pg_dir=$PWD/droidlab-pg; pg_user=$(id -un); as_pg=()
+  fi
+  pg_port=5433
+  if [[ ! -f $pg_dir/PG_VERSION ]]; then
+    echo "quickstart: creating a PostgreSQL cluster in $pg_dir" >&2
+    mkdir -p "$pg_dir"
+    [[ $(id -u) -eq 0 ]] && chown postgres: "$pg_dir"
+    # Trust on the socket only, which is in the cluster's own folder (mode 0700): a trial lab.
+    "${as_pg[@]}" "$pg_bin/initdb" -D "$pg_dir" -U "$pg_user" --auth-local=trust \
+      --auth-host=reject >/dev/null
+  fi
+  echo "quickstart: starting PostgreSQL (port $pg_port, socket in $pg_dir)" >&2
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir" -l "$pg_dir/server.log" -w \
+    -o "-p $pg_port -k $pg_dir -c listen_addresses=''" start >/dev/null
+  stop_pg() { "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir" -m fast -w stop >/dev/null 2>&1 || true; }
+  trap 'cleanup; stop_pg' EXIT INT TERM
+  "${as_pg[@]}" "$pg_bin/psql" -h "$pg_dir" -p "$pg_port" -U "$pg_user" -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'droidlab'" | grep -q 1 ||
+    "${as_pg[@]}" "$pg_bin/createdb" -h "$pg_dir" -p "$pg_port" -U "$pg_user" droidlab
+  db_args=(--db "postgresql:///droidlab?host=$pg_dir&port=$pg_port&user=$pg_user")
+fi
+
+echo "quickstart: starting the daemon: $droidlab serve ${db_args[*]}" >&2
+"$droidlab" serve --listen "$listen" "${db_args[@]}" &
 daemon=$!
 pids+=("$daemon")
 for _ in $(seq 100); do
