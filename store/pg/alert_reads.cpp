@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/parse_int.h"
 #include "store/pg/reader.h"
 #include "store/pg/result_row.h"
 #include "store/pg/sql/alerts.h"
@@ -15,8 +14,6 @@
 namespace droidlab::store::pg {
 
 namespace {
-
-constexpr std::string_view kAlertCursorPrefix = "a1";
 
 // An alert row and its explained_by as the JSON text the row holds.
 struct AlertRow {
@@ -67,24 +64,6 @@ AlertDeliveryAttempt ReadAttempt(ResultRow& row) {
   row.Get(a.http_status);
   row.Get(a.error);
   return a;
-}
-
-std::string EncodeAlertCursor(int64_t id) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string cursor(kAlertCursorPrefix);
-  const auto value = static_cast<uint64_t>(id);
-  for (int shift = 60; shift >= 0; shift -= 4) cursor += kDigits[(value >> shift) & 0xf];
-  return cursor;
-}
-
-std::optional<int64_t> DecodeAlertCursor(std::string_view cursor) {
-  if (cursor.size() != kAlertCursorPrefix.size() + 16 ||
-      cursor.substr(0, kAlertCursorPrefix.size()) != kAlertCursorPrefix) {
-    return std::nullopt;
-  }
-  const std::optional<uint64_t> id = ParseInt<uint64_t>(cursor.substr(2), 16);
-  if (!id || *id > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
-  return static_cast<int64_t>(*id);
 }
 
 // The alert rows `sql` selects with `params`.
@@ -143,11 +122,7 @@ StoreResult<AlertPage> PgReader::ListAlerts(const AlertQuery& query) {
   int64_t before = std::numeric_limits<int64_t>::max();
   if (!query.cursor.empty()) {
     auto decoded = DecodeAlertCursor(query.cursor);
-    if (!decoded) {
-      return MakeStoreError(
-          StoreErrorCode::kInvalidArgument,
-          "cursor \"" + query.cursor + "\" is not one of this list: pass next_cursor as returned");
-    }
+    if (!decoded) return NotACursorOfThisList(query.cursor);
     before = *decoded;
   }
   Params p;
