@@ -11,8 +11,9 @@ std::optional<HttpResponse> ResponseCache::Find(const std::string& target,
   return it->second.response;
 }
 
-void ResponseCache::Store(const std::string& target, HttpResponse response, Clock::time_point now) {
-  if (!enabled() || response.status != 200) return;
+void ResponseCache::Store(const std::string& target, HttpResponse response, Clock::time_point now,
+                          uint64_t generation) {
+  if (!enabled() || response.status != 200 || generation != generation_) return;
   if (response.etag.empty()) response.etag = EtagOf(response.body);
   if (!response.shared_body) {
     response.shared_body = std::make_shared<const std::string>(std::move(response.body));
@@ -29,6 +30,7 @@ void ResponseCache::Store(const std::string& target, HttpResponse response, Cloc
 }
 
 void ResponseCache::Clear() {
+  ++generation_;
   entries_.clear();
   bytes_ = 0;
 }

@@ -3,8 +3,8 @@
 // without a store read, a JSON build or an ETag hash — and If-None-Match gets its 304 without
 // rebuilding the body.
 //
-// Freshness: an entry lives `ttl` at most, and every change the server hears of empties the
-// cache: a run event (status, progress — a run's launches are committed before its progress is
+// Freshness: an entry lives `ttl` at most, an answer read before the cache was last emptied is
+// not kept, and every change the server hears of empties the cache: a run event (status, progress — a run's launches are committed before its progress is
 // reported), a device state change, and any request that is not a GET. The ttl bounds what no
 // event announces (a device row the registry has not committed yet, retention) to one device
 // poll interval. Bounded by bytes: past `max_bytes` it starts over empty.
@@ -33,8 +33,15 @@ class ResponseCache {
   // The response stored for `target` within the ttl, with its ETag set and its body shared
   // (`shared_body`), or nullopt.
   std::optional<HttpResponse> Find(const std::string& target, Clock::time_point now) const;
-  // Keeps a 200 response (its ETag computed once, here).
-  void Store(const std::string& target, HttpResponse response, Clock::time_point now);
+  // How many times the cache was emptied: taken before a handler reads the store, and handed to
+  // Store, so that an answer read before a change (a run event, a POST) is not kept after it —
+  // the read is on a reader thread while the io thread goes on, and a client told of the change
+  // must not then be answered from before it.
+  uint64_t generation() const { return generation_; }
+  // Keeps a 200 response (its ETag computed once, here) read at `generation`; dropped when the
+  // cache has been emptied since.
+  void Store(const std::string& target, HttpResponse response, Clock::time_point now,
+             uint64_t generation);
   void Clear();
 
   size_t entries() const { return entries_.size(); }
@@ -49,6 +56,7 @@ class ResponseCache {
   size_t max_bytes_;
   size_t bytes_ = 0;
   mutable uint64_t hits_ = 0;
+  uint64_t generation_ = 0;
   std::unordered_map<std::string, Entry> entries_;
 };
 

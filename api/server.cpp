@@ -123,9 +123,11 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       std::optional<HttpResponse> hit = cache.Find(request.target, ResponseCache::Clock::now());
       if (hit) co_return std::move(*hit);
     }
+    // A change that empties the cache while the handler reads makes its answer unfit to keep.
+    const uint64_t generation = cache.generation();
     auto handle = CallHandler(*match.route, request, match.params);
     HttpResponse response = co_await std::move(handle);
-    if (cacheable && response.status == 200) KeepInCache(request.target, response);
+    if (cacheable && response.status == 200) KeepInCache(request.target, response, generation);
     co_return response;
   }
 
@@ -224,11 +226,11 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   }
 
   // The body moves into the cache and is shared from there, this time too.
-  void KeepInCache(const std::string& target, HttpResponse& response) {
+  void KeepInCache(const std::string& target, HttpResponse& response, uint64_t generation) {
     response.etag = EtagOf(response.body);
     response.shared_body = std::make_shared<const std::string>(std::move(response.body));
     response.body.clear();
-    cache.Store(target, response, ResponseCache::Clock::now());
+    cache.Store(target, response, ResponseCache::Clock::now(), generation);
   }
 
   // Routes whose answer depends only on the store and the registry: not health (asks the adb
