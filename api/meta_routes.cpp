@@ -87,6 +87,21 @@ std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::
   text += "# HELP droidlab_store_records_lost_total Records a failed batch lost.\n";
   text += "# TYPE droidlab_store_records_lost_total counter\n";
   text += "droidlab_store_records_lost_total " + std::to_string(stats.records_lost) + "\n";
+  // PostgreSQL: a lost connection is retried, its batch kept; 0 on SQLite.
+  text +=
+      "# HELP droidlab_store_connection_losses_total Times the store writer's connection "
+      "broke (its batch kept and written again once reconnected).\n";
+  text += "# TYPE droidlab_store_connection_losses_total counter\n";
+  text +=
+      "droidlab_store_connection_losses_total " + std::to_string(stats.connection_losses) + "\n";
+  text +=
+      "# HELP droidlab_store_reconnects_total New connections the store made after losing "
+      "one, by connection.\n";
+  text += "# TYPE droidlab_store_reconnects_total counter\n";
+  text += "droidlab_store_reconnects_total{connection=\"writer\"} " +
+          std::to_string(stats.reconnects) + "\n";
+  text += "droidlab_store_reconnects_total{connection=\"reader\"} " +
+          std::to_string(stats.reader_reconnects) + "\n";
   text += "# HELP droidlab_http_requests_total HTTP requests by route and status code.\n";
   text += "# TYPE droidlab_http_requests_total counter\n";
   for (const auto& [key, n] : ctx.metrics.requests()) {

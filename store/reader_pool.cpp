@@ -4,7 +4,8 @@
 
 namespace droidlab::store {
 
-ReaderPool::ReaderPool(std::vector<std::unique_ptr<Reader>> readers) {
+ReaderPool::ReaderPool(std::vector<std::unique_ptr<Reader>> readers, BeforeLend before_lend)
+    : before_lend_(std::move(before_lend)) {
   const size_t threads = readers.size();
   for (auto& reader : readers) free_.push_back(std::move(reader));
   for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { Work(); });
@@ -24,6 +25,8 @@ std::unique_ptr<Reader> ReaderPool::Acquire() {
   reader_free_.wait(lock, [&] { return !free_.empty(); });
   auto reader = std::move(free_.back());
   free_.pop_back();
+  lock.unlock();
+  if (before_lend_ && before_lend_(*reader)) ++reconnects_;
   return reader;
 }
 

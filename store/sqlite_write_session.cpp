@@ -15,6 +15,15 @@ namespace droidlab::store {
 
 WriteSession::~WriteSession() = default;
 
+Status WriteSession::Reconnect() {
+  return MakeStoreError(StoreErrorCode::kUnavailable, name() + " cannot reconnect");
+}
+
+StoreResult<bool> WriteSession::LostCommitTookEffect() {
+  return MakeStoreError(StoreErrorCode::kUnavailable,
+                        name() + " cannot tell whether a lost commit took effect");
+}
+
 SqliteWriteSession::SqliteWriteSession(Database db) : db_(std::move(db)) {}
 SqliteWriteSession::~SqliteWriteSession() = default;
 

@@ -53,19 +53,34 @@ Store::~Store() {
 
 namespace {
 
-// Each reader's connection: its transactions read-only, so a query can never write.
+// The store's connections are named in pg_stat_activity (application_name), so that an
+// operator — and the tests — can tell the writer from the readers.
+constexpr const char* kWriterApplicationName = "droidlab-writer";
+constexpr const char* kReaderApplicationName = "droidlab-reader";
+
+// A reader's connection: its transactions read-only, so a query can never write. Also how a
+// reader whose connection broke gets a new one (PgReader::ReconnectIfBroken).
+StoreResult<pg::Connection> OpenPostgresReaderConnection(const std::string& url) {
+  pg::ConnectOptions options;
+  options.application_name = kReaderApplicationName;
+  auto connection = pg::Connection::Open(url, options);
+  if (!connection) return connection.error();
+  if (auto s = connection->Execute("SET default_transaction_read_only = on",
+                                   "making a reader's connection read-only");
+      !s) {
+    return s.error();
+  }
+  return connection;
+}
+
 StoreResult<std::vector<std::unique_ptr<Reader>>> OpenPostgresReaders(const std::string& url,
                                                                       size_t count) {
   std::vector<std::unique_ptr<Reader>> readers;
   for (size_t i = 0; i < count; ++i) {
-    auto connection = pg::Connection::Open(url);
+    auto connection = OpenPostgresReaderConnection(url);
     if (!connection) return connection.error();
-    if (auto s = connection->Execute("SET default_transaction_read_only = on",
-                                     "making a reader's connection read-only");
-        !s) {
-      return s.error();
-    }
-    readers.push_back(std::make_unique<pg::PgReader>(std::move(connection).value()));
+    readers.push_back(std::make_unique<pg::PgReader>(
+        std::move(connection).value(), [url] { return OpenPostgresReaderConnection(url); }));
   }
   return readers;
 }
@@ -80,17 +95,25 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   const size_t count = options.reader_connections == 0 ? 1 : options.reader_connections;
   std::unique_ptr<WriteSession> session;
   std::vector<std::unique_ptr<Reader>> readers;
+  ReaderPool::BeforeLend before_lend;
   if (pg::IsPostgresUrl(options.path)) {
     // The database is the operator's (created with createdb); its tables are migrated here,
     // one daemon at a time (migrate.h), and a newer or foreign schema is refused untouched.
-    auto connection = pg::Connection::Open(options.path);
+    pg::ConnectOptions writer_connect;
+    writer_connect.application_name = kWriterApplicationName;
+    auto connection = pg::Connection::Open(options.path, writer_connect);
     if (!connection) return connection.error();
     auto migrated = pg::MigratePostgres(*connection);
     if (!migrated) return migrated.error();
     auto opened = OpenPostgresReaders(options.path, count);
     if (!opened) return opened.error();
     readers = std::move(opened).value();
-    session = std::make_unique<pg::PgWriteSession>(std::move(connection).value());
+    session = std::make_unique<pg::PgWriteSession>(std::move(connection).value(), options.path,
+                                                   writer_connect);
+    // A reader whose connection broke gets a new one before it is lent again.
+    before_lend = [](Reader& reader) {
+      return static_cast<pg::PgReader&>(reader).ReconnectIfBroken();
+    };
   } else {
     OpenOptions open_options;
     open_options.create_if_missing = options.create_if_missing;
@@ -108,7 +131,7 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   }
 
   std::unique_ptr<Store> store(new Store(options));
-  store->readers_ = std::make_unique<ReaderPool>(std::move(readers));
+  store->readers_ = std::make_unique<ReaderPool>(std::move(readers), std::move(before_lend));
   store->maintenance_ = std::make_unique<TaskThread>();
   WriterOptions writer_options;
   writer_options.queue_capacity_records = options.queue_capacity_records;
@@ -614,6 +637,9 @@ StoreStats Store::stats() const {
   s.records_lost = w.records_lost;
   s.tasks_failed = w.tasks_failed;
   s.queued_records = writer_->queued_records();
+  s.connection_losses = w.connection_losses;
+  s.reconnects = w.reconnects;
+  s.reader_reconnects = readers_->reconnects();
   return s;
 }
 

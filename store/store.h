@@ -90,6 +90,11 @@ struct StoreStats {
   uint64_t records_lost = 0;
   uint64_t tasks_failed = 0;
   size_t queued_records = 0;
+  // PostgreSQL: the writer's connection broke (each logged; its batch kept and applied again),
+  // the new connections it made, and the readers' (a reader reconnects when next lent).
+  uint64_t connection_losses = 0;
+  uint64_t reconnects = 0;
+  uint64_t reader_reconnects = 0;
 };
 
 using Completion = UniqueFunction<void(const Status&)>;

@@ -49,6 +49,19 @@ class WriteSession {
   virtual Status CommitBatch() = 0;
   virtual void RollbackBatch() = 0;
 
+  // ---- A lost connection (kUnavailable). PostgreSQL's server rolls the open transaction back
+  // when the connection breaks, so the writer makes a new connection and applies the batch
+  // again; a SQLite file is never "lost", so its session cannot reconnect and the batch is
+  // reported lost as any other.
+  virtual bool CanReconnect() const { return false; }
+  // A new connection in place of the broken one (the open batch, if any, went with the old).
+  // The attempt's error while the server is still away.
+  virtual Status Reconnect();
+  // After a CommitBatch that failed with kUnavailable, then a Reconnect: whether that COMMIT
+  // took effect on the server before the connection broke (the error cannot tell), so that a
+  // committed batch is not applied twice nor an uncommitted one reported committed.
+  virtual StoreResult<bool> LostCommitTookEffect();
+
   // ---- Runs and their measurements. The new run's id; its status "queued".
   virtual StoreResult<int64_t> InsertRun(const NewRun& run) = 0;
   virtual Status UpdateRunStatus(const RunStatusUpdate& update) = 0;  // kNotFound

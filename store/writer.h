@@ -9,9 +9,20 @@
 // synchronous=FULL, or PostgreSQL's synchronous_commit, before the task's completion runs). A
 // batch is begun durable when its first task is (SQLite chooses the level before BEGIN); a
 // durable task that finds an ordinary batch open commits that batch first and gets one of its
-// own. A durability that cannot be set fails the task, never lets it pass unsynced. A full disk,
-// an I/O error or a lost connection while a batch is open rolls the whole batch back: every task in it completes with that error (the batch is
-// reported lost, never half-kept) and the writer goes on with the next one.
+// own. A durability that cannot be set fails the task, never lets it pass unsynced. A full disk
+// or an I/O error while a batch is open rolls the whole batch back: every task in it completes
+// with that error (the batch is reported lost, never half-kept) and the writer goes on with the
+// next one.
+//
+// A lost connection (kUnavailable, on a session that can reconnect: PostgreSQL) loses nothing:
+// the server rolled the batch back, so the writer logs the loss, reconnects with back-off
+// (reconnect_first_delay doubling up to reconnect_max_delay, for as long as the store is open)
+// and applies the batch's tasks again, in order, in a new transaction — each task's `apply` is
+// kept until its batch commits, and may run more than once. A COMMIT whose answer was lost is
+// looked up first (WriteSession::LostCommitTookEffect), so a batch is never applied twice.
+// Completions run once, after the commit. Meanwhile the queue fills and producers are held back
+// as ever. Once Stop() has begun, a failed reconnection gives up: the batch is reported lost
+// with the error, so a store closing while the server is away still ends.
 //
 // Back-pressure: the queue holds at most `queue_capacity_records` records. Push blocks while it
 // is full; PushAsync parks the task and calls on_accepted (from the writer thread) once there is
@@ -44,6 +55,10 @@ struct WriterOptions {
   // Test-only: called on the writer thread inside the batch's transaction right before its
   // COMMIT, with whether a durable task is in it (tests read the synchronous level in force).
   std::function<void(WriteSession&, bool durable)> before_commit;
+  // Between attempts to reconnect after a lost connection: the first wait, doubled each time up
+  // to the last.
+  std::chrono::milliseconds reconnect_first_delay{100};
+  std::chrono::milliseconds reconnect_max_delay{5000};
 };
 
 struct WriterStats {
@@ -52,12 +67,15 @@ struct WriterStats {
   uint64_t batches_lost = 0;   // rolled back by a full disk, I/O errors, a lost connection
   uint64_t records_lost = 0;
   uint64_t tasks_failed = 0;   // tasks that failed alone (constraint), batch kept
+  uint64_t connection_losses = 0;  // the connection broke under the writer (batch kept)
+  uint64_t reconnects = 0;         // new connections made after those losses
 };
 
 struct WriteTask {
   size_t records = 1;    // for the queue bound and the batch size
   bool durable = false;  // commit (synchronous=FULL) right after this task
-  // Runs on the writer thread inside the batch's transaction.
+  // Runs on the writer thread inside the batch's transaction; again, on a new connection, when
+  // the first one broke before the batch committed (its writes were rolled back with it).
   UniqueFunction<Status(WriteSession&)> apply;
   // Runs on the writer thread once the batch committed, or with the error that lost it.
   UniqueFunction<void(const Status&)> on_done;
@@ -90,14 +108,30 @@ class Writer {
     UniqueFunction<void(const Status&)> on_accepted;
   };
   struct Applied {
+    // Kept until the batch commits: a batch lost with its connection is applied again.
+    UniqueFunction<Status(WriteSession&)> apply;
     UniqueFunction<void(const Status&)> on_done;
     Status status;  // the task's own outcome (a failed task in a committed batch keeps its error)
     size_t records;
   };
+  // How a batch lost with its connection ended: open again with every task applied on a new
+  // connection, committed after all (its COMMIT had landed), or reported lost.
+  enum class Recovery { kReplayed, kCommitted, kLost };
 
   void Run();
-  bool BeginBatch(bool durable);
+  Status BeginBatch(bool durable);
   void ApplyTask(WriteTask& task);
+  // The task in a savepoint of its own; a failure that does not end the batch undoes it alone.
+  Status ApplyInSavepoint(UniqueFunction<Status(WriteSession&)>& apply, bool replay);
+  // Whether `status` ends the open batch (it cannot commit any of it).
+  bool EndsTheBatch(const Status& status);
+  // Whether a batch ended by `error` can be kept: a lost connection that can be made again.
+  bool CanRecover(const StoreError& error) const;
+  // Reconnects and applies the batch again (or, its COMMIT lost, finds it committed); `error`
+  // is the loss, and when the batch is lost after all, what lost it.
+  Recovery Recover(StoreError& error, bool lost_at_commit);
+  Status ReconnectWithBackoff();
+  Status ReplayBatch();
   void CommitBatch();
   void FailBatch(const StoreError& error);
 
@@ -119,6 +153,7 @@ class Writer {
   bool batch_open_ = false;
   bool batch_durable_ = false;            // a durable task is in the open batch
   bool batch_full_ = false;               // the open batch was begun durable
+  bool gave_up_reconnecting_ = false;     // Stop() had begun and the server was away
   std::chrono::steady_clock::time_point batch_started_;
 
   std::thread thread_;

@@ -3,6 +3,8 @@
 // Reader's (../reader.cpp): same results in the same order, same cursors, same errors.
 #include "store/pg/reader.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -455,6 +457,20 @@ StoreResult<std::string> PgReader::IntegrityCheck() {
   if (!result) return result.error();
   if (result->rows() == 0) return std::string("no result");
   return result->Text(0, "integrity");
+}
+
+bool PgReader::ReconnectIfBroken() {
+  if (connection_.ok() || !reopen_) return false;
+  auto reopened = reopen_();
+  if (!reopened) {
+    spdlog::warn("store: a reader's connection to {} is lost and reconnecting failed: {}",
+                 connection_.redacted_url(), reopened.error().message);
+    return false;
+  }
+  connection_ = std::move(reopened).value();
+  spdlog::warn("store: a reader's connection to {} was lost; reconnected",
+               connection_.redacted_url());
+  return true;
 }
 
 }  // namespace droidlab::store::pg

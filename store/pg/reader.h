@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,17 @@ namespace droidlab::store::pg {
 
 class PgReader final : public Reader {
  public:
-  explicit PgReader(Connection connection) : connection_(std::move(connection)) {}
+  // How a new connection is opened when this one broke (the store's: read-only, like the first).
+  using Reopen = std::function<StoreResult<Connection>()>;
+
+  explicit PgReader(Connection connection, Reopen reopen = nullptr)
+      : connection_(std::move(connection)), reopen_(std::move(reopen)) {}
+
+  // A connection libpq saw break (a query on it failed with kUnavailable) is replaced by a new
+  // one, one attempt a call; the store's pool calls it before each lend, so the query after the
+  // one that met the break runs on a new connection. While the server is still away the broken
+  // one stays and the next query fails with kUnavailable. True when it reconnected.
+  bool ReconnectIfBroken();
 
   // Every device ever seen, by serial.
   StoreResult<std::vector<Device>> ListDevices() override;
@@ -134,6 +145,7 @@ class PgReader final : public Reader {
 
  private:
   Connection connection_;
+  Reopen reopen_;
 };
 
 }  // namespace droidlab::store::pg

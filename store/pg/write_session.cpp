@@ -2,6 +2,9 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
+#include <string>
+#include <thread>
 #include <utility>
 
 #include "store/pg/alert_writes.h"
@@ -14,20 +17,79 @@
 
 namespace droidlab::store::pg {
 
-PgWriteSession::PgWriteSession(Connection connection) : connection_(std::move(connection)) {}
+PgWriteSession::PgWriteSession(Connection connection, std::string url, ConnectOptions options)
+    : connection_(std::move(connection)), url_(std::move(url)), options_(std::move(options)) {}
 PgWriteSession::~PgWriteSession() = default;
 
 Status PgWriteSession::BeginBatch(bool durable) {
+  batch_xid_.reset();
   transaction_ = std::make_unique<Transaction>(connection_);
   Status begun = transaction_->Begin();
-  // Ordinary batches do not wait for the server's WAL flush; a durable one does (the server's
-  // own setting, on by default, is left to it).
-  if (begun && !durable) {
-    begun = connection_.Execute("SET LOCAL synchronous_commit TO OFF",
-                                "choosing an ordinary batch's durability");
+  // The transaction's id, so that a COMMIT whose answer a broken connection lost can be looked
+  // up on the next connection (LostCommitTookEffect). Ordinary batches do not wait for the
+  // server's WAL flush (set_config(..., true) is SET LOCAL), in the same round trip; a durable
+  // one keeps the server's own setting, on by default.
+  if (begun) {
+    auto xid = connection_.Query(durable ? "SELECT txid_current() AS xid"
+                                         : "SELECT txid_current() AS xid,"
+                                           " set_config('synchronous_commit', 'off', true)",
+                                 "beginning a batch");
+    auto value = xid ? xid->Int64(0, "xid") : StoreResult<int64_t>(xid.error());
+    if (value) {
+      batch_xid_ = *value;
+      batch_backend_pid_ = PQbackendPID(connection_.handle());
+    } else {
+      begun = value.error();
+    }
   }
   if (!begun) transaction_.reset();
   return begun;
+}
+
+Status PgWriteSession::Reconnect() {
+  // Its transaction ended with the old connection (rolled back by the server, or committed).
+  transaction_.reset();
+  auto connection = Connection::Open(url_, options_);
+  if (!connection) return connection.error();
+  connection_ = std::move(connection).value();
+  return OkStatus();
+}
+
+StoreResult<bool> PgWriteSession::LostCommitTookEffect() {
+  if (!batch_xid_) return false;  // no transaction had begun
+  Params xid;
+  xid.Int64(*batch_xid_);
+  for (int attempt = 1;; ++attempt) {
+    auto status = connection_.Query("SELECT txid_status($1) AS status", xid,
+                                    "asking whether a lost commit took effect");
+    if (!status) return status.error();
+    auto text = status->OptionalText(0, "status");
+    if (!text) return text.error();
+    if (!*text) {
+      return MakeStoreError(StoreErrorCode::kInternal, "the server no longer knows transaction " +
+                                                           std::to_string(*batch_xid_) +
+                                                           " of the lost connection");
+    }
+    if (**text == "committed") return true;
+    if (**text == "aborted") return false;
+    // "in progress": the old backend has not ended it yet — a killed one ends in moments; one
+    // whose client vanished (a network cut) may wait for TCP to notice, so after a second it is
+    // ended here (only if it still runs that transaction), and its COMMIT either landed or not.
+    if (attempt == 20) {
+      Params old;
+      old.Int64(batch_backend_pid_).Int64(*batch_xid_ % (int64_t{1} << 32));
+      (void)connection_.Query(
+          "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+          " WHERE pid = $1 AND backend_xid::text = $2::text",
+          old, "ending the lost connection's backend");
+    }
+    if (attempt == 40) {
+      return MakeStoreError(StoreErrorCode::kUnavailable,
+                            "transaction " + std::to_string(*batch_xid_) + " of the lost " +
+                                "connection to " + name() + " is still in progress");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 Status PgWriteSession::Savepoint() {

@@ -2,10 +2,14 @@
 // batches are transactions whose ordinary commits skip the wait for the server's WAL flush
 // (SET LOCAL synchronous_commit TO OFF: a crash of the server may lose the last of them, never
 // half of one — SQLite's WAL + NORMAL) and whose durable ones wait for it; its writes are the
-// functions of this folder's *_writes.h. Internal to store/.
+// functions of this folder's *_writes.h. Opened with the URL it came from, it can reconnect
+// after the connection broke, and say whether a COMMIT whose answer was lost took effect (each
+// batch notes its transaction id when it begins: txid_status). Internal to store/.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "store/pg/connection.h"
@@ -15,7 +19,9 @@ namespace droidlab::store::pg {
 
 class PgWriteSession final : public WriteSession {
  public:
-  explicit PgWriteSession(Connection connection);
+  // `url` (with its password) and `options` reopen the connection after it broke; without a
+  // URL the session cannot reconnect.
+  explicit PgWriteSession(Connection connection, std::string url = {}, ConnectOptions options = {});
   ~PgWriteSession() override;
 
   const std::string& name() const override { return connection_.redacted_url(); }
@@ -26,6 +32,9 @@ class PgWriteSession final : public WriteSession {
   bool InTransaction() override;
   Status CommitBatch() override;
   void RollbackBatch() override;
+  bool CanReconnect() const override { return !url_.empty(); }
+  Status Reconnect() override;
+  StoreResult<bool> LostCommitTookEffect() override;
 
   StoreResult<int64_t> InsertRun(const NewRun& run) override;
   Status UpdateRunStatus(const RunStatusUpdate& update) override;
@@ -58,7 +67,12 @@ class PgWriteSession final : public WriteSession {
 
  private:
   Connection connection_;
+  std::string url_;
+  ConnectOptions options_;
   std::unique_ptr<Transaction> transaction_;
+  // The open (or last) batch's transaction id (txid_current) and the backend it ran on.
+  std::optional<int64_t> batch_xid_;
+  int batch_backend_pid_ = 0;
 };
 
 }  // namespace droidlab::store::pg
