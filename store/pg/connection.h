@@ -189,7 +189,7 @@ class Connection {
 };
 
 // COPY FROM STDIN in progress. Each row is its fields, then EndRow(); the data is sent in
-// blocks of about 64 KiB. Finish() ends the COPY and returns the rows the server took; a CopyIn
+// blocks of about 16 KiB. Finish() ends the COPY and returns the rows the server took; a CopyIn
 // destroyed unfinished abandons the COPY (the server discards every row of it).
 class CopyIn {
  public:

@@ -217,18 +217,6 @@ constexpr std::array<const char*, 1> kIterationKey = {"iteration"};
 constexpr std::array<const char*, 1> kRowidKey = {"rowid"};
 constexpr std::array<const char*, 2> kTimeAndRowidKey = {"t_ms", "rowid"};
 
-// The median as ../reader.cpp's LaunchHistory computes it (the mean of the two middle values of
-// an even count); `v` is reordered.
-std::optional<double> Median(std::vector<int64_t>& v) {
-  if (v.empty()) return std::nullopt;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const auto upper = static_cast<double>(v[mid]);
-  if (v.size() % 2 == 1) return upper;
-  const auto lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (static_cast<double>(lower) + upper) / 2;
-}
-
 }  // namespace
 
 StoreResult<std::vector<Device>> PgReader::ListDevices() {
@@ -374,47 +362,26 @@ StoreResult<std::vector<LaunchHistoryPoint>> PgReader::LaunchHistory(
   auto result = connection_.Query(sql::kLaunchHistory, params, kWhat);
   if (!result) return result.error();
 
+  // One row a run, its launches summarised by the server (sql::kLaunchHistory).
   std::vector<LaunchHistoryPoint> points;
-  std::vector<int64_t> displayed;
-  std::vector<int64_t> total;
-  std::vector<int64_t> fully_drawn;
-  auto close_point = [&] {
-    if (points.empty()) return;
-    LaunchHistoryPoint& p = points.back();
-    p.launches = static_cast<int64_t>(displayed.size());
-    if (!displayed.empty()) {
-      int64_t sum = 0;
-      for (int64_t v : displayed) sum += v;
-      p.displayed_mean_ms = static_cast<double>(sum) / static_cast<double>(displayed.size());
-      p.displayed_min_ms = *std::min_element(displayed.begin(), displayed.end());
-      p.displayed_max_ms = *std::max_element(displayed.begin(), displayed.end());
-    }
-    p.displayed_median_ms = Median(displayed);
-    p.total_time_median_ms = Median(total);
-    p.fully_drawn_median_ms = Median(fully_drawn);
-    displayed.clear();
-    total.clear();
-    fully_drawn.clear();
-  };
+  points.reserve(static_cast<size_t>(result->rows()));
   for (int r = 0; r < result->rows(); ++r) {
     RowReader row(*result, r);
-    const int64_t run_id = row.Int64("id");
-    if (points.empty() || points.back().run_id != run_id) {
-      close_point();
-      LaunchHistoryPoint point;
-      point.run_id = run_id;
-      point.serial = row.Text("serial");
-      point.device_model = row.OptionalText("device_model");
-      point.mode = row.Text("mode");
-      point.run_created_at = row.Int64("created_at");
-      points.push_back(std::move(point));
-    }
-    if (auto v = row.OptionalInt64("displayed_ms")) displayed.push_back(*v);
-    if (auto v = row.OptionalInt64("fully_drawn_ms")) fully_drawn.push_back(*v);
-    if (auto v = row.OptionalInt64("total_time_ms")) total.push_back(*v);
+    LaunchHistoryPoint& p = points.emplace_back();
+    p.run_id = row.Int64("id");
+    p.serial = row.Text("serial");
+    p.device_model = row.OptionalText("device_model");
+    p.mode = row.Text("mode");
+    p.run_created_at = row.Int64("created_at");
+    p.launches = row.Int64("launches");
+    p.displayed_min_ms = row.OptionalInt64("displayed_min_ms");
+    p.displayed_median_ms = row.OptionalDouble("displayed_median_ms");
+    p.displayed_mean_ms = row.OptionalDouble("displayed_mean_ms");
+    p.displayed_max_ms = row.OptionalInt64("displayed_max_ms");
+    p.total_time_median_ms = row.OptionalDouble("total_time_median_ms");
+    p.fully_drawn_median_ms = row.OptionalDouble("fully_drawn_median_ms");
     if (auto s = row.status(kWhat); !s) return s.error();
   }
-  close_point();
   return points;
 }
 
