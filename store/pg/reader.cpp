@@ -10,9 +10,8 @@
 #include <limits>
 #include <utility>
 
-#include "base/parse_int.h"
 #include "store/looper_stats_columns.h"
-#include "store/pg/row_reader.h"
+#include "store/pg/result_row.h"
 #include "store/pg/sql/device_restores.h"
 #include "store/pg/sql/devices.h"
 #include "store/pg/sql/launches.h"
@@ -25,7 +24,7 @@ namespace droidlab::store::pg {
 
 namespace {
 
-Run ReadRun(RowReader& row) {
+Run ReadRun(ResultRow& row) {
   Run run;
   run.id = row.Int64("id");
   run.spec_json = row.Text("spec");
@@ -46,7 +45,7 @@ Run ReadRun(RowReader& row) {
   return run;
 }
 
-Device ReadDevice(RowReader& row) {
+Device ReadDevice(ResultRow& row) {
   Device device;
   device.serial = row.Text("serial");
   device.model = row.OptionalText("model");
@@ -61,7 +60,7 @@ Device ReadDevice(RowReader& row) {
   return device;
 }
 
-Launch ReadLaunch(RowReader& row) {
+Launch ReadLaunch(ResultRow& row) {
   Launch launch;
   launch.run_id = row.Int64("run_id");
   launch.iteration = row.Int64("iteration");
@@ -84,14 +83,14 @@ Launch ReadLaunch(RowReader& row) {
   return launch;
 }
 
-LooperStatsRow ReadLooperStatsRow(RowReader& row) {
+LooperStatsRow ReadLooperStatsRow(ResultRow& row) {
   LooperStatsRow stats;
   ForEachLooperRowColumn(
       [&](const auto& column, int) { row.Read(column.name, stats.*column.member); });
   return stats;
 }
 
-ProcSample ReadProcSample(RowReader& row) {
+ProcSample ReadProcSample(ResultRow& row) {
   ProcSample sample;
   sample.run_id = row.Int64("run_id");
   sample.t_ms = row.Int64("t_ms");
@@ -104,7 +103,7 @@ ProcSample ReadProcSample(RowReader& row) {
   return sample;
 }
 
-Schedule ReadSchedule(RowReader& row) {
+Schedule ReadSchedule(ResultRow& row) {
   Schedule schedule;
   schedule.id = row.Int64("id");
   schedule.cron = row.Text("cron");
@@ -116,7 +115,7 @@ Schedule ReadSchedule(RowReader& row) {
   return schedule;
 }
 
-DeviceRestore ReadDeviceRestore(RowReader& row) {
+DeviceRestore ReadDeviceRestore(ResultRow& row) {
   DeviceRestore restore;
   restore.id = row.Int64("id");
   restore.serial = row.Text("serial");
@@ -133,7 +132,7 @@ DeviceRestore ReadDeviceRestore(RowReader& row) {
 template <class T, class Read>
 StoreResult<std::optional<T>> OneRow(const Result& result, Read read, std::string_view what) {
   if (result.rows() == 0) return std::optional<T>();
-  RowReader row(result, 0);
+  ResultRow row(result, 0);
   T value = read(row);
   if (auto s = row.status(what); !s) return s.error();
   return std::optional<T>(std::move(value));
@@ -145,7 +144,7 @@ StoreResult<std::vector<T>> QueryRows(Connection& db, const char* sql, const Par
                                       Read read, std::string_view what) {
   auto result = db.Query(sql, params, what);
   if (!result) return result.error();
-  return ReadRows<T>(*result, read, what);
+  return CollectRows<T>(*result, read, what);
 }
 
 // SQLite's LIMIT -1 (or any negative: no limit) is PostgreSQL's LIMIT NULL; a negative LIMIT is
@@ -158,12 +157,6 @@ void AddLimit(Params& params, int64_t limit) {
   }
 }
 
-// The hex of ../reader.cpp's cursors: 16 lower-case digits per key, read with ParseInt as there.
-void AppendHex(std::string& out, uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (int shift = 60; shift >= 0; shift -= 4) out += kDigits[(value >> shift) & 0xf];
-}
-
 // A page of one run's rows by keyset, as ../reader.cpp's PageOfRows: `sql` takes the run as $1,
 // the key of the last row sent as $2..$(1 + Keys) and the limit after them, and selects the
 // key as the columns `key_columns`. The cursor is `prefix` and each key in 16 hex digits.
@@ -174,21 +167,8 @@ StoreResult<RowPage<Row>> PageOfRows(Connection& db, const char* sql, int64_t ru
                                      std::string_view what) {
   std::array<int64_t, Keys> after;
   after.fill(std::numeric_limits<int64_t>::min());
-  if (!query.cursor.empty()) {
-    const std::string_view cursor = query.cursor;
-    bool ok =
-        cursor.size() == prefix.size() + 16 * Keys && cursor.substr(0, prefix.size()) == prefix;
-    for (size_t k = 0; ok && k < Keys; ++k) {
-      const std::optional<uint64_t> key =
-          ParseInt<uint64_t>(cursor.substr(prefix.size() + 16 * k, 16), 16);
-      ok = key.has_value();
-      if (ok) after[k] = static_cast<int64_t>(*key);
-    }
-    if (!ok) {
-      return MakeStoreError(
-          StoreErrorCode::kInvalidArgument,
-          "cursor \"" + query.cursor + "\" is not one of this list: pass next_cursor as returned");
-    }
+  if (!query.cursor.empty() && !DecodeKeyCursor(query.cursor, prefix, after)) {
+    return NotACursorOfThisList(query.cursor);
   }
   Params params;
   params.Int64(run_id);
@@ -201,11 +181,10 @@ StoreResult<RowPage<Row>> PageOfRows(Connection& db, const char* sql, int64_t ru
   for (int r = 0; r < result->rows(); ++r) {
     if (query.limit >= 0 && page.rows.size() == static_cast<size_t>(query.limit)) {
       // A row past the page: the cursor is the key of the page's last row, kept in `after`.
-      page.next_cursor = std::string(prefix);
-      for (int64_t key : after) AppendHex(page.next_cursor, static_cast<uint64_t>(key));
+      page.next_cursor = EncodeKeyCursor(prefix, after);
       return page;
     }
-    RowReader row(*result, r);
+    ResultRow row(*result, r);
     page.rows.push_back(read(row));
     for (size_t k = 0; k < Keys; ++k) after[k] = row.Int64(key_columns[k]);
     if (auto s = row.status(what); !s) return s.error();
@@ -243,7 +222,7 @@ StoreResult<std::vector<DeviceStateChange>> PgReader::ListDeviceStateChanges(
   params.Text(serial);
   return QueryRows<DeviceStateChange>(
       connection_, sql::kDeviceStateChanges, params,
-      [](RowReader& row) {
+      [](ResultRow& row) {
         DeviceStateChange change;
         change.serial = row.Text("serial");
         change.state = row.Text("state");
@@ -366,7 +345,7 @@ StoreResult<std::vector<LaunchHistoryPoint>> PgReader::LaunchHistory(
   std::vector<LaunchHistoryPoint> points;
   points.reserve(static_cast<size_t>(result->rows()));
   for (int r = 0; r < result->rows(); ++r) {
-    RowReader row(*result, r);
+    ResultRow row(*result, r);
     LaunchHistoryPoint& p = points.emplace_back();
     p.run_id = row.Int64("id");
     p.serial = row.Text("serial");
@@ -393,7 +372,7 @@ StoreResult<std::vector<Schedule>> PgReader::ListSchedules() {
 StoreResult<std::vector<std::pair<std::string, int64_t>>> PgReader::CountRunsByStatus() {
   return QueryRows<std::pair<std::string, int64_t>>(
       connection_, sql::kRunCountsByStatus, Params(),
-      [](RowReader& row) { return std::make_pair(row.Text("status"), row.Int64("runs")); },
+      [](ResultRow& row) { return std::make_pair(row.Text("status"), row.Int64("runs")); },
       "counting runs");
 }
 
