@@ -156,6 +156,33 @@ AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceState(DeviceStateChange ch
   co_return co_await std::move(accepting);
 }
 
+// ---- Hosts and device labels
+
+AsyncStore::Awaitable<Status> AsyncStore::UpsertHost(Host host) const {
+  auto start = [this, &host](auto done) {
+    store_->UpsertHostAsync(std::move(host), std::move(done));
+  };
+  auto registering = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(registering);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::AddAuditEntry(AuditEntry entry) const {
+  auto start = [this, &entry](auto done) {
+    store_->AddAuditEntryAsync(std::move(entry), std::move(done));
+  };
+  auto recording = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(recording);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::SetDeviceLabels(std::string serial,
+                                                          std::vector<std::string> labels) const {
+  auto start = [this, &serial, &labels](auto done) {
+    store_->SetDeviceLabelsAsync(std::move(serial), std::move(labels), std::move(done));
+  };
+  auto setting = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(setting);
+}
+
 // ---- Device restores
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::RecordDeviceRestore(
@@ -343,6 +370,19 @@ AsyncStore::Awaitable<StoreResult<Device>> AsyncStore::GetDevice(std::string ser
 AsyncStore::Awaitable<StoreResult<std::vector<DeviceStateChange>>>
 AsyncStore::ListDeviceStateChanges(std::string serial) const {
   auto query = [&serial](Reader& r) { return r.ListDeviceStateChanges(serial); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<Host>>> AsyncStore::ListHosts() const {
+  auto query = [](Reader& r) { return r.ListHosts(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<AuditPage>> AsyncStore::ListAudit(int64_t limit,
+                                                                    std::string cursor) const {
+  auto query = [limit, &cursor](Reader& r) { return r.ListAudit(limit, cursor); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }

@@ -89,6 +89,10 @@ class AsyncStore {
   Awaitable<Status> DeleteSchedule(int64_t schedule_id) const;
   Awaitable<Status> SetScheduleEnabled(int64_t schedule_id, bool enabled) const;
   Awaitable<Status> MarkScheduleFired(int64_t schedule_id, int64_t fired_at) const;
+  // ---- Hosts and device labels: resume once committed durably.
+  Awaitable<Status> UpsertHost(Host host) const;
+  Awaitable<Status> AddAuditEntry(AuditEntry entry) const;
+  Awaitable<Status> SetDeviceLabels(std::string serial, std::vector<std::string> labels) const;
   // ---- Device restores: resume once committed durably (Store::RecordDeviceRestore).
   Awaitable<StoreResult<int64_t>> RecordDeviceRestore(DeviceRestore restore) const;
   Awaitable<Status> MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) const;
@@ -105,6 +109,8 @@ class AsyncStore {
   Awaitable<StoreResult<Device>> GetDevice(std::string serial) const;
   Awaitable<StoreResult<std::vector<DeviceStateChange>>> ListDeviceStateChanges(
       std::string serial) const;
+  Awaitable<StoreResult<std::vector<Host>>> ListHosts() const;
+  Awaitable<StoreResult<AuditPage>> ListAudit(int64_t limit, std::string cursor) const;
   Awaitable<StoreResult<RunPage>> ListRuns(RunQuery query) const;
   Awaitable<StoreResult<Run>> GetRun(int64_t run_id) const;
   Awaitable<StoreResult<std::vector<Launch>>> ListLaunches(int64_t run_id) const;

@@ -9,6 +9,25 @@
 
 namespace droidlab::store::writes {
 
+namespace {
+
+StoreResult<bool> DeviceExists(Database& db, std::string_view serial, const std::string& what) {
+  auto st = db.Cached(sql::kDeviceExists);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  switch ((*st)->StepOnce()) {
+    case Statement::Step::kRow:
+      return true;
+    case Statement::Step::kDone:
+      return false;
+    case Statement::Step::kError:
+      break;
+  }
+  return (*st)->Error(what);
+}
+
+}  // namespace
+
 Status UpsertDevice(Database& db, const Device& device) {
   return RunCached(
       db, sql::kUpsertDevice,
@@ -23,6 +42,7 @@ Status UpsertDevice(Database& db, const Device& device) {
         st.BindText(8, device.state);
         st.BindInt64(9, device.first_seen);
         st.BindInt64(10, device.last_seen);
+        st.BindOptional(11, device.host);
       },
       "storing device " + device.serial);
 }
@@ -34,11 +54,57 @@ Status RecordDeviceState(Database& db, const DeviceStateChange& change) {
     st.BindText(2, change.state);
     st.BindInt64(3, change.changed_at);
   };
-  if (auto s = RunCached(db, sql::kUpdateDeviceState, bind, what); !s) return s;
-  if (auto s = NotFoundUnlessChanged(db, what + ": device never stored (UpsertDevice first)"); !s) {
-    return s;
+  auto bind_update = [&](Statement& st) {
+    bind(st);
+    st.BindOptional(4, change.host);
+  };
+  if (auto s = RunCached(db, sql::kUpdateDeviceState, bind_update, what); !s) return s;
+  if (db.Changes() == 0) {
+    // Never stored, or held by another host now (then its history is that host's to write).
+    auto exists = DeviceExists(db, change.serial, what);
+    if (!exists) return exists.error();
+    if (*exists) return OkStatus();
+    return MakeStoreError(StoreErrorCode::kNotFound,
+                          what + ": device never stored (UpsertDevice first)");
   }
   return RunCached(db, sql::kInsertDeviceStateChange, bind, what);
+}
+
+Status UpsertHost(Database& db, const Host& host) {
+  return RunCached(
+      db, sql::kUpsertHost,
+      [&](Statement& st) {
+        st.BindText(1, host.name);
+        st.BindText(2, host.address);
+        st.BindText(3, host.version);
+        st.BindInt64(4, host.started_at);
+        st.BindInt64(5, host.heartbeat_at);
+      },
+      "registering host " + host.name);
+}
+
+Status SetDeviceLabels(Database& db, std::string_view serial,
+                       const std::vector<std::string>& labels) {
+  const std::string what = "setting the labels of device " + std::string(serial);
+  auto exists = DeviceExists(db, serial, what);
+  if (!exists) return exists.error();
+  if (!*exists) {
+    return MakeStoreError(StoreErrorCode::kNotFound,
+                          "no device " + std::string(serial) + " has ever been seen");
+  }
+  auto by_serial = [&](Statement& st) { st.BindText(1, serial); };
+  if (auto s = RunCached(db, sql::kDeleteDeviceLabels, by_serial, what); !s) return s;
+  for (const std::string& label : labels) {
+    auto s = RunCached(
+        db, sql::kInsertDeviceLabel,
+        [&](Statement& st) {
+          st.BindText(1, serial);
+          st.BindText(2, label);
+        },
+        what);
+    if (!s) return s;
+  }
+  return OkStatus();
 }
 
 StoreResult<int64_t> InsertDeviceRestore(Database& db, const DeviceRestore& restore) {

@@ -1,6 +1,9 @@
-// The Reader interface's one out-of-line member, and the keyset cursors both backends issue.
+// The Reader interface's one out-of-line member, the keyset cursors both backends issue, and
+// the device labels both aggregate.
 #include "store/reader.h"
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "base/parse_int.h"
@@ -16,6 +19,40 @@ constexpr size_t kHexDigits = 16;
 }  // namespace
 
 Reader::~Reader() = default;
+
+StoreResult<int64_t> AuditPageStart(int64_t limit, std::string_view cursor) {
+  if (limit < 1 || limit > 1000) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                          "limit must be between 1 and 1000, got " + std::to_string(limit));
+  }
+  if (cursor.empty()) return std::numeric_limits<int64_t>::max();
+  int64_t id = 0;
+  if (!DecodeKeyCursor(cursor, "u1", std::span<int64_t>(&id, 1))) {
+    return NotACursorOfThisList(cursor);
+  }
+  return id;
+}
+
+void CutAuditPage(int64_t limit, AuditPage& page) {
+  if (page.entries.size() <= static_cast<size_t>(limit)) return;
+  page.entries.pop_back();
+  const int64_t last = page.entries.back().id;
+  page.next_cursor = EncodeKeyCursor("u1", std::span<const int64_t>(&last, 1));
+}
+
+std::vector<std::string> SplitDeviceLabels(const std::optional<std::string>& joined) {
+  std::vector<std::string> labels;
+  if (!joined || joined->empty()) return labels;
+  std::string_view rest = *joined;
+  while (true) {
+    const size_t end = rest.find('\n');
+    labels.emplace_back(rest.substr(0, end));
+    if (end == std::string_view::npos) break;
+    rest.remove_prefix(end + 1);
+  }
+  std::sort(labels.begin(), labels.end());
+  return labels;
+}
 
 std::string EncodeKeyCursor(std::string_view prefix, std::span<const int64_t> keys) {
   static constexpr char kDigits[] = "0123456789abcdef";

@@ -50,6 +50,11 @@ class Reader {
   // A device's state changes, oldest first.
   virtual StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(
       std::string_view serial) = 0;
+  // The lab's hosts (schema 0015), by name.
+  virtual StoreResult<std::vector<Host>> ListHosts() = 0;
+  // The audit log (schema 0016), newest first, at most `limit` (1..1000) entries after `cursor`
+  // ("" for the first page; kInvalidArgument for one this list did not issue).
+  virtual StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) = 0;
 
   // Newest first (created_at, then id), at most query.limit; next_cursor continues after the
   // last run returned (keyset paging: stable while runs are added). kInvalidArgument for a
@@ -150,8 +155,9 @@ class Reader {
 };
 
 // The opaque keyset cursors, one format for both backends: a list's two-letter prefix ("r1"
-// runs, "i1" launches, "e1" looper stats, "p1" proc samples, "a1" alerts), then each key of the
-// last row sent in 16 hex digits. A cursor of another list, or not one at all, is refused.
+// runs, "i1" launches, "e1" looper stats, "p1" proc samples, "a1" alerts, "u1" the audit log), then
+// each key of the last row sent in 16 hex digits. A cursor of another list, or not one at all, is
+// refused.
 std::string EncodeKeyCursor(std::string_view prefix, std::span<const int64_t> keys);
 // False unless `cursor` is `prefix` and exactly keys.size() keys.
 bool DecodeKeyCursor(std::string_view cursor, std::string_view prefix, std::span<int64_t> keys);
@@ -161,6 +167,16 @@ StoreError NotACursorOfThisList(std::string_view cursor);
 // ListRuns' cursor: (created_at, id) of the last run of a page.
 std::string EncodeRunCursor(int64_t created_at, int64_t id);
 bool DecodeRunCursor(std::string_view cursor, int64_t& created_at, int64_t& id);
+// A device's labels as both backends' queries aggregate them (joined by newlines, or NULL for
+// none), split and sorted bytewise.
+std::vector<std::string> SplitDeviceLabels(const std::optional<std::string>& joined);
+
+// ListAudit's paging, shared by both backends: the limit checked and the cursor read into the
+// id to read below (kInvalidArgument otherwise); then, with one entry more than the limit read,
+// the page cut and its cursor set.
+StoreResult<int64_t> AuditPageStart(int64_t limit, std::string_view cursor);
+void CutAuditPage(int64_t limit, AuditPage& page);
+
 // ListAlerts' cursor: the id of the last alert of a page (never negative).
 std::string EncodeAlertCursor(int64_t id);
 std::optional<int64_t> DecodeAlertCursor(std::string_view cursor);

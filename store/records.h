@@ -28,12 +28,49 @@ struct Device {
   std::string state;  // adb's state (device, offline, unauthorized, ...) or "disconnected"
   int64_t first_seen = 0;  // kept from the first upsert; later upserts only move last_seen
   int64_t last_seen = 0;
+  // The host whose adb server last listed it (schema 0015; issue 17 §2). An upsert without one
+  // keeps the stored host; a device seen before 0015 has none until its host sees it again.
+  std::optional<std::string> host;
+  // The operator's labels, sorted (read only: set whole by Store::SetDeviceLabels).
+  std::vector<std::string> labels;
 };
 
 struct DeviceStateChange {
   std::string serial;
   std::string state;
   int64_t changed_at = 0;
+  // The host recording it. When set, a change of a device another host holds now is not applied
+  // (it moved: the old host's "disconnected" must not overwrite the new host's "device").
+  // Not stored: ListDeviceStateChanges leaves it empty.
+  std::optional<std::string> host = std::nullopt;
+};
+
+// One request that changed something through the API (schema 0016, issue 17 §3).
+struct AuditEntry {
+  int64_t id = 0;      // given by the store
+  int64_t at = 0;      // ms since the epoch
+  std::string caller;  // the token's name, or "local" (no token: loopback only)
+  std::string remote;  // the client's address
+  std::string method;
+  std::string path;  // without the query
+  int64_t status = 0;
+  std::optional<std::string> location;  // what it made (a Location header), if anything
+};
+
+// A page of the audit log, newest first; next_cursor continues after its last entry.
+struct AuditPage {
+  std::vector<AuditEntry> entries;
+  std::optional<std::string> next_cursor;
+};
+
+// A daemon's host (schema 0015): registered at start-up, its heartbeat_at moved on every
+// heartbeat. Times in ms since the epoch.
+struct Host {
+  std::string name;
+  std::string address;  // where its API answers, e.g. "http://lab-3:8470"
+  std::string version;  // droidlab's
+  int64_t started_at = 0;
+  int64_t heartbeat_at = 0;
 };
 
 enum class RunStatus { kQueued, kRunning, kSucceeded, kFailed, kCancelled, kInterrupted };

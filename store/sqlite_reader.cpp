@@ -7,6 +7,8 @@
 
 #include "base/parse_int.h"
 #include "store/looper_stats_columns.h"
+#include "store/sql/audit_log.h"
+#include "store/sql/builds.h"
 #include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
 #include "store/sql/iteration_faults.h"
@@ -17,7 +19,6 @@
 #include "store/sql/proc_samples.h"
 #include "store/sql/run_summaries.h"
 #include "store/sql/runs.h"
-#include "store/sql/builds.h"
 #include "store/sql/schedules.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -59,6 +60,8 @@ Device ReadDevice(const Statement& st) {
   device.state = st.ColumnString(7);
   device.first_seen = st.ColumnInt64(8);
   device.last_seen = st.ColumnInt64(9);
+  device.host = st.ColumnOptionalString(10);
+  device.labels = SplitDeviceLabels(st.ColumnOptionalString(11));
   return device;
 }
 
@@ -333,6 +336,52 @@ StoreResult<Device> SqliteReader::GetDevice(std::string_view serial) {
                           "no device " + std::string(serial) + " has ever been seen");
   }
   return std::move(**device);
+}
+
+StoreResult<std::vector<Host>> SqliteReader::ListHosts() {
+  auto st = db_->Cached(sql::kHosts);
+  if (!st) return st.error();
+  return CollectRows<Host>(
+      *st,
+      [](const Statement& row) {
+        Host host;
+        host.name = row.ColumnString(0);
+        host.address = row.ColumnString(1);
+        host.version = row.ColumnString(2);
+        host.started_at = row.ColumnInt64(3);
+        host.heartbeat_at = row.ColumnInt64(4);
+        return host;
+      },
+      "listing hosts");
+}
+
+StoreResult<AuditPage> SqliteReader::ListAudit(int64_t limit, std::string_view cursor) {
+  auto before = AuditPageStart(limit, cursor);
+  if (!before) return before.error();
+  auto st = db_->Cached(sql::kAuditPage);
+  if (!st) return st.error();
+  (*st)->BindInt64(1, *before);
+  (*st)->BindInt64(2, limit + 1);  // one more tells whether there is a next page
+  auto entries = CollectRows<AuditEntry>(
+      *st,
+      [](const Statement& row) {
+        AuditEntry entry;
+        entry.id = row.ColumnInt64(0);
+        entry.at = row.ColumnInt64(1);
+        entry.caller = row.ColumnString(2);
+        entry.remote = row.ColumnString(3);
+        entry.method = row.ColumnString(4);
+        entry.path = row.ColumnString(5);
+        entry.status = row.ColumnInt64(6);
+        entry.location = row.ColumnOptionalString(7);
+        return entry;
+      },
+      "listing the audit log");
+  if (!entries) return entries.error();
+  AuditPage page;
+  page.entries = std::move(*entries);
+  CutAuditPage(limit, page);
+  return page;
 }
 
 StoreResult<std::vector<DeviceStateChange>> SqliteReader::ListDeviceStateChanges(

@@ -21,6 +21,8 @@ class SqliteReader final : public Reader {
 
   StoreResult<std::vector<Device>> ListDevices() override;
   StoreResult<Device> GetDevice(std::string_view serial) override;
+  StoreResult<std::vector<Host>> ListHosts() override;
+  StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) override;
   StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(
       std::string_view serial) override;
   StoreResult<RunPage> ListRuns(const RunQuery& query) override;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "store/alert_writes.h"
+#include "store/audit_writes.h"
 #include "store/build_writes.h"
 #include "store/device_writes.h"
 #include "store/retention.h"
@@ -124,6 +125,14 @@ Status SqliteWriteSession::UpsertDevice(const Device& device) {
 }
 Status SqliteWriteSession::RecordDeviceState(const DeviceStateChange& change) {
   return writes::RecordDeviceState(db_, change);
+}
+Status SqliteWriteSession::UpsertHost(const Host& host) { return writes::UpsertHost(db_, host); }
+Status SqliteWriteSession::InsertAuditEntry(const AuditEntry& entry) {
+  return writes::InsertAuditEntry(db_, entry);
+}
+Status SqliteWriteSession::SetDeviceLabels(std::string_view serial,
+                                           const std::vector<std::string>& labels) {
+  return writes::SetDeviceLabels(db_, serial, labels);
 }
 StoreResult<int64_t> SqliteWriteSession::InsertDeviceRestore(const DeviceRestore& restore) {
   return writes::InsertDeviceRestore(db_, restore);

@@ -45,6 +45,9 @@ class SqliteWriteSession final : public WriteSession {
   Status InsertRunSummaries(const std::vector<RunSummary>& summaries) override;
   Status UpsertDevice(const Device& device) override;
   Status RecordDeviceState(const DeviceStateChange& change) override;
+  Status UpsertHost(const Host& host) override;
+  Status InsertAuditEntry(const AuditEntry& entry) override;
+  Status SetDeviceLabels(std::string_view serial, const std::vector<std::string>& labels) override;
   StoreResult<int64_t> InsertDeviceRestore(const DeviceRestore& restore) override;
   Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) override;
   StoreResult<int64_t> InsertSchedule(const NewSchedule& schedule) override;

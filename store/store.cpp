@@ -443,6 +443,45 @@ Status Store::DeleteBuild(int64_t build_id) {
   return waiter.Wait();
 }
 
+// ---- Hosts and device labels
+
+void Store::UpsertHostAsync(Host host, Completion done) {
+  PushDurableAsync(
+      [host = std::move(host)](WriteSession& session) { return session.UpsertHost(host); },
+      std::move(done));
+}
+
+void Store::SetDeviceLabelsAsync(std::string serial, std::vector<std::string> labels,
+                                 Completion done) {
+  PushDurableAsync([serial = std::move(serial), labels = std::move(labels)](
+                       WriteSession& session) { return session.SetDeviceLabels(serial, labels); },
+                   std::move(done));
+}
+
+void Store::AddAuditEntryAsync(AuditEntry entry, Completion done) {
+  PushDurableAsync(
+      [entry = std::move(entry)](WriteSession& session) { return session.InsertAuditEntry(entry); },
+      std::move(done));
+}
+
+Status Store::AddAuditEntry(const AuditEntry& entry) {
+  Waiter<Status> waiter;
+  AddAuditEntryAsync(entry, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::UpsertHost(const Host& host) {
+  Waiter<Status> waiter;
+  UpsertHostAsync(host, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::SetDeviceLabels(std::string serial, std::vector<std::string> labels) {
+  Waiter<Status> waiter;
+  SetDeviceLabelsAsync(std::move(serial), std::move(labels), waiter.Callback());
+  return waiter.Wait();
+}
+
 // ---- Run summaries
 
 void Store::AddRunSummariesAsync(std::vector<RunSummary> summaries, Completion done) {

@@ -83,6 +83,10 @@ class WriteSession {
   // ---- Devices and what undoes a change to one.
   virtual Status UpsertDevice(const Device& device) = 0;
   virtual Status RecordDeviceState(const DeviceStateChange& change) = 0;  // kNotFound
+  virtual Status UpsertHost(const Host& host) = 0;
+  virtual Status InsertAuditEntry(const AuditEntry& entry) = 0;
+  virtual Status SetDeviceLabels(std::string_view serial,
+                                 const std::vector<std::string>& labels) = 0;  // kNotFound
   virtual StoreResult<int64_t> InsertDeviceRestore(const DeviceRestore& restore) = 0;
   virtual Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) = 0;  // kNotFound
 

@@ -7,6 +7,52 @@
 
 namespace droidlab::store::pg::writes {
 
+namespace {
+
+StoreResult<bool> DeviceExists(Connection& db, std::string_view serial, const std::string& what) {
+  Params params;
+  params.Text(serial);
+  auto result = db.Query(sql::kDeviceExists, params, what);
+  if (!result) return result.error();
+  return result->rows() > 0;
+}
+
+}  // namespace
+
+Status UpsertHost(Connection& db, const Host& host) {
+  Params params;
+  params.Text(host.name)
+      .Text(host.address)
+      .Text(host.version)
+      .Int64(host.started_at)
+      .Int64(host.heartbeat_at);
+  auto result = db.Query(sql::kUpsertHost, params, "registering host " + host.name);
+  if (!result) return result.error();
+  return OkStatus();
+}
+
+Status SetDeviceLabels(Connection& db, std::string_view serial,
+                       const std::vector<std::string>& labels) {
+  const std::string what = "setting the labels of device " + std::string(serial);
+  auto exists = DeviceExists(db, serial, what);
+  if (!exists) return exists.error();
+  if (!*exists) {
+    return MakeStoreError(StoreErrorCode::kNotFound,
+                          "no device " + std::string(serial) + " has ever been seen");
+  }
+  Params by_serial;
+  by_serial.Text(serial);
+  auto deleted = db.Query(sql::kDeleteDeviceLabels, by_serial, what);
+  if (!deleted) return deleted.error();
+  for (const std::string& label : labels) {
+    Params params;
+    params.Text(serial).Text(label);
+    auto inserted = db.Query(sql::kInsertDeviceLabel, params, what);
+    if (!inserted) return inserted.error();
+  }
+  return OkStatus();
+}
+
 Status UpsertDevice(Connection& db, const Device& device) {
   Params params;
   params.Text(device.serial)
@@ -18,7 +64,8 @@ Status UpsertDevice(Connection& db, const Device& device) {
       .Optional(device.fingerprint)
       .Text(device.state)
       .Int64(device.first_seen)
-      .Int64(device.last_seen);
+      .Int64(device.last_seen)
+      .Optional(device.host);
   auto result = db.Query(sql::kUpsertDevice, params, "storing device " + device.serial);
   if (!result) return result.error();
   return OkStatus();
@@ -28,9 +75,15 @@ Status RecordDeviceState(Connection& db, const DeviceStateChange& change) {
   const std::string what = "recording state " + change.state + " of device " + change.serial;
   Params params;
   params.Text(change.serial).Text(change.state).Int64(change.changed_at);
-  auto updated = db.Query(sql::kUpdateDeviceState, params, what);
+  Params update = params;
+  update.Optional(change.host);
+  auto updated = db.Query(sql::kUpdateDeviceState, update, what);
   if (!updated) return updated.error();
   if (updated->affected() == 0) {
+    // Never stored, or held by another host now (then its history is that host's to write).
+    auto exists = DeviceExists(db, change.serial, what);
+    if (!exists) return exists.error();
+    if (*exists) return OkStatus();
     return MakeStoreError(StoreErrorCode::kNotFound,
                           what + ": device never stored (UpsertDevice first)");
   }

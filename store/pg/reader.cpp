@@ -12,6 +12,7 @@
 
 #include "store/looper_stats_columns.h"
 #include "store/pg/result_row.h"
+#include "store/pg/sql/audit_log.h"
 #include "store/pg/sql/device_restores.h"
 #include "store/pg/sql/devices.h"
 #include "store/pg/sql/launches.h"
@@ -57,6 +58,8 @@ Device ReadDevice(ResultRow& row) {
   device.state = row.Text("state");
   device.first_seen = row.Int64("first_seen");
   device.last_seen = row.Int64("last_seen");
+  device.host = row.OptionalText("host");
+  device.labels = SplitDeviceLabels(row.OptionalText("labels"));
   return device;
 }
 
@@ -214,6 +217,48 @@ StoreResult<Device> PgReader::GetDevice(std::string_view serial) {
                           "no device " + std::string(serial) + " has ever been seen");
   }
   return std::move(**device);
+}
+
+StoreResult<std::vector<Host>> PgReader::ListHosts() {
+  return QueryRows<Host>(
+      connection_, sql::kHosts, Params(),
+      [](ResultRow& row) {
+        Host host;
+        host.name = row.Text("name");
+        host.address = row.Text("address");
+        host.version = row.Text("version");
+        host.started_at = row.Int64("started_at");
+        host.heartbeat_at = row.Int64("heartbeat_at");
+        return host;
+      },
+      "listing hosts");
+}
+
+StoreResult<AuditPage> PgReader::ListAudit(int64_t limit, std::string_view cursor) {
+  auto before = AuditPageStart(limit, cursor);
+  if (!before) return before.error();
+  Params params;
+  params.Int64(*before).Int64(limit + 1);  // one more tells whether there is a next page
+  auto entries = QueryRows<AuditEntry>(
+      connection_, sql::kAuditPage, params,
+      [](ResultRow& row) {
+        AuditEntry entry;
+        entry.id = row.Int64("id");
+        entry.at = row.Int64("at");
+        entry.caller = row.Text("caller");
+        entry.remote = row.Text("remote");
+        entry.method = row.Text("method");
+        entry.path = row.Text("path");
+        entry.status = row.Int64("status");
+        entry.location = row.OptionalText("location");
+        return entry;
+      },
+      "listing the audit log");
+  if (!entries) return entries.error();
+  AuditPage page;
+  page.entries = std::move(*entries);
+  CutAuditPage(limit, page);
+  return page;
 }
 
 StoreResult<std::vector<DeviceStateChange>> PgReader::ListDeviceStateChanges(

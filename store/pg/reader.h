@@ -39,6 +39,8 @@ class PgReader final : public Reader {
   StoreResult<std::vector<Device>> ListDevices() override;
   // kNotFound if never seen.
   StoreResult<Device> GetDevice(std::string_view serial) override;
+  StoreResult<std::vector<Host>> ListHosts() override;
+  StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) override;
   // A device's state changes, oldest first.
   StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(
       std::string_view serial) override;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "store/pg/alert_writes.h"
+#include "store/pg/audit_writes.h"
 #include "store/pg/build_writes.h"
 #include "store/pg/device_writes.h"
 #include "store/pg/measurement_writes.h"
@@ -165,6 +166,16 @@ Status PgWriteSession::UpsertDevice(const Device& device) {
 }
 Status PgWriteSession::RecordDeviceState(const DeviceStateChange& change) {
   return writes::RecordDeviceState(connection_, change);
+}
+Status PgWriteSession::UpsertHost(const Host& host) {
+  return writes::UpsertHost(connection_, host);
+}
+Status PgWriteSession::InsertAuditEntry(const AuditEntry& entry) {
+  return writes::InsertAuditEntry(connection_, entry);
+}
+Status PgWriteSession::SetDeviceLabels(std::string_view serial,
+                                       const std::vector<std::string>& labels) {
+  return writes::SetDeviceLabels(connection_, serial, labels);
 }
 StoreResult<int64_t> PgWriteSession::InsertDeviceRestore(const DeviceRestore& restore) {
   return writes::InsertDeviceRestore(connection_, restore);

@@ -1,0 +1,15 @@
+// The SQL of `audit_log` (schema/0016_audit_log.sql). Internal to store/.
+#pragma once
+
+namespace droidlab::store::sql {
+
+inline constexpr char kInsertAuditEntry[] =
+    "INSERT INTO audit_log (at, caller, remote, method, path, status, location)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+// Newest first, keyset-paged by id (?1: the last id sent, ?2: how many).
+inline constexpr char kAuditPage[] =
+    "SELECT id, at, caller, remote, method, path, status, location FROM audit_log"
+    " WHERE id < ?1 ORDER BY id DESC LIMIT ?2";
+
+}  // namespace droidlab::store::sql
