@@ -91,6 +91,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     d.state = s.state;
     d.first_seen = s.first_seen;  // the store keeps the first one it got
     d.last_seen = s.last_seen;
+    d.host = options.host;
     return d;
   }
 
@@ -175,7 +176,8 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       const std::string state = device.state;
       co_await Upsert(std::move(device));
       if (state_changed) {
-        store::DeviceStateChange recorded{serial, state, now};  // named: see store/async_store.h
+        store::DeviceStateChange recorded{serial, state, now,
+                                          options.host};  // named: see store/async_store.h
         co_await RecordState(std::move(recorded));
         listeners.Emit(changed);
       }
@@ -205,8 +207,9 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
-  // At start-up and after every reconnect: stored devices adb does not list (left `device` by an
-  // earlier daemon, or gone while tracking was down) become `disconnected`, with a state change.
+  // At start-up and after every reconnect: stored devices of this host (or of none) that adb does
+  // not list (left `device` by an earlier daemon, or gone while tracking was down) become
+  // `disconnected`, with a state change.
   // Devices this registry knows are left to their own changes (kRemoved, already queued to the
   // store, which the read below may not show yet).
   asio::awaitable<void> DisconnectStoredDevicesNotListed(const adb::DeviceList& list) {
@@ -221,6 +224,8 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     }
     for (const store::Device& d : *stored) {
       if (d.state == kDisconnected || listed.contains(d.serial)) continue;
+      // Another host's phone: its adb server, not ours, says whether it is there.
+      if (options.host && d.host && *d.host != *options.host) continue;
       {
         std::lock_guard lock(mutex);
         if (devices.contains(d.serial)) continue;
@@ -234,7 +239,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
       const int64_t now = options.now_ms();
       gone.first_seen = d.first_seen;
       gone.last_seen = now;  // as the store moves it
-      store::DeviceStateChange recorded{d.serial, kDisconnected, now};
+      store::DeviceStateChange recorded{d.serial, kDisconnected, now, options.host};
       co_await RecordState(std::move(recorded));
       listeners.Emit(gone);
     }

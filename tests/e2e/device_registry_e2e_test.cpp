@@ -66,10 +66,11 @@ class DeviceRegistryE2eTest : public AdbLabTest {
 // The registry on its own io thread, stopped (cancelled, awaited) at the end of the test.
 class RunningRegistry {
  public:
-  RunningRegistry(adb::ClientOptions options, store::Store& st)
+  RunningRegistry(adb::ClientOptions options, store::Store& st,
+                  orchestrator::DeviceRegistryOptions registry_options = {})
       : work_(asio::make_work_guard(io_)),
         client_(io_.get_executor(), std::move(options)),
-        registry_(client_, st) {
+        registry_(client_, st, std::move(registry_options)) {
     asio::co_spawn(io_, registry_.Run(),
                    asio::bind_cancellation_slot(
                        cancel_.slot(), [this](std::exception_ptr e, adb::Result<void>) {
@@ -97,6 +98,52 @@ class RunningRegistry {
   std::atomic<bool> ended_{false};
   std::thread thread_;
 };
+
+// Several hosts on one store (issue 17 §2): a registry records the devices its adb lists as its
+// host's, and at start-up disconnects only its own host's phones (and those of no host) that adb
+// does not list — another host's phone is that host's adb server's to judge.
+TEST_F(DeviceRegistryE2eTest, AtStartOnlyThisHostsUnlistedDevicesAreDisconnected) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string present = devices[0].address;
+  WaitForDevice(server_, present);
+  const std::string mine = "192.0.2.7:5555";  // TEST-NET-1: adb never lists them
+  const std::string theirs = "192.0.2.8:5555";
+  for (const auto& [serial, host] : {std::pair<std::string, std::string>{mine, "lab-a"},
+                                     std::pair<std::string, std::string>{theirs, "lab-b"}}) {
+    store::Device device;
+    device.serial = serial;
+    device.state = "device";
+    device.first_seen = 1000;
+    device.last_seen = 2000;
+    device.host = host;
+    ASSERT_TRUE(st->UpsertDevice(device).ok());
+  }
+  ASSERT_TRUE(st->Flush().ok());
+
+  orchestrator::DeviceRegistryOptions options;
+  options.host = "lab-a";
+  RunningRegistry running(Options(), *st, options);
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, mine);
+        return d && d->state == "disconnected";
+      },
+      seconds(20)));
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto d = StoredDevice(*st, present);
+        return d && d->state == "device" && d->fingerprint;
+      },
+      seconds(20)));
+  EXPECT_EQ(StoredDevice(*st, present)->host, "lab-a") << "the phone this host's adb lists";
+  ASSERT_TRUE(st->Flush().ok());
+  EXPECT_EQ(StoredDevice(*st, theirs)->state, "device") << "another host's phone is left alone";
+  EXPECT_TRUE(StoredChanges(*st, theirs).empty());
+}
 
 // A device an earlier daemon left stored as `device` that adb does not list (the phones of a
 // previous session) is `disconnected` once the registry has adb's first list, with a state
