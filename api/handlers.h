@@ -34,6 +34,13 @@ boost::asio::awaitable<HttpResponse> DashboardFile(const HttpRequest& request,
 // device_routes.cpp
 boost::asio::awaitable<HttpResponse> Devices(const HttpRequest& request, const PathParams& params,
                                              const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> SetDeviceLabels(const HttpRequest& request,
+                                                     const PathParams& params,
+                                                     const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> ListAudit(const HttpRequest& request, const PathParams& params,
+                                               const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> Hosts(const HttpRequest& request, const PathParams& params,
+                                           const RouteContext& ctx);
 boost::asio::awaitable<HttpResponse> Device(const HttpRequest& request, const PathParams& params,
                                             const RouteContext& ctx);
 

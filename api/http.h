@@ -34,6 +34,10 @@ struct HttpRequest {
   // Set instead of `body` for a route whose body is spooled to disk (server.h).
   std::optional<SpooledBody> spooled;
   std::string file_name;  // X-File-Name: the uploaded file's name, for people; "" when absent
+  // Set by the server once the token is checked: the token's name ("local" with no token), and
+  // the client's address. What the audit log records (api/audit.h).
+  std::string caller;
+  std::string remote;
 };
 
 struct HttpResponse {

@@ -58,12 +58,13 @@ std::string Dump(const nlohmann::json& value) {
 nlohmann::json DeviceJson(const store::Device& d,
                           const std::optional<orchestrator::DeviceSnapshot>& live) {
   nlohmann::json j = {
-      {"serial", d.serial},         {"state", d.state},
-      {"model", OrNull(d.model)},   {"manufacturer", OrNull(d.manufacturer)},
-      {"sdk", OrNull(d.sdk)},       {"release", OrNull(d.release)},
-      {"abi", OrNull(d.abi)},       {"fingerprint", OrNull(d.fingerprint)},
-      {"transport_id", nullptr},    {"first_seen", d.first_seen},
-      {"last_seen", d.last_seen},   {"properties_error", nullptr},
+      {"serial", d.serial},       {"state", d.state},
+      {"model", OrNull(d.model)}, {"manufacturer", OrNull(d.manufacturer)},
+      {"sdk", OrNull(d.sdk)},     {"release", OrNull(d.release)},
+      {"abi", OrNull(d.abi)},     {"fingerprint", OrNull(d.fingerprint)},
+      {"transport_id", nullptr},  {"first_seen", d.first_seen},
+      {"last_seen", d.last_seen}, {"properties_error", nullptr},
+      {"host", OrNull(d.host)},   {"labels", d.labels},
   };
   if (live) {
     j["state"] = live->state;  // the registry's is newer than the last batch committed

@@ -1,7 +1,7 @@
 #include "api/server.h"
 
-#include "api/response_cache.h"
-
+#include <algorithm>
+#include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -18,14 +18,16 @@
 #include <boost/beast/http/span_body.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <algorithm>
-#include <array>
 #include <exception>
 #include <map>
 
 #include "api/event_hub.h"
 #include "api/json.h"
 #include "api/request_guard.h"
+#include "api/response_cache.h"
+#include "base/wall_clock.h"
+#include "orchestrator/stderr_log.h"
+#include "store/async_store.h"
 
 namespace droidlab::api {
 
@@ -90,6 +92,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         acceptor(ex),
         hub(ex, options.event_backlog_bytes),
         cache(options.response_cache_ttl, options.response_cache_bytes) {
+    if (!options.log) options.log = orchestrator::StderrLog("api");
     AddRoutes(router, services, metrics);
   }
 
@@ -128,7 +131,29 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     auto handle = CallHandler(*match.route, request, match.params);
     HttpResponse response = co_await std::move(handle);
     if (cacheable && response.status == 200) KeepInCache(request.target, response, generation);
+    if (ChangesState(request.method) && response.status >= 200 && response.status < 300) {
+      auto auditing = Audit(request, response);
+      co_await std::move(auditing);
+    }
     co_return response;
+  }
+
+  // The audit log's entry, committed before the answer goes out. A store that refuses it does
+  // not undo what the request did: the refusal is logged with what was done and by whom.
+  asio::awaitable<void> Audit(const HttpRequest& request, const HttpResponse& response) {
+    if (!services.store) co_return;
+    store::AuditEntry entry = AuditEntryOf(request, response, WallNowMs());
+    const std::string what = entry.caller + " " + entry.method + " " + entry.path;
+    store::AsyncStore door(*services.store);
+    auto recording = door.AddAuditEntry(std::move(entry));
+    auto recorded = co_await std::move(recording);
+    if (!recorded) options.log("audit log: " + what + " not recorded: " + recorded.error().message);
+  }
+
+  // Who sent `request` (CallerOf) and from where, for the audit log: set once its token passed.
+  void Attribute(HttpRequest& request, const std::string& remote) const {
+    request.caller = CallerOf(options.token, options.tokens, request.authorization).value_or("");
+    request.remote = remote;
   }
 
   // OPTIONS: the methods the path allows, to an allowed origin only.
@@ -152,13 +177,13 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
   // The 401 a request without the daemon's token gets, or nothing. Health and the dashboard's
   // files are open: the page asks for the token (routes.h). The event stream is not.
   std::optional<HttpResponse> Authorize(const HttpRequest& request) const {
-    if (!options.token) return std::nullopt;
+    if (!options.token && options.tokens.empty()) return std::nullopt;
     const bool open = request.path == "/api/v1/health" ||
                       (request.method == "GET" && IsDashboardPath(request.path));
     if (open) return std::nullopt;
     const std::string_view auth = request.authorization;
     const bool bearer = auth.size() > 7 && auth.substr(0, 7) == "Bearer ";
-    if (bearer && TokenMatches(auth.substr(7), *options.token)) return std::nullopt;
+    if (CallerOf(options.token, options.tokens, auth)) return std::nullopt;
     HttpResponse denied =
         JsonError(401, "unauthorized",
                   bearer ? "the token is not valid" : "this daemon needs Authorization: Bearer TOKEN");
@@ -438,6 +463,9 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
 
   asio::awaitable<void> Serve(beast::tcp_stream& stream, Connection& connection) {
     beast::flat_buffer buffer;
+    boost::system::error_code peer_error;
+    const tcp::endpoint peer = stream.socket().remote_endpoint(peer_error);
+    const std::string remote = peer_error ? std::string("?") : peer.address().to_string();
     while (!stopping) {
       connection.busy = false;
       http::request_parser<http::string_body> parser;
@@ -508,6 +536,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
         // The APK goes to disk as it comes (SpoolBody); the request carries where it is.
         bool bad_query = false;
         HttpRequest request = ToRequest(parser.get(), bad_query);
+        Attribute(request, remote);
         const bool keep_alive = parser.get().keep_alive() && !stopping;
         const unsigned version = parser.get().version();
         std::optional<HttpResponse> refused;
@@ -543,6 +572,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
       http::request<http::string_body> req = parser.release();
       bool bad_query = false;
       HttpRequest request = ToRequest(req, bad_query);
+      Attribute(request, remote);
 
       if (request.method == "GET" && request.path == "/api/v1/events" && !bad_query) {
         // Each stream holds a connection and a queue for as long as the client stays: bounded.

@@ -30,11 +30,14 @@
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "api/audit.h"
 #include "api/routes.h"
 #include "base/result.h"
 
@@ -43,7 +46,11 @@ namespace droidlab::api {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8765;  // 0: the kernel picks (tests)
+  // The API's tokens: any one of them lets a request in, and its name is who the audit log says
+  // made the request (api/audit.h). `token` is one more, named "token". None: no token needed,
+  // loopback only (request_guard.h), and the caller is "local".
   std::optional<std::string> token;
+  std::vector<NamedToken> tokens;
   std::vector<std::string> cors_origins;
   size_t max_connections = 1024;
   // Per remote address: one host (a runaway script, a dashboard left open in 200 tabs) cannot
@@ -68,6 +75,9 @@ struct ServerOptions {
   // GET responses kept this long at most (api/response_cache.h); 0: no cache.
   std::chrono::milliseconds response_cache_ttl{1'000};
   size_t response_cache_bytes = 64 * 1024 * 1024;
+  // What the server has to say that no response carries (an audit entry the store refused).
+  // Default: stderr.
+  std::function<void(std::string_view)> log;
 };
 
 class Server {

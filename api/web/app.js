@@ -265,7 +265,7 @@ pages.devices = (root) => {
   root.append(regressions.box);
   const table = h('table', {id: 'devices'},
     h('thead', {}, h('tr', {}, ['serial', 'state', 'model', 'manufacturer', 'SDK', 'release', 'ABI',
-                                'running now', 'last seen'].map((t) => h('th', {}, t)))),
+                                'host', 'labels', 'running now', 'last seen'].map((t) => h('th', {}, t)))),
     h('tbody'));
   root.append(h('h2', {}, 'Devices'), table);
   const load = async () => {
@@ -280,7 +280,8 @@ pages.devices = (root) => {
         h('td', {}, h('a', {href: `#/devices/${encodeURIComponent(d.serial)}`}, d.serial)),
         h('td', {}, statusBadge(d.state)), h('td', {}, d.model ?? '—'),
         h('td', {}, d.manufacturer ?? '—'), h('td', {}, d.sdk ?? '—'), h('td', {}, d.release ?? '—'),
-        h('td', {}, d.abi ?? '—'),
+        h('td', {}, d.abi ?? '—'), h('td', {}, d.host ?? '—'),
+        h('td', {class: 'labels'}, (d.labels ?? []).length ? d.labels.join(', ') : '—'),
         h('td', {}, run ? h('a', {href: `#/runs/${run.id}`},
                             `#${run.id} ${run.package} ${progressText(state.progress.get(run.id))}`)
                         : '—'),
