@@ -91,11 +91,27 @@ std::string FormatValue(const Json& value) {
   return "-";
 }
 
+namespace {
+
+// A device's labels joined by commas (a label holds none), "-" for none.
+std::string LabelsText(const Json& device) {
+  std::string joined;
+  for (const Json& label : ArrayOf(device, "labels")) {
+    if (!label.is_string()) continue;
+    if (!joined.empty()) joined += ',';
+    joined += label.get<std::string>();
+  }
+  return joined.empty() ? "-" : joined;
+}
+
+}  // namespace
+
 std::string DevicesTable(const Json& body) {
   std::vector<std::vector<std::string>> rows;
   for (const Json& d : ArrayOf(body, "devices")) {
     rows.push_back({Text(d, "serial"), Text(d, "state"), Text(d, "model"), Text(d, "manufacturer"),
-                    Text(d, "sdk"), Text(d, "release"), FormatTime(Field(d, "last_seen"))});
+                    Text(d, "sdk"), Text(d, "release"), Text(d, "host"), LabelsText(d),
+                    FormatTime(Field(d, "last_seen"))});
   }
   return FormatTable({{"SERIAL"},
                       {"STATE"},
@@ -103,6 +119,8 @@ std::string DevicesTable(const Json& body) {
                       {"MANUFACTURER"},
                       {"SDK", true},
                       {"RELEASE"},
+                      {"HOST"},
+                      {"LABELS"},
                       {"LAST SEEN"}},
                      rows);
 }

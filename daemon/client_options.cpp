@@ -513,7 +513,7 @@ BasicResult<std::optional<std::string>, std::string> ResolveToken(
     const std::optional<std::string>& token_file, const std::optional<std::string>& env,
     FileReader read_file) {
   if (token_file) {
-    auto token = ReadTokenFile(*token_file, read_file);
+    auto token = ClientTokenFromFile(*token_file, read_file);
     if (!token) return "--token-file: " + token.error().message;
     return std::optional<std::string>(*token);
   }

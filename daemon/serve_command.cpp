@@ -2,6 +2,8 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -13,9 +15,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -30,10 +29,11 @@
 #include "base/wall_clock.h"
 #include "daemon/db_lock.h"
 #include "daemon/serve_config.h"
+#include "orchestrator/alerts/alert_center.h"
 #include "orchestrator/builds/build_library.h"
 #include "orchestrator/lab/device_registry.h"
+#include "orchestrator/lab/host_registration.h"
 #include "orchestrator/lab/run_queue.h"
-#include "orchestrator/alerts/alert_center.h"
 #include "orchestrator/lab/run_summaries.h"
 #include "orchestrator/lab/scheduler.h"
 #include "orchestrator/run/owed_restores.h"
@@ -53,7 +53,7 @@ namespace {
 // users (and pages their browsers load, which api/request_guard.h fences off); beyond it, the
 // whole network. That takes a token or the operator's explicit --insecure.
 std::optional<std::string> OpenToTheNetwork(const ServeConfig& config) {
-  if (config.token || config.insecure) return std::nullopt;
+  if (config.RequiresToken() || config.insecure) return std::nullopt;
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(config.listen_host, ec);
   if (!ec && address.is_loopback()) return std::nullopt;
@@ -208,7 +208,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     spdlog::warn("running as root: a fault in droidlab or adb would have the whole host; run it "
                  "as its own user (deploy/droidlab.service does)");
   }
-  if (config.insecure && !config.token) {
+  if (config.insecure && !config.RequiresToken()) {
     spdlog::warn("--insecure: the API has no token; anyone who can reach {}:{} can use it",
                  config.listen_host, config.listen_port);
   }
@@ -271,7 +271,10 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // put back (device unplugged mid-run, a daemon killed mid-run) is paid when the device is
   // online — at start-up, when it comes back — by the registry, or by the device's next run.
   orchestrator::OwedRestores owed_restores(*st);
+  // The host this daemon registers as (schema 0015): its devices are stored as held by it.
+  const std::string host_name = config.host_name.value_or(orchestrator::MachineHostName());
   orchestrator::DeviceRegistryOptions registry_options;
+  registry_options.host = host_name;
   registry_options.log = LogAs("devices", spdlog::level::info);
   registry_options.on_online = [&owed_restores, &client](std::string serial) {
     return PayOwedRestoreOf(owed_restores, client, std::move(serial));
@@ -338,6 +341,9 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   server_options.host = config.listen_host;
   server_options.port = config.listen_port;
   server_options.token = config.token;
+  for (const auto& named : config.named_tokens) {
+    server_options.tokens.push_back(api::NamedToken{named.name, named.token});
+  }
   server_options.cors_origins = config.cors_origins;
   server_options.max_connections = static_cast<size_t>(config.max_connections);
   server_options.max_connections_per_client =
@@ -362,12 +368,21 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
 
   // Each long-lived part runs until its signal says stop; `running` counts those still up.
-  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune, stop_alerts;
+  asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune, stop_alerts,
+      stop_heartbeat;
   int running = 0;
   auto started = [&running](const char* what) {
     ++running;
     return LogEnd(what, [&running] { --running; });
   };
+  store::Host host;
+  host.name = host_name;
+  host.address = orchestrator::HostAddress(config.listen_host, *port, host_name);
+  host.version = DROIDLAB_VERSION;
+  orchestrator::HostRegistrationOptions heartbeat_options;
+  heartbeat_options.log = LogAs("hosts", spdlog::level::warn);
+  asio::co_spawn(io, orchestrator::KeepHostRegistered(*st, std::move(host), heartbeat_options),
+                 asio::bind_cancellation_slot(stop_heartbeat.slot(), started("host heartbeat")));
   asio::co_spawn(io, registry.Run(),
                  asio::bind_cancellation_slot(stop_registry.slot(), started("device tracking")));
   asio::co_spawn(io, queue.Run(),
@@ -395,7 +410,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
     for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune,
-                    &stop_backfill, &stop_alerts}) {
+                    &stop_backfill, &stop_alerts, &stop_heartbeat}) {
       s->emit(asio::cancellation_type::terminal);
     }
   });
@@ -403,10 +418,11 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   const std::string url_host =
       config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
                                                          : config.listen_host;
-  std::fprintf(out, "droidlab serve: listening on http://%s:%u (db %s, schema %d; adb server %s%s)\n",
-               url_host.c_str(), static_cast<unsigned>(*port), store::PrintableLocation(config.db).c_str(),
-               schema::CurrentVersion(), server->ToString().c_str(),
-               config.token ? "; token required" : "");
+  std::fprintf(out,
+               "droidlab serve: listening on http://%s:%u (db %s, schema %d; adb server %s%s)\n",
+               url_host.c_str(), static_cast<unsigned>(*port),
+               store::PrintableLocation(config.db).c_str(), schema::CurrentVersion(),
+               server->ToString().c_str(), config.RequiresToken() ? "; token required" : "");
   std::fflush(out);
   spdlog::info("serving; adb server {}", server->ToString());
 

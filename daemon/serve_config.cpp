@@ -2,14 +2,15 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <cstdio>
 #include <set>
 #include <sstream>
 
 #include "base/parse_int.h"
 #include "orchestrator/alerts/webhook_url.h"
+#include "orchestrator/spec/device_labels.h"
 
 namespace droidlab::daemon {
 
@@ -87,6 +88,18 @@ std::optional<std::string> ApplyAlerts(const nlohmann::json& v, const Where& whe
   return std::nullopt;
 }
 
+// A token file into `config`: a bare token or named ones, replacing whichever was there.
+std::optional<std::string> ApplyTokenFile(const std::string& path, FileReader read_file,
+                                          ServeConfig& config) {
+  auto text = ReadTokenFile(path, read_file);
+  if (!text) return text.error().message;
+  auto contents = ParseTokenFile(path, *text);
+  if (!contents) return contents.error().message;
+  config.token = contents->bare;
+  config.named_tokens = std::move(contents->named);
+  return std::nullopt;
+}
+
 std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader read_file,
                                            ServeConfig& config) {
   auto bytes = read_file(path);
@@ -100,7 +113,7 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
     const std::string& key = it.key();
     const nlohmann::json& v = it.value();
     if (key == "listen" || key == "db" || key == "adb_server" || key == "adb_path" ||
-        key == "token_file" || key == "log_level" || key == "builds_dir") {
+        key == "token_file" || key == "log_level" || key == "builds_dir" || key == "host_name") {
       if (!v.is_string()) return where(key) + " must be a string";
       const std::string s = v.get<std::string>();
       if (key == "listen") {
@@ -112,14 +125,15 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
         config.db = s;
       } else if (key == "builds_dir") {
         config.builds_dir = s;
+      } else if (key == "host_name") {
+        if (auto why = orchestrator::WhyNotALabel(s)) return where(key) + ": " + *why;
+        config.host_name = s;
       } else if (key == "adb_server") {
         config.adb_server = s;
       } else if (key == "adb_path") {
         config.adb_path = s;
       } else if (key == "token_file") {
-        auto token = ReadTokenFile(s, read_file);
-        if (!token) return where(key) + ": " + token.error().message;
-        config.token = *token;
+        if (auto error = ApplyTokenFile(s, read_file, config)) return where(key) + ": " + *error;
       } else {
         if (!KnownLogLevel(s)) return where(key) + ": unknown level '" + s + "'";
         config.log_level = s;
@@ -180,6 +194,60 @@ BasicResult<std::string, FileError> ReadWholeFile(const std::string& path) {
   return bytes.str();
 }
 
+BasicResult<TokenFileContents, FileError> ParseTokenFile(const std::string& path,
+                                                         std::string_view text) {
+  TokenFileContents contents;
+  const std::string whole = Trimmed(std::string(text));
+  const size_t colon = whole.find(':');
+  const bool one_line = whole.find('\n') == std::string::npos;
+  // One line that is not NAME:TOKEN is a bare token (as before named tokens existed, and a
+  // token may hold a ':' after something that is not a name).
+  if (one_line &&
+      (colon == std::string::npos || orchestrator::WhyNotALabel(whole.substr(0, colon)))) {
+    contents.bare = whole;
+    return contents;
+  }
+  std::set<std::string> names, tokens;
+  size_t line_number = 0;
+  std::istringstream lines(whole);
+  for (std::string line; std::getline(lines, line);) {
+    ++line_number;
+    line = Trimmed(line);
+    if (line.empty() || line.front() == '#') continue;
+    const std::string at = path + ": line " + std::to_string(line_number);
+    const size_t sep = line.find(':');
+    if (sep == std::string::npos) return FileError{at + ": expected NAME:TOKEN"};
+    ServeConfig::NamedToken named{Trimmed(line.substr(0, sep)), Trimmed(line.substr(sep + 1))};
+    if (auto why = orchestrator::WhyNotALabel(named.name)) {
+      return FileError{at + ": the name " + *why};
+    }
+    if (named.token.empty()) return FileError{at + ": " + named.name + " has an empty token"};
+    if (!names.insert(named.name).second) {
+      return FileError{at + ": the name " + named.name + " is given twice"};
+    }
+    if (!tokens.insert(named.token).second) {
+      return FileError{at + ": " + named.name + "'s token is another name's too"};
+    }
+    contents.named.push_back(std::move(named));
+  }
+  if (contents.named.empty()) return FileError{path + ": no NAME:TOKEN line"};
+  return contents;
+}
+
+BasicResult<std::string, FileError> ClientTokenFromFile(const std::string& path,
+                                                        FileReader read_file) {
+  auto text = ReadTokenFile(path, read_file);
+  if (!text) return text.error();
+  auto contents = ParseTokenFile(path, *text);
+  if (!contents) return contents.error();
+  if (contents->bare) return *contents->bare;
+  if (contents->named.size() > 1) {
+    return FileError{path + ": holds " + std::to_string(contents->named.size()) +
+                     " named tokens (a daemon's tokens file); give the client a file with one"};
+  }
+  return contents->named.front().token;
+}
+
 BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file) {
   auto bytes = read_file(path);
   if (!bytes) return bytes.error();
@@ -197,7 +265,8 @@ BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileR
 
 const char* ServeCommandUsage() {
   return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db | --db postgresql://…] "
-         "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--token-file FILE] "
+         "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--host-name NAME] [--token-file "
+         "FILE] "
          "[--config droidlab.json] [--log-level info] [--insecure]";
 }
 
@@ -236,7 +305,10 @@ BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::str
       if (auto error = ApplyConfigFile(args[i + 1], read_file, config)) return *error;
     }
   }
-  if (env_token && !Trimmed(*env_token).empty()) config.token = Trimmed(*env_token);
+  if (env_token && !Trimmed(*env_token).empty()) {
+    config.token = Trimmed(*env_token);
+    config.named_tokens.clear();
+  }
 
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
@@ -259,10 +331,11 @@ BasicResult<ServeConfig, std::string> LoadServeConfig(const std::vector<std::str
       config.adb_server = value;
     } else if (flag == "--adb-path") {
       config.adb_path = value;
+    } else if (flag == "--host-name") {
+      if (auto why = orchestrator::WhyNotALabel(value)) return "--host-name: " + *why;
+      config.host_name = value;
     } else if (flag == "--token-file") {
-      auto token = ReadTokenFile(value, read_file);
-      if (!token) return "--token-file: " + token.error().message;
-      config.token = *token;
+      if (auto error = ApplyTokenFile(value, read_file, config)) return "--token-file: " + *error;
     } else if (flag == "--log-level") {
       if (!KnownLogLevel(value)) return "--log-level: unknown level '" + value + "'";
       config.log_level = value;

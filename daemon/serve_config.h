@@ -2,7 +2,7 @@
 // then the environment (DROIDLAB_TOKEN), then the command line — each later one wins.
 //
 //   droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db] [--adb-server tcp:127.0.0.1:5037]
-//                  [--adb-path adb] [--token-file FILE] [--config droidlab.json]
+//                  [--adb-path adb] [--host-name NAME] [--token-file FILE] [--config droidlab.json]
 //                  [--log-level info] [--insecure]
 //
 // --insecure (config: "insecure": true) is the only way to listen on an address that is not
@@ -15,7 +15,7 @@
 //    "cors_origins":["https://dash.example"],"max_connections":1024,
 //    "max_connections_per_client":128,"max_event_streams":1024,"insecure":false,
 //    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60,
-//    "builds_dir":"/var/lib/droidlab/builds",
+//    "builds_dir":"/var/lib/droidlab/builds","host_name":"lab-3",
 //    "alerts":{"webhooks":[{"url":"http://hooks.lab:9000/droidlab","secret":"…"}],
 //              "max_attempts":8,"timeout_seconds":10}}
 // Unknown keys are refused (a typo would silently keep a default).
@@ -39,7 +39,18 @@ struct ServeConfig {
   std::optional<std::string> builds_dir;
   std::optional<std::string> adb_server;  // as given; resolved with adb's own rules
   std::string adb_path = "adb";
+  // The name this daemon's host registers under in the lab (config "host_name", --host-name;
+  // issue 17 §2); absent: the machine's host name. Letters, digits, '.', '_', '-'.
+  std::optional<std::string> host_name;
   std::optional<std::string> token;       // the API token itself (from the file or environment)
+  // A token file of `name:token` lines (issue 17 §3): each token lets a request in and its name
+  // is who the audit log says made it. Either this or `token` is set, never both.
+  struct NamedToken {
+    std::string name;
+    std::string token;
+  };
+  std::vector<NamedToken> named_tokens;
+  bool RequiresToken() const { return token.has_value() || !named_tokens.empty(); }
   std::string log_level = "info";         // trace, debug, info, warn, error, off
   std::vector<std::string> cors_origins;
   int64_t max_connections = 1024;
@@ -72,6 +83,20 @@ BasicResult<std::string, FileError> ReadWholeFile(const std::string& path);
 // its group may read it: the unit's group is how the droidlab user gets it). Shared by `serve`
 // and the client commands.
 BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileReader read_file);
+
+// A token file's text, read as one of two forms: a bare token (one line, not NAME:TOKEN), or
+// `name:token` lines (a name of letters, digits, '.', '_', '-'; blank lines and `#` comments
+// skipped; each name and each token once). Error: one line naming the line at fault.
+struct TokenFileContents {
+  std::optional<std::string> bare;
+  std::vector<ServeConfig::NamedToken> named;
+};
+BasicResult<TokenFileContents, FileError> ParseTokenFile(const std::string& path,
+                                                         std::string_view text);
+// The token a client sends from a token file: the bare token, or the only named one (a file of
+// several named tokens is the daemon's, not a client's: refused, saying so).
+BasicResult<std::string, FileError> ClientTokenFromFile(const std::string& path,
+                                                        FileReader read_file);
 
 // Builds the settings from the command line (after `serve`), the environment's DROIDLAB_TOKEN
 // (nullopt: unset) and the files it names. Errors: one line a person can act on, naming the

@@ -40,16 +40,19 @@ TEST(ClientFormatTest, ValuesAndTimes) {
 TEST(ClientFormatTest, DevicesTableFromTheApi) {
   const Json body = Json::parse(R"({"devices":[
       {"serial":"R58M123ABC","state":"device","model":"Pixel 7","manufacturer":"Google",
-       "sdk":33,"release":"13","last_seen":1795426189587},
+       "sdk":33,"release":"13","host":"lab-1","labels":["nightly","p7"],
+       "last_seen":1795426189587},
       {"serial":"emulator-5554","state":"disconnected","model":null,"manufacturer":null,
-       "sdk":null,"release":null,"last_seen":1795426189587}]})");
-  EXPECT_EQ(
-      DevicesTable(body),
-      "SERIAL         STATE         MODEL    MANUFACTURER  SDK  RELEASE  LAST SEEN\n"
-      "R58M123ABC     device        Pixel 7  Google         33  13       2026-11-23 09:29:49Z\n"
-      "emulator-5554  disconnected  -        -               -  -        2026-11-23 09:29:49Z\n");
+       "sdk":null,"release":null,"host":null,"labels":[],"last_seen":1795426189587}]})");
+  EXPECT_EQ(DevicesTable(body),
+            "SERIAL         STATE         MODEL    MANUFACTURER  SDK  RELEASE  HOST   LABELS      "
+            "LAST SEEN\n"
+            "R58M123ABC     device        Pixel 7  Google         33  13       lab-1  nightly,p7  "
+            "2026-11-23 09:29:49Z\n"
+            "emulator-5554  disconnected  -        -               -  -        -      -           "
+            "2026-11-23 09:29:49Z\n");
   EXPECT_EQ(DevicesTable(Json::parse(R"({"devices":[]})")),
-            "SERIAL  STATE  MODEL  MANUFACTURER  SDK  RELEASE  LAST SEEN\n");
+            "SERIAL  STATE  MODEL  MANUFACTURER  SDK  RELEASE  HOST  LABELS  LAST SEEN\n");
 }
 
 TEST(ClientFormatTest, RunsTableNamesTheNextPage) {

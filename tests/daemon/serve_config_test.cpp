@@ -107,18 +107,18 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->alert_webhooks[0].secret, "change-me-to-a-long-random-string");
   EXPECT_EQ(config->alert_max_attempts, 8);
   EXPECT_EQ(config->alert_timeout_seconds, 10);
+  EXPECT_EQ(config->host_name, "lab-1");
 
   // Some values above are the defaults: the keys themselves must be there too, every one the
   // loader accepts (serve_config.cpp), so the example documents them all.
   const auto doc = nlohmann::json::parse(*ReadExampleFiles(DROIDLAB_EXAMPLE_CONFIG));
   std::set<std::string> keys;
   for (auto it = doc.begin(); it != doc.end(); ++it) keys.insert(it.key());
-  EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "builds_dir", "adb_server", "adb_path",
-                                         "token_file",
-                                         "log_level", "cors_origins", "max_connections",
-                                         "max_connections_per_client", "max_event_streams",
-                                         "insecure", "retention", "schedule_grace_minutes",
-                                         "alerts"}));
+  EXPECT_EQ(keys,
+            (std::set<std::string>{
+                "listen", "db", "builds_dir", "adb_server", "adb_path", "host_name", "token_file",
+                "log_level", "cors_origins", "max_connections", "max_connections_per_client",
+                "max_event_streams", "insecure", "retention", "schedule_grace_minutes", "alerts"}));
   std::set<std::string> alert_keys;
   for (auto it = doc["alerts"].begin(); it != doc["alerts"].end(); ++it) alert_keys.insert(it.key());
   EXPECT_EQ(alert_keys, (std::set<std::string>{"webhooks", "max_attempts", "timeout_seconds"}));
@@ -199,6 +199,67 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"AlertAttemptsOutOfRange", {"--config", "/bad.json"},
                 R"({"alerts":{"max_attempts":0}})", "\"alerts.max_attempts\" must be an integer"}),
     [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
+
+// Issue 17 §3: a daemon's tokens file names each token; a bare token still works as before.
+TEST(ServeConfigTest, ATokensFileOfNamedTokensGivesEachItsName) {
+  Files()["/etc/tokens"] = "# the lab's callers\nci: c1-secret\n\nalice:a1:with-colon\n";
+  auto config = LoadServeConfig({"--token-file", "/etc/tokens"}, std::nullopt, &FakeRead);
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_FALSE(config->token);
+  ASSERT_EQ(config->named_tokens.size(), 2u);
+  EXPECT_EQ(config->named_tokens[0].name, "ci");
+  EXPECT_EQ(config->named_tokens[0].token, "c1-secret");
+  EXPECT_EQ(config->named_tokens[1].name, "alice");
+  EXPECT_EQ(config->named_tokens[1].token, "a1:with-colon") << "the first ':' ends the name";
+  EXPECT_TRUE(config->RequiresToken());
+
+  Files()["/etc/named.json"] = R"({"token_file":"/etc/tokens"})";
+  auto env = LoadServeConfig({"--config", "/etc/named.json"}, "from-env", &FakeRead);
+  ASSERT_TRUE(env) << env.error();
+  EXPECT_TRUE(env->named_tokens.empty()) << "DROIDLAB_TOKEN replaces the config's, as before";
+  EXPECT_EQ(env->token, "from-env");
+  auto flag = LoadServeConfig({"--token-file", "/etc/tokens"}, "from-env", &FakeRead);
+  ASSERT_TRUE(flag);
+  EXPECT_FALSE(flag->token) << "--token-file wins over DROIDLAB_TOKEN, as before";
+  EXPECT_EQ(flag->named_tokens.size(), 2u);
+}
+
+TEST(ServeConfigTest, ABareTokenIsNotReadAsANamedOne) {
+  auto bare = ParseTokenFile("/t", "dGhpcyBpcyBhIHRva2Vu+/==");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->bare, "dGhpcyBpcyBhIHRva2Vu+/==");
+  auto colon = ParseTokenFile("/t", "x$y:z");  // "x$y" is no name: the whole line is the token
+  ASSERT_TRUE(colon);
+  EXPECT_EQ(colon->bare, "x$y:z");
+  auto named = ParseTokenFile("/t", "ci:abc");
+  ASSERT_TRUE(named);
+  EXPECT_FALSE(named->bare);
+  ASSERT_EQ(named->named.size(), 1u);
+}
+
+TEST(ServeConfigTest, ABadTokensFileNamesTheLine) {
+  auto message = [](const char* text) {
+    auto parsed = ParseTokenFile("/etc/tokens", text);
+    return parsed ? std::string("(accepted)") : parsed.error().message;
+  };
+  EXPECT_EQ(message("ci:a\nbare-token"), "/etc/tokens: line 2: expected NAME:TOKEN");
+  EXPECT_NE(message("ci:a\nci:b").find("line 2: the name ci is given twice"), std::string::npos);
+  EXPECT_NE(message("ci:a\nbob:a").find("line 2: bob's token is another name's too"),
+            std::string::npos);
+  EXPECT_NE(message("ci:a\nbob:").find("line 2: bob has an empty token"), std::string::npos);
+  EXPECT_NE(message("ci:a\nb b:x").find("line 2: the name may hold only"), std::string::npos);
+}
+
+TEST(ServeConfigTest, AClientTakesTheOnlyNamedTokenAndRefusesADaemonsFile) {
+  Files()["/home/ci/token"] = "ci:c1-secret\n";
+  Files()["/etc/tokens"] = "ci:c1\nalice:a1\n";
+  auto one = ClientTokenFromFile("/home/ci/token", &FakeRead);
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(*one, "c1-secret");
+  auto several = ClientTokenFromFile("/etc/tokens", &FakeRead);
+  ASSERT_FALSE(several);
+  EXPECT_NE(several.error().message.find("2 named tokens"), std::string::npos);
+}
 
 }  // namespace
 }  // namespace droidlab::daemon
