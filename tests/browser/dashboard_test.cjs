@@ -136,7 +136,8 @@ async function main() {
 
   const daemon = await startChild('droidlab serve',
     [droidlab, 'serve', '--listen', '127.0.0.1:0', '--db', path.join(tmp, 'droidlab.db'),
-     '--adb-server', `tcp:127.0.0.1:${adbPort}`, '--adb-path', adb, '--log-level', 'warn'],
+     '--adb-server', `tcp:127.0.0.1:${adbPort}`, '--adb-path', adb, '--log-level', 'warn',
+     '--host-name', 'browser-lab'],
     /http:\/\/127\.0\.0\.1:(\d+)/, 1, 10000);
   const base = `http://127.0.0.1:${daemon.lines[0][1]}`;
   log(`daemon at ${base}`);
@@ -163,15 +164,22 @@ async function main() {
     });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 
-    // 1. Devices.
+    // 1. Devices, each with the host that holds it (--host-name) and its labels (issue 17 §2).
+    const labelled = await api('PUT', `/api/v1/devices/${encodeURIComponent(devices[0].address)}/labels`,
+                               {labels: ['nightly', 'pixel']});
+    check(labelled.status === 200, `labels set through the API: ${JSON.stringify(labelled.body)}`);
     await page.goto(`${base}/#/devices`);
     for (const d of devices) {
       const row = page.locator(`#devices tr[data-serial="${d.address}"]`);
       await row.waitFor({timeout: 10000});
       const text = await row.innerText();
-      check(text.includes(d.model) && text.includes(d.sdk) && text.includes('device'),
-            `the devices page row of ${d.address} shows its state, model and SDK: ${text}`);
+      check(text.includes(d.model) && text.includes(d.sdk) && text.includes('device') &&
+            text.includes('browser-lab'),
+            `the devices page row of ${d.address} shows its state, model, SDK and host: ${text}`);
     }
+    const labelsText = await page.locator(
+        `#devices tr[data-serial="${devices[0].address}"] td.labels`).innerText();
+    check(labelsText === 'nightly, pixel', `the first device's labels are shown: ${labelsText}`);
     // The front page's open regressions (issue 15 §4): none on a fresh lab (the real answer).
     const noneOpen = await page.locator('#open-regressions').textContent();
     check(noneOpen === 'No open regressions.', `a fresh lab has no open regressions: ${noneOpen}`);
