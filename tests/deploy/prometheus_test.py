@@ -20,6 +20,7 @@ Exit 0 when all holds; 1 with the failures named; 77 (skipped) without prometheu
 import json
 import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -51,9 +52,21 @@ def fail(message):
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port below the kernel's ephemeral range (as tests/common/adb_lab.cpp):
+    no bind(0) — a devsim phone's, a daemon's — can take it before its process binds it."""
+    try:
+        low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _ in range(100):
+        port = random.randint(10000, max(10001, low - 1))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port")
 
 
 def start(args, log, **kw):
