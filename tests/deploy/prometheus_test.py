@@ -4,7 +4,8 @@
   prometheus_test.py SOURCE_DIR DROIDLAB DEVSIM
 
 1. `promtool check config` on deploy/prometheus/prometheus.yml (its /etc/prometheus/ paths moved
-   to a temporary folder) and `promtool check rules` on droidlab.rules.yml.
+   to a temporary folder), `promtool check rules` on droidlab.rules.yml and `promtool test rules`
+   on its unit tests, droidlab.rules.test.yml (alerts that must fire, and must not).
 2. One adb server on a private port, one devsim phone, two `droidlab serve` daemons (private
    ports, temporary SQLite databases, a token), both on that adb server.
 3. Debian's `prometheus` on a private port with the shipped prometheus.yml (scrape and rule
@@ -173,8 +174,10 @@ def run(source, droidlab, devsim, adb, tmp):
         f.write(config)
     shutil.copy(os.path.join(deploy, "prometheus", "droidlab.rules.yml"), tmp)
     shutil.copy(os.path.join(deploy, "prometheus", "droidlab-hosts.yml"), tmp)
+    shutil.copy(os.path.join(deploy, "prometheus", "droidlab.rules.test.yml"), tmp)
     for args in (["promtool", "check", "config", os.path.join(tmp, "prometheus.yml")],
-                 ["promtool", "check", "rules", os.path.join(tmp, "droidlab.rules.yml")]):
+                 ["promtool", "check", "rules", os.path.join(tmp, "droidlab.rules.yml")],
+                 ["promtool", "test", "rules", os.path.join(tmp, "droidlab.rules.test.yml")]):
         r = subprocess.run(args, capture_output=True, text=True)
         print(" ".join(args[:3]) + ": " + ("ok" if r.returncode == 0 else "FAILED"))
         if r.returncode != 0:
