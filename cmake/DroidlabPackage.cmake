@@ -41,9 +41,9 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR droidlab)
 set(CPACK_PACKAGE_CONTACT "droidlab maintainers <droidlab@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Android device lab daemon: launch times over adb, REST API")
+# The synopsis is the summary above; this is the extended description under it.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "Android device lab daemon: launch times over adb, REST API\n\
-droidlab serve drives the Android phones attached to a lab host over adb and\n\
+    "droidlab serve drives the Android phones attached to a lab host over adb and\n\
 measures app launch times, looper stats, CPU and memory from the outside,\n\
 keeps the history in SQLite or PostgreSQL and serves it through a REST API,\n\
 a dashboard and Prometheus metrics.")
