@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs what droidlab needs from Debian 12's packages, and nothing else.
-#   deploy/install-deps.sh           to build and run the daemon
+#   deploy/install-deps.sh           to build and run the daemon (and dpkg-dev: dpkg-shlibdeps,
+#                                    which cpack -G DEB runs to compute the .deb's dependencies)
 #   deploy/install-deps.sh --test    also what the test suite needs (clang and its fuzzer runtime;
 #                                    wrk and nginx for bench/api_http_bench; chromium, nodejs and
 #                                    npm for the dashboard's browser test, tests/browser/; expat
 #                                    to read the JUnit reports of the client commands back;
 #                                    python3 for tools/checks/ and their tests, tests/checks/;
 #                                    postgresql, the server the store's PostgreSQL tests start on
-#                                    a private port in a temporary folder, tests/common/pg_server.h)
+#                                    a private port in a temporary folder, tests/common/pg_server.h;
+#                                    prometheus, which tests/deploy/prometheus_test.py starts on a
+#                                    private port to check deploy/prometheus and deploy/grafana)
 # Quick and silent when everything is present; runs apt-get update only when a package is missing.
 set -euo pipefail
 
@@ -15,11 +18,11 @@ packages=(
   g++ cmake make ccache
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libzip-dev libssl-dev
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
-  libjs-chart.js libpq-dev
+  libjs-chart.js libpq-dev dpkg-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(clang libclang-rt-14-dev wrk nginx-light chromium nodejs npm libexpat1-dev python3
-    postgresql)
+    postgresql prometheus)
 elif [[ $# -gt 0 ]]; then
   echo "usage: $0 [--test]" >&2
   exit 2
