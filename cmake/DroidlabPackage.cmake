@@ -60,9 +60,3 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${_deploy}/deb/postinst ${_deploy}/deb/co
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_STRIP_FILES ON)
 include(CPack)
-
-# The package's own test and the monitoring test (tests/deploy/): registered here because this
-# file is what makes the package.
-if(DROIDLAB_BUILD_TESTS AND NOT DROIDLAB_SANITIZER)
-  add_subdirectory(tests/deploy)
-endif()
