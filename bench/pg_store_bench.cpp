@@ -170,9 +170,13 @@ class Raw {
   std::string buffer_;
 };
 
+// --batch: the writer's batch_max_records (0: the store's default), to measure other sizes.
+size_t g_batch_records = 0;
+
 std::unique_ptr<Store> OpenStore(const std::string& url) {
   StoreOptions options;
   options.path = url;
+  if (g_batch_records > 0) options.batch_max_records = g_batch_records;
   options.reader_connections = 2;
   auto store = Store::Open(options);
   if (!store.ok()) Fail("opening the store: " + store.error().message);
@@ -533,6 +537,8 @@ int main(int argc, char** argv) {
       queries = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--ingest-rate" && has_value) {
       ingest_rate = std::strtoll(argv[++i], nullptr, 10);
+    } else if (arg == "--batch" && has_value) {
+      g_batch_records = std::strtoull(argv[++i], nullptr, 10);
     } else if (arg == "--interleaved") {
       interleaved = true;
     } else if (arg == "--url" && has_value) {
@@ -545,6 +551,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: pg_store_bench [--quick] [--rows N] [--rounds R] [--chunk N]"
                    " [--launches N] [--queries N] [--ingest-rate N] [--interleaved] [--url URL]"
+                   " [--batch N]"
                    " [--only ingest|queries]\n");
       return 2;
     }
