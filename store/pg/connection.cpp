@@ -462,6 +462,9 @@ bool Connection::TakeBackDeferred(std::string_view sql) {
       deferred_.compare(deferred_.size() - last.size(), last.size(), last) != 0) {
     return false;
   }
+  // A whole statement, not the end of one ("RELEASE SAVEPOINT task" ends in "SAVEPOINT task").
+  const size_t start = deferred_.size() - last.size();
+  if (start != 0 && deferred_.compare(start - 2, 2, "; ") != 0) return false;
   deferred_.resize(deferred_.size() - last.size());
   return true;
 }
@@ -684,7 +687,15 @@ Status Transaction::Commit() {
   active_ = false;
   // With what is deferred (the last task's RELEASE) in the same round trip.
   auto result = connection_.ExecuteForResult("COMMIT", "committing");
-  if (!result) return result.error();
+  if (!result) {
+    // A deferred statement that failed kept the COMMIT from running: the transaction is still
+    // open (aborted) on the server, and the next BEGIN must not find it.
+    const PGTransactionStatusType status = PQtransactionStatus(connection_.handle());
+    if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR) {
+      (void)connection_.Execute("ROLLBACK", "rolling back");
+    }
+    return result.error();
+  }
   // COMMIT of a transaction a statement has already failed succeeds as "ROLLBACK".
   if (std::string_view(PQcmdStatus(result->result_)) == "ROLLBACK") {
     return MakeStoreError(StoreErrorCode::kInternal,
