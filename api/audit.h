@@ -1,7 +1,7 @@
 // Who made a request, and the audit log of what changed (issue 17 §3). A daemon may hold several
 // named tokens (a tokens file of `name:token` lines): the name of the one a request carried is
 // its caller. Every request that changed something — POST, PUT or DELETE answered 2xx — is
-// committed to the store's audit log (schema 0016) before its answer is sent.
+// committed to the store's audit log (schema 0017) before its answer is sent.
 #pragma once
 
 #include <cstdint>

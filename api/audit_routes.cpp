@@ -1,4 +1,4 @@
-// GET /api/v1/audit: the audit log (api/audit.h, schema 0016), newest first: `limit` 1–1000
+// GET /api/v1/audit: the audit log (api/audit.h, schema 0017), newest first: `limit` 1–1000
 // (default 50) and the store's keyset `cursor`, as GET /alerts pages.
 #include <string>
 

@@ -1,7 +1,7 @@
 // GET /devices and /devices/{serial}: the stored devices with the registry's live view over them;
 // one device also with what droidlab installed on it (issue 14 §2: per package, the last build a
 // run recorded there). PUT /devices/{serial}/labels: an operator's labels (issue 17 §2). GET
-// /hosts: the lab's hosts (schema 0015), alive or not, each with the devices it holds.
+// /hosts: the lab's hosts (schema 0016), alive or not, each with the devices it holds.
 #include <string>
 #include <vector>
 

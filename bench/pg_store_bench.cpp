@@ -6,7 +6,9 @@
 //    task, every task one COPY) + Flush, against the floor: a minimal libpq program doing one
 //    COPY of the same rows in one transaction, into the same table with the same index. Same
 //    server, same rows, the table truncated before each; interleaved, best of the rounds.
-//    Goal: ours >= 0.8x the floor.
+//    Goal: ours >= 0.8x the floor. Each round also prints the CPU seconds the server's backend
+//    and this process used in each (from /proc, so a server on this machine only): the cost
+//    apart from the machine's load, which moves the wall-clock ratio by ±0.2 on a shared host.
 // 2. Queries: 100,000 runs and 10,000,000 launches (100 a run; 50 devices, 5 models, 20
 //    packages, a year), 10,000 nightly runs of one package on one model (20 launches each) and
 //    every run's summaries (three metrics), the shapes of store_query_bench. Then, with a thread
@@ -28,6 +30,7 @@
 // history is built once and kept between runs (the started server's folder is removed at exit).
 #include <libpq-fe.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -170,9 +173,13 @@ class Raw {
   std::string buffer_;
 };
 
+// --batch: the writer's batch_max_records (0: the store's default), to measure other sizes.
+size_t g_batch_records = 0;
+
 std::unique_ptr<Store> OpenStore(const std::string& url) {
   StoreOptions options;
   options.path = url;
+  if (g_batch_records > 0) options.batch_max_records = g_batch_records;
   options.reader_connections = 2;
   auto store = Store::Open(options);
   if (!store.ok()) Fail("opening the store: " + store.error().message);
@@ -181,6 +188,36 @@ std::unique_ptr<Store> OpenStore(const std::string& url) {
 
 // ---- 1. Ingest.
 
+// CPU seconds a process has used (user + system) from /proc/PID/stat, so that a phase's cost can
+// be told apart from the machine's load (wall-clock ratios swing with other builds); -1 when the
+// server is not on this machine. `pid` 0: this process.
+double CpuSeconds(int64_t pid) {
+  const std::string path =
+      pid == 0 ? std::string("/proc/self/stat") : "/proc/" + std::to_string(pid) + "/stat";
+  std::FILE* file = std::fopen(path.c_str(), "r");
+  if (file == nullptr) return -1;
+  char line[1024];
+  const size_t n = std::fread(line, 1, sizeof line - 1, file);
+  std::fclose(file);
+  line[n] = '\0';
+  // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+  const char* p = std::strrchr(line, ')');
+  if (p == nullptr) return -1;
+  unsigned long long utime = 0;
+  unsigned long long stime = 0;
+  if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) !=
+      2) {
+    return -1;
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// One ingest: its wall time, and the CPU its server backend and this process used meanwhile.
+struct IngestCost {
+  double seconds = 0;
+  double server_cpu = 0;
+  double client_cpu = 0;
+};
 
 void CheckCount(Raw& raw, size_t rows) {
   if (raw.Count("SELECT count(*) FROM looper_stats") != static_cast<int64_t>(rows)) {
@@ -189,9 +226,14 @@ void CheckCount(Raw& raw, size_t rows) {
 }
 
 // Seconds for the store to take `rows` in calls of `chunk` and have them committed.
-double IngestThroughStore(Store& store, Raw& raw, const std::vector<LooperStatsRow>& rows,
-                          size_t chunk) {
+IngestCost IngestThroughStore(Store& store, Raw& raw, const std::vector<LooperStatsRow>& rows,
+                              size_t chunk) {
   raw.Exec("TRUNCATE looper_stats");
+  const int64_t writer = raw.Count(
+      "SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE application_name ="
+      " 'droidlab-writer' AND datname = current_database()");
+  const double server_before = CpuSeconds(writer);
+  const double client_before = CpuSeconds(0);
   const auto start = Clock::now();
   for (size_t i = 0; i < rows.size(); i += chunk) {
     const size_t end = std::min(rows.size(), i + chunk);
@@ -202,14 +244,18 @@ double IngestThroughStore(Store& store, Raw& raw, const std::vector<LooperStatsR
     if (auto s = store.AddLooperStats(std::move(batch)); !s.ok()) Fail(s.error().message);
   }
   if (auto s = store.Flush(); !s.ok()) Fail(s.error().message);
-  const double seconds = SecondsSince(start);
+  IngestCost cost{SecondsSince(start), CpuSeconds(writer) - server_before,
+                  CpuSeconds(0) - client_before};
   CheckCount(raw, rows.size());
-  return seconds;
+  return cost;
 }
 
 // The floor: the same rows, one COPY, one transaction, straight through libpq.
-double IngestByCopy(Raw& raw, const std::vector<LooperStatsRow>& rows) {
+IngestCost IngestByCopy(Raw& raw, const std::vector<LooperStatsRow>& rows) {
   raw.Exec("TRUNCATE looper_stats");
+  const int64_t backend = raw.Count("SELECT pg_backend_pid()");
+  const double server_before = CpuSeconds(backend);
+  const double client_before = CpuSeconds(0);
   std::string columns;
   ForEachLooperRowColumn([&](const auto& column, int index) {
     if (index > 0) columns += ", ";
@@ -224,9 +270,10 @@ double IngestByCopy(Raw& raw, const std::vector<LooperStatsRow>& rows) {
   }
   raw.FinishCopy();
   raw.Exec("COMMIT");
-  const double seconds = SecondsSince(start);
+  IngestCost cost{SecondsSince(start), CpuSeconds(backend) - server_before,
+                  CpuSeconds(0) - client_before};
   CheckCount(raw, rows.size());
-  return seconds;
+  return cost;
 }
 
 void BenchIngest(const std::string& url, size_t count, size_t chunk, int rounds) {
@@ -236,10 +283,15 @@ void BenchIngest(const std::string& url, size_t count, size_t chunk, int rounds)
   double ours = 1e300;
   double floor = 1e300;
   for (int round = 0; round < rounds; ++round) {
-    const double o = IngestThroughStore(*store, raw, rows, chunk);
-    const double f = IngestByCopy(raw, rows);
-    std::printf("  round %d: store %.0f rows/s, libpq COPY %.0f rows/s, ratio %.2f\n", round + 1,
-                static_cast<double>(count) / o, static_cast<double>(count) / f, f / o);
+    const IngestCost store_cost = IngestThroughStore(*store, raw, rows, chunk);
+    const IngestCost copy_cost = IngestByCopy(raw, rows);
+    const double o = store_cost.seconds;
+    const double f = copy_cost.seconds;
+    std::printf(
+        "  round %d: store %.0f rows/s, libpq COPY %.0f rows/s, ratio %.2f;"
+        " CPU s (server backend / client process): store %.2f / %.2f, COPY %.2f / %.2f\n",
+        round + 1, static_cast<double>(count) / o, static_cast<double>(count) / f, f / o,
+        store_cost.server_cpu, store_cost.client_cpu, copy_cost.server_cpu, copy_cost.client_cpu);
     ours = std::min(ours, o);
     floor = std::min(floor, f);
   }
@@ -533,6 +585,8 @@ int main(int argc, char** argv) {
       queries = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--ingest-rate" && has_value) {
       ingest_rate = std::strtoll(argv[++i], nullptr, 10);
+    } else if (arg == "--batch" && has_value) {
+      g_batch_records = std::strtoull(argv[++i], nullptr, 10);
     } else if (arg == "--interleaved") {
       interleaved = true;
     } else if (arg == "--url" && has_value) {
@@ -545,6 +599,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: pg_store_bench [--quick] [--rows N] [--rounds R] [--chunk N]"
                    " [--launches N] [--queries N] [--ingest-rate N] [--interleaved] [--url URL]"
+                   " [--batch N]"
                    " [--only ingest|queries]\n");
       return 2;
     }

@@ -271,7 +271,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // put back (device unplugged mid-run, a daemon killed mid-run) is paid when the device is
   // online — at start-up, when it comes back — by the registry, or by the device's next run.
   orchestrator::OwedRestores owed_restores(*st);
-  // The host this daemon registers as (schema 0015): its devices are stored as held by it.
+  // The host this daemon registers as (schema 0016): its devices are stored as held by it.
   const std::string host_name = config.host_name.value_or(orchestrator::MachineHostName());
   orchestrator::DeviceRegistryOptions registry_options;
   registry_options.host = host_name;

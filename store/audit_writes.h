@@ -1,4 +1,4 @@
-// The write of `audit_log` (schema 0016), applied on the writer's connection inside its open
+// The write of `audit_log` (schema 0017), applied on the writer's connection inside its open
 // transaction (writer.h). Internal to store/: Store wraps it in a durable write task.
 #pragma once
 

@@ -21,7 +21,7 @@ Status UpsertDevice(Database& db, const Device& device);
 // Sets devices.state / last_seen and appends to the history; kNotFound for a device never
 // upserted. A change whose host is set, of a device another host holds now, is left out (OK).
 Status RecordDeviceState(Database& db, const DeviceStateChange& change);
-// `hosts` (schema 0015): registers a host or moves its heartbeat (never backwards).
+// `hosts` (schema 0016): registers a host or moves its heartbeat (never backwards).
 Status UpsertHost(Database& db, const Host& host);
 // Replaces a device's labels (already checked: orchestrator/spec/device_labels.h); kNotFound for
 // a device never seen.

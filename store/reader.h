@@ -50,9 +50,9 @@ class Reader {
   // A device's state changes, oldest first.
   virtual StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(
       std::string_view serial) = 0;
-  // The lab's hosts (schema 0015), by name.
+  // The lab's hosts (schema 0016), by name.
   virtual StoreResult<std::vector<Host>> ListHosts() = 0;
-  // The audit log (schema 0016), newest first, at most `limit` (1..1000) entries after `cursor`
+  // The audit log (schema 0017), newest first, at most `limit` (1..1000) entries after `cursor`
   // ("" for the first page; kInvalidArgument for one this list did not issue).
   virtual StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) = 0;
 

@@ -28,8 +28,8 @@ struct Device {
   std::string state;  // adb's state (device, offline, unauthorized, ...) or "disconnected"
   int64_t first_seen = 0;  // kept from the first upsert; later upserts only move last_seen
   int64_t last_seen = 0;
-  // The host whose adb server last listed it (schema 0015; issue 17 §2). An upsert without one
-  // keeps the stored host; a device seen before 0015 has none until its host sees it again.
+  // The host whose adb server last listed it (schema 0016; issue 17 §2). An upsert without one
+  // keeps the stored host; a device seen before 0016 has none until its host sees it again.
   std::optional<std::string> host;
   // The operator's labels, sorted (read only: set whole by Store::SetDeviceLabels).
   std::vector<std::string> labels;
@@ -45,7 +45,7 @@ struct DeviceStateChange {
   std::optional<std::string> host = std::nullopt;
 };
 
-// One request that changed something through the API (schema 0016, issue 17 §3).
+// One request that changed something through the API (schema 0017, issue 17 §3).
 struct AuditEntry {
   int64_t id = 0;      // given by the store
   int64_t at = 0;      // ms since the epoch
@@ -63,7 +63,7 @@ struct AuditPage {
   std::optional<std::string> next_cursor;
 };
 
-// A daemon's host (schema 0015): registered at start-up, its heartbeat_at moved on every
+// A daemon's host (schema 0016): registered at start-up, its heartbeat_at moved on every
 // heartbeat. Times in ms since the epoch.
 struct Host {
   std::string name;

@@ -167,13 +167,13 @@ class Store {
   void UpsertDeviceAsync(Device device, Completion accepted, Completion committed);
   void RecordDeviceStateAsync(DeviceStateChange change, Completion accepted, Completion committed);
 
-  // ---- Hosts and device labels (schema 0015, issue 17 §2): durable, like schedules.
+  // ---- Hosts and device labels (schema 0016, issue 17 §2): durable, like schedules.
   // Registers this daemon's host, or moves its heartbeat.
   Status UpsertHost(const Host& host);
   // Replaces a device's labels (checked by the caller); kNotFound for a device never seen.
   Status SetDeviceLabels(std::string serial, std::vector<std::string> labels);
   void UpsertHostAsync(Host host, Completion done);
-  // The audit log (schema 0016): durable, committed before the request's answer is sent.
+  // The audit log (schema 0017): durable, committed before the request's answer is sent.
   Status AddAuditEntry(const AuditEntry& entry);
   void AddAuditEntryAsync(AuditEntry entry, Completion done);
   void SetDeviceLabelsAsync(std::string serial, std::vector<std::string> labels, Completion done);

@@ -75,7 +75,7 @@ struct DeviceRegistryOptions {
   // (the daemon pays owed looper_stats restores there). Bound by its own deadline: Run() waits
   // for it when stopping. May be empty.
   std::function<boost::asio::awaitable<void>(std::string serial)> on_online;
-  // This daemon's host (schema 0015, issue 17 §2): each device is stored as held by it, and its
+  // This daemon's host (schema 0016, issue 17 §2): each device is stored as held by it, and its
   // state changes are recorded only while no other host holds it. On a store several hosts
   // share, the start-up sweep below leaves other hosts' devices alone. Empty: one host (tests).
   std::optional<std::string> host;

@@ -258,7 +258,9 @@ StoreResult<std::string_view> Result::Cell(int row, int col, std::span<const uns
   const Oid type = PQftype(result_, col);
   bool fits = false;
   for (unsigned int t : types) fits = fits || t == type;
-  if (!fits || PQfformat(result_, col) != 1) {
+  // A simple query's rows come in the text format (Connection::ExecuteForResult): the same
+  // bytes as the binary one for text, not for the other types.
+  if (!fits || (PQfformat(result_, col) != 1 && type != kTextOid)) {
     return MakeStoreError(StoreErrorCode::kInvalidArgument,
                           "column \"" + ColumnName(col) + "\" is of type oid " +
                               std::to_string(type) + ", not " + std::string(wanted));
@@ -385,12 +387,15 @@ Connection::~Connection() {
   if (conn_ != nullptr) PQfinish(conn_);
 }
 Connection::Connection(Connection&& other) noexcept
-    : conn_(std::exchange(other.conn_, nullptr)), redacted_url_(std::move(other.redacted_url_)) {}
+    : conn_(std::exchange(other.conn_, nullptr)),
+      redacted_url_(std::move(other.redacted_url_)),
+      deferred_(std::exchange(other.deferred_, {})) {}
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     if (conn_ != nullptr) PQfinish(conn_);
     conn_ = std::exchange(other.conn_, nullptr);
     redacted_url_ = std::move(other.redacted_url_);
+    deferred_ = std::exchange(other.deferred_, {});
   }
   return *this;
 }
@@ -446,19 +451,56 @@ StoreError Connection::Error(pg_result* result, std::string_view what) const {
   return MakeStoreError(code, std::string(what) + ": " + message);
 }
 
-Status Connection::Execute(std::string_view sql, std::string_view what) {
+void Connection::Defer(std::string_view sql) {
+  deferred_ += sql;
+  deferred_ += "; ";
+}
+
+bool Connection::TakeBackDeferred(std::string_view sql) {
+  const std::string last = std::string(sql) + "; ";
+  if (deferred_.size() < last.size() ||
+      deferred_.compare(deferred_.size() - last.size(), last.size(), last) != 0) {
+    return false;
+  }
+  // A whole statement, not the end of one ("RELEASE SAVEPOINT task" ends in "SAVEPOINT task").
+  const size_t start = deferred_.size() - last.size();
+  if (start != 0 && deferred_.compare(start - 2, 2, "; ") != 0) return false;
+  deferred_.resize(deferred_.size() - last.size());
+  return true;
+}
+
+std::string Connection::TakeDeferredWith(std::string_view sql) {
+  std::string text = std::move(deferred_);
+  deferred_.clear();
+  text += sql;
+  return text;
+}
+
+StoreResult<Result> Connection::ExecuteForResult(std::string_view sql, std::string_view what) {
   if (conn_ == nullptr) return Error(nullptr, what);
-  Result result(PQexec(conn_, std::string(sql).c_str()));
+  // A simple query of several statements: PQexec returns the last result, or the failed
+  // statement's (the server skips the rest of the message after an error).
+  Result result(PQexec(conn_, TakeDeferredWith(sql).c_str()));
   const ExecStatusType status = PQresultStatus(result.result_);
   if (result.result_ == nullptr || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
     return Error(result.result_, what);
   }
+  return result;
+}
+
+Status Connection::Execute(std::string_view sql, std::string_view what) {
+  auto result = ExecuteForResult(sql, what);
+  if (!result) return result.error();
   return OkStatus();
 }
 
 StoreResult<Result> Connection::Query(std::string_view sql, const Params& params,
                                       std::string_view what) {
   if (conn_ == nullptr) return Error(nullptr, what);
+  // The extended protocol carries one statement: what is deferred goes first, on its own.
+  if (!deferred_.empty()) {
+    if (Status sent = Execute("", what); !sent) return sent.error();
+  }
   std::vector<const char*> values;
   std::vector<int> lengths;
   values.reserve(params.values_.size());
@@ -488,7 +530,8 @@ StoreResult<CopyIn> Connection::BeginCopy(std::string_view table,
     sql += columns[i];
   }
   sql += ") FROM STDIN";
-  Result result(PQexec(conn_, sql.c_str()));
+  // PQexec stops at the COPY's result: anything deferred ran before it, or failed instead.
+  Result result(PQexec(conn_, TakeDeferredWith(sql).c_str()));
   if (PQresultStatus(result.result_) != PGRES_COPY_IN) return Error(result.result_, what);
   return CopyIn(this, std::string(what));
 }
@@ -630,13 +673,29 @@ Status Transaction::Begin() {
   return OkStatus();
 }
 
+StoreResult<Result> Transaction::BeginWith(std::string_view sql, std::string_view what) {
+  auto result = connection_.ExecuteForResult("BEGIN; " + std::string(sql), what);
+  const PGTransactionStatusType status = PQtransactionStatus(connection_.handle());
+  active_ = status == PQTRANS_INTRANS || status == PQTRANS_INERROR;
+  return result;
+}
+
 Status Transaction::Commit() {
   if (!active_) {
     return MakeStoreError(StoreErrorCode::kInvalidArgument, "commit without a transaction");
   }
   active_ = false;
-  auto result = connection_.Query("COMMIT", "committing");
-  if (!result) return result.error();
+  // With what is deferred (the last task's RELEASE) in the same round trip.
+  auto result = connection_.ExecuteForResult("COMMIT", "committing");
+  if (!result) {
+    // A deferred statement that failed kept the COMMIT from running: the transaction is still
+    // open (aborted) on the server, and the next BEGIN must not find it.
+    const PGTransactionStatusType status = PQtransactionStatus(connection_.handle());
+    if (status == PQTRANS_INTRANS || status == PQTRANS_INERROR) {
+      (void)connection_.Execute("ROLLBACK", "rolling back");
+    }
+    return result.error();
+  }
   // COMMIT of a transaction a statement has already failed succeeds as "ROLLBACK".
   if (std::string_view(PQcmdStatus(result->result_)) == "ROLLBACK") {
     return MakeStoreError(StoreErrorCode::kInternal,
@@ -646,6 +705,8 @@ Status Transaction::Commit() {
 }
 
 void Transaction::Rollback() {
+  // What is deferred belonged to this transaction.
+  connection_.DropDeferred();
   if (!active_) return;
   active_ = false;
   // A lost connection has rolled the transaction back on the server already.

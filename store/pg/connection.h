@@ -172,6 +172,21 @@ class Connection {
   StoreResult<CopyIn> BeginCopy(std::string_view table, std::span<const std::string> columns,
                                 std::string_view what);
 
+  // Statements with no parameters and no rows wanted whose answer can wait: they are sent in
+  // front of the next Execute, BeginCopy or Commit, in the same simple-query message, so that
+  // the writer's SAVEPOINT and RELEASE cost no round trip of their own (a Query, whose
+  // parameters need the extended protocol, sends them alone first). Run in order; when one
+  // fails the server skips the rest and the next call returns that error.
+  void Defer(std::string_view sql);
+  // Takes back the last deferred statement if it is `sql` and still unsent (a savepoint whose
+  // task sent nothing needs no RELEASE, nor itself); whether it did.
+  bool TakeBackDeferred(std::string_view sql);
+  // Forgets what is deferred (the transaction they belonged to is being rolled back or is gone).
+  void DropDeferred() { deferred_.clear(); }
+  // Statements with no parameters sent as one simple query after anything deferred; the last
+  // one's result, in the text format (Result::Text reads a text column of it).
+  StoreResult<Result> ExecuteForResult(std::string_view sql, std::string_view what);
+
   // False once libpq has seen the connection break.
   bool ok() const;
   // The URL this connection was opened with, password redacted.
@@ -184,8 +199,12 @@ class Connection {
   // SQLSTATE), else from the connection's state (a broken connection is kUnavailable).
   StoreError Error(pg_result* result, std::string_view what) const;
 
+  // What is deferred, and the sql to send: the deferred statements and then `sql`.
+  std::string TakeDeferredWith(std::string_view sql);
+
   pg_conn* conn_ = nullptr;
   std::string redacted_url_;
+  std::string deferred_;  // "stmt; stmt; " (Defer)
 };
 
 // COPY FROM STDIN in progress. Each row is its fields, then EndRow(); the data is sent in
@@ -236,6 +255,9 @@ class Transaction {
   Transaction& operator=(const Transaction&) = delete;
 
   Status Begin();
+  // BEGIN and `sql` in one round trip (statements with no parameters): the last one's result as
+  // ExecuteForResult gives it. The transaction is open when BEGIN ran, even if `sql` failed.
+  StoreResult<Result> BeginWith(std::string_view sql, std::string_view what);
   Status Commit();
   void Rollback();
   bool active() const { return active_; }

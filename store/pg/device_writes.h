@@ -20,7 +20,7 @@ Status UpsertDevice(Connection& db, const Device& device);
 // Sets devices.state / last_seen and appends to the history; kNotFound for a device never
 // upserted; a change whose host is set, of a device another host holds now, is left out (OK).
 Status RecordDeviceState(Connection& db, const DeviceStateChange& change);
-// `hosts` and `device_labels` (schema 0015), as ../device_writes.h.
+// `hosts` and `device_labels` (schema 0016), as ../device_writes.h.
 Status UpsertHost(Connection& db, const Host& host);
 Status SetDeviceLabels(Connection& db, std::string_view serial,
                        const std::vector<std::string>& labels);

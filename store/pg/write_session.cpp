@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 
+#include <charconv>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -25,31 +26,34 @@ PgWriteSession::~PgWriteSession() = default;
 Status PgWriteSession::BeginBatch(bool durable) {
   batch_xid_.reset();
   transaction_ = std::make_unique<Transaction>(connection_);
-  Status begun = transaction_->Begin();
   // The transaction's id, so that a COMMIT whose answer a broken connection lost can be looked
   // up on the next connection (LostCommitTookEffect). Ordinary batches do not wait for the
-  // server's WAL flush (set_config(..., true) is SET LOCAL), in the same round trip; a durable
-  // one keeps the server's own setting, on by default.
-  if (begun) {
-    auto xid = connection_.Query(durable ? "SELECT txid_current() AS xid"
-                                         : "SELECT txid_current() AS xid,"
-                                           " set_config('synchronous_commit', 'off', true)",
-                                 "beginning a batch");
-    auto value = xid ? xid->Int64(0, "xid") : StoreResult<int64_t>(xid.error());
-    if (value) {
-      batch_xid_ = *value;
-      batch_backend_pid_ = PQbackendPID(connection_.handle());
-    } else {
-      begun = value.error();
-    }
+  // server's WAL flush (set_config(..., true) is SET LOCAL). BEGIN and both in one round trip
+  // (a simple query: the id comes back as text).
+  auto xid = transaction_->BeginWith(durable ? "SELECT txid_current()::text AS xid"
+                                             : "SELECT txid_current()::text AS xid,"
+                                               " set_config('synchronous_commit', 'off', true)",
+                                     "beginning a batch");
+  Status begun = OkStatus();
+  auto text = xid ? xid->Text(0, "xid") : StoreResult<std::string>(xid.error());
+  int64_t value = 0;
+  if (!text) {
+    begun = text.error();
+  } else if (std::from_chars(text->data(), text->data() + text->size(), value).ec != std::errc()) {
+    begun = MakeStoreError(StoreErrorCode::kInternal,
+                           "beginning a batch: transaction id \"" + *text + "\" is not a number");
+  } else {
+    batch_xid_ = value;
+    batch_backend_pid_ = PQbackendPID(connection_.handle());
   }
-  if (!begun) transaction_.reset();
+  if (!begun) transaction_.reset();  // rolls back what BEGIN opened
   return begun;
 }
 
 Status PgWriteSession::Reconnect() {
   // Its transaction ended with the old connection (rolled back by the server, or committed).
   transaction_.reset();
+  connection_.DropDeferred();
   auto connection = Connection::Open(url_, options_);
   if (!connection) return connection.error();
   connection_ = std::move(connection).value();
@@ -93,15 +97,24 @@ StoreResult<bool> PgWriteSession::LostCommitTookEffect() {
   }
 }
 
+// A task's SAVEPOINT and RELEASE are deferred (Connection::Defer): they go out in front of the
+// task's first statement and the next task's (or the COMMIT), so a task costs no round trip of
+// its own beyond its writes. A failure of either is the error of the statement they went with,
+// and ends the batch the same way (a broken connection) — neither fails otherwise.
 Status PgWriteSession::Savepoint() {
-  return connection_.Execute("SAVEPOINT task", "opening a savepoint");
+  connection_.Defer("SAVEPOINT task");
+  return OkStatus();
 }
 
 Status PgWriteSession::ReleaseSavepoint() {
-  return connection_.Execute("RELEASE SAVEPOINT task", "releasing a savepoint");
+  // A task that sent nothing: its savepoint was never sent either.
+  if (!connection_.TakeBackDeferred("SAVEPOINT task")) connection_.Defer("RELEASE SAVEPOINT task");
+  return OkStatus();
 }
 
 Status PgWriteSession::RollbackToSavepoint() {
+  // A task that failed before sending anything has nothing to undo.
+  if (connection_.TakeBackDeferred("SAVEPOINT task")) return OkStatus();
   if (Status undone = connection_.Execute("ROLLBACK TO SAVEPOINT task", "rolling back a task");
       !undone) {
     return undone;

@@ -1,4 +1,4 @@
-// The SQL of `audit_log` (schema/0016_audit_log.sql). Internal to store/.
+// The SQL of `audit_log` (schema/0017_audit_log.sql). Internal to store/.
 #pragma once
 
 namespace droidlab::store::sql {

@@ -35,12 +35,12 @@ inline constexpr char kDeviceBySerial[] =
 #undef DROIDLAB_DEVICE_LABELS
 #undef DROIDLAB_DEVICE_COLUMNS
 
-// Labels are replaced whole (schema 0015).
+// Labels are replaced whole (schema 0016).
 inline constexpr char kDeleteDeviceLabels[] = "DELETE FROM device_labels WHERE serial = ?1";
 inline constexpr char kInsertDeviceLabel[] =
     "INSERT INTO device_labels (serial, label) VALUES (?1, ?2)";
 
-// hosts (schema 0015): registered and heartbeat by one upsert.
+// hosts (schema 0016): registered and heartbeat by one upsert.
 inline constexpr char kUpsertHost[] =
     "INSERT INTO hosts (name, address, version, started_at, heartbeat_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET address = excluded.address,"

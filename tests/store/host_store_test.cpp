@@ -1,4 +1,4 @@
-// The lab's hosts and device labels (schema 0015, issue 17 §2) and the audit log (schema 0016,
+// The lab's hosts and device labels (schema 0016, issue 17 §2) and the audit log (schema 0017,
 // §3) through the store's API: compiled
 // into droidlab_store_test (SQLite) and droidlab_store_pg_test (PostgreSQL), so both backends
 // answer alike.

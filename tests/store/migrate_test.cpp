@@ -49,7 +49,7 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
                                     // alert_delivery_attempts (0010);
                                     // iteration_frames (0011); iteration_faults (0012);
                                     // iteration_memory (0013); hosts, device_labels
-                                    // (0015); audit_log (0016)
+                                    // (0016); audit_log (0017)
 }
 
 // 0007 on a database with builds: each becomes a build of one file, its APK.

@@ -265,6 +265,52 @@ TEST(PgConnectionTest, TransactionsRollBackUnlessCommitted) {
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM t"), 1);
 }
 
+// Deferred statements (the writer's SAVEPOINT and RELEASE) go out with the next statement, in
+// order; a taken-back one never goes; a Query sends them first; one that fails is the next
+// call's error, and a COMMIT it kept from running leaves no transaction open behind it.
+TEST(PgConnectionTest, DeferredStatementsGoWithTheNextOne) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("deferred"));
+  Exec(connection, "CREATE TABLE t (id BIGINT PRIMARY KEY)");
+  {
+    Transaction transaction(connection);
+    auto xid = transaction.BeginWith("SELECT txid_current()::text AS xid", "beginning");
+    ASSERT_TRUE(xid.ok()) << xid.error().message;
+    EXPECT_FALSE(xid->Text(0, "xid").value().empty());
+    connection.Defer("SAVEPOINT task");
+    Exec(connection, "INSERT INTO t VALUES (1)");  // the savepoint went in front of it
+    EXPECT_FALSE(connection.Execute("INSERT INTO t VALUES (1)", "duplicate").ok());
+    ASSERT_TRUE(connection.Execute("ROLLBACK TO SAVEPOINT task", "undoing").ok());
+    connection.Defer("RELEASE SAVEPOINT task");
+    connection.Defer("SAVEPOINT task");
+    EXPECT_TRUE(connection.TakeBackDeferred("SAVEPOINT task"));
+    EXPECT_FALSE(connection.TakeBackDeferred("SAVEPOINT task"));  // RELEASE is last now
+    connection.Defer("SAVEPOINT other");
+    Params two;
+    two.Int64(2);
+    ASSERT_TRUE(connection.Query("INSERT INTO t VALUES ($1)", two, "a query").ok());
+    // "other" exists: the Query sent it (and the RELEASE) first.
+    EXPECT_TRUE(connection.Execute("RELEASE SAVEPOINT other", "releasing").ok());
+    ASSERT_TRUE(transaction.Commit().ok());
+  }
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM t"), 1);  // 1 undone with its savepoint
+  {
+    Transaction transaction(connection);
+    ASSERT_TRUE(transaction.Begin().ok());
+    Exec(connection, "INSERT INTO t VALUES (3)");
+    connection.Defer("RELEASE SAVEPOINT none");  // no such savepoint: COMMIT never runs
+    const auto committed = transaction.Commit();
+    ASSERT_FALSE(committed.ok());
+    EXPECT_NE(committed.error().message.find("none"), std::string::npos)
+        << committed.error().message;
+  }
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM t"), 1);
+  Transaction next(connection);  // no aborted transaction was left open: BEGIN would fail
+  ASSERT_TRUE(next.Begin().ok());
+  Exec(connection, "INSERT INTO t VALUES (5)");
+  ASSERT_TRUE(next.Commit().ok());
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM t"), 2);
+}
+
 TEST(PgConnectionTest, CopyStoresAHundredThousandRowsExactly) {
   Connection connection = Connect(SharedPgServer().CreateDatabase("copy"));
   Exec(connection,

@@ -1,4 +1,4 @@
-// The PostgreSQL form of ../../sql/audit_log.h (schema/postgresql/0016_audit_log.sql). Internal
+// The PostgreSQL form of ../../sql/audit_log.h (schema/postgresql/0017_audit_log.sql). Internal
 // to store/.
 #pragma once
 

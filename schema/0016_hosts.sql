@@ -1,4 +1,4 @@
--- 0015_hosts: the lab's hosts and which one holds each device (issue 17 §2: several daemons on
+-- 0016_hosts: the lab's hosts and which one holds each device (issue 17 §2: several daemons on
 -- one PostgreSQL database; on SQLite there is one host, and the rows say which).
 --
 -- hosts: one row per daemon's host, by the name it registers under (`host_name` in the config,

@@ -1,4 +1,4 @@
--- 0016_audit_log: who did what through the API (issue 17 §3): every request that changed
+-- 0017_audit_log: who did what through the API (issue 17 §3): every request that changed
 -- something (POST, PUT, DELETE answered 2xx) — a run posted or cancelled, a schedule made or
 -- deleted, a build added or deleted, a device's labels, an alert resolved — with the name of
 -- the token it carried, committed before the answer is sent.

@@ -1,4 +1,4 @@
--- 0015_hosts: the PostgreSQL form of schema/0015_hosts.sql, which says what the tables mean; only
+-- 0016_hosts: the PostgreSQL form of schema/0016_hosts.sql, which says what the tables mean; only
 -- the types differ (schema/README.md).
 CREATE TABLE hosts (
   name TEXT PRIMARY KEY NOT NULL,
