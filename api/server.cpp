@@ -18,6 +18,7 @@
 #include <boost/beast/http/span_body.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <cstring>
 #include <exception>
 #include <map>
 
@@ -393,7 +394,7 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
                           "send the APK with a Content-Length (curl --data-binary @app.apk does)");
       co_return false;
     }
-    auto beginning = services.builds->BeginUpload();
+    auto beginning = services.builds->BeginUpload(options.upload_chunk);
     auto begun = co_await std::move(beginning);
     if (!begun) {
       refused = JsonError(500, "internal", begun.error());
@@ -401,36 +402,35 @@ struct Server::Impl : std::enable_shared_from_this<Impl> {
     }
     std::unique_ptr<orchestrator::BuildLibrary::Upload> upload = std::move(begun).value();
     uint64_t left = *length;
-    std::vector<char> chunk;
-    chunk.reserve(std::min<uint64_t>(left, options.upload_chunk));
+    // Read straight into the upload's own buffers, which the file and hash threads then read and
+    // give back: no copy, no fresh zero-filled buffer per chunk.
+    orchestrator::UploadBuffer chunk = upload->Buffer();
     while (left > 0) {
+      const size_t room =
+          static_cast<size_t>(std::min<uint64_t>(left, chunk.capacity() - chunk.size()));
       if (buffer.size() > 0) {
-        const size_t take = static_cast<size_t>(std::min<uint64_t>(buffer.size(), left));
-        const char* data = static_cast<const char*>(buffer.data().data());
-        chunk.insert(chunk.end(), data, data + take);
+        const size_t take = std::min(buffer.size(), room);
+        std::memcpy(chunk.data() + chunk.size(), buffer.data().data(), take);
+        chunk.resize(chunk.size() + take);
         buffer.consume(take);
         left -= take;
       } else {
-        // The chunk is written once it reaches upload_chunk, so there is room here.
-        const size_t room =
-            static_cast<size_t>(std::min<uint64_t>(left, options.upload_chunk - chunk.size()));
-        const size_t at = chunk.size();
-        chunk.resize(at + room);
         stream.expires_after(options.body_timeout);
-        auto [read_error, n] = co_await stream.async_read_some(asio::buffer(chunk.data() + at, room), kTuple);
-        chunk.resize(at + n);
+        auto reading =
+            stream.async_read_some(asio::buffer(chunk.data() + chunk.size(), room), kTuple);
+        auto [read_error, n] = co_await std::move(reading);
+        chunk.resize(chunk.size() + n);
         if (read_error) co_return false;  // gone or silent: the upload's file is removed
         left -= n;
       }
-      if (chunk.size() >= options.upload_chunk || left == 0) {
+      if (chunk.size() == chunk.capacity() || left == 0) {
         auto writing = upload->Write(std::move(chunk));
         std::optional<std::string> write_error = co_await std::move(writing);
         if (write_error) {
           refused = JsonError(500, "internal", *write_error);
           co_return false;
         }
-        chunk = std::vector<char>();
-        chunk.reserve(std::min<uint64_t>(left, options.upload_chunk));
+        chunk = upload->Buffer();
       }
     }
     auto finishing = upload->Finish();

@@ -110,39 +110,61 @@ struct SpoolState {
 
 class SpoolUpload : public BuildLibrary::Upload {
  public:
-  SpoolUpload(FileThread& files, FileThread& hasher, std::shared_ptr<SpoolState> state)
-      : files_(files), hasher_(hasher), state_(std::move(state)) {}
+  SpoolUpload(FileThread& files, FileThread& hasher, std::shared_ptr<SpoolState> state,
+              size_t buffer_size)
+      : files_(files),
+        hasher_(hasher),
+        state_(std::move(state)),
+        buffer_size_(std::max<size_t>(buffer_size, 1)) {}
   // The file is closed and removed on the file thread, after any write still queued there.
   ~SpoolUpload() override {
     // The last reference dropped there: an unfinished file is closed and unlinked off this thread.
     if (state_) files_.Post([state = std::move(state_)]() mutable { state.reset(); });
   }
 
+  UploadBuffer Buffer() override {
+    if (behind_->free.empty()) {
+      ++behind_->made;
+      return UploadBuffer(buffer_size_);
+    }
+    UploadBuffer buffer = std::move(behind_->free.back());
+    behind_->free.pop_back();
+    buffer.resize(0);
+    return buffer;
+  }
+
+  size_t buffers_made() const override { return behind_->made; }
+
   // Write-behind: the bytes go to the file thread and to the hash thread, and the caller goes
   // back to its socket at once, at most kWritesInFlight chunks ahead of the slower of the two:
   // receiving, writing and hashing overlap (SHA-256 costs as much CPU as the rest of an upload,
-  // so hashing on the thread that writes halved the speed). A write that failed is said by the
-  // next Write (or Finish).
-  asio::awaitable<std::optional<std::string>> Write(std::vector<char> bytes) override {
+  // so hashing on the thread that writes halved the speed). Both threads read the same buffer,
+  // which comes back to the caller's Buffer once both are done with it. A write that failed is
+  // said by the next Write (or Finish).
+  asio::awaitable<std::optional<std::string>> Write(UploadBuffer bytes) override {
     auto waiting = WaitForWrites(behind_, kPerChunk * (kWritesInFlight - 1));
     co_await std::move(waiting);
     if (behind_->error) co_return behind_->error;
     behind_->in_flight += kPerChunk;
     auto executor =
         asio::prefer(co_await asio::this_coro::executor, asio::execution::outstanding_work.tracked);
-    auto shared = std::make_shared<const std::vector<char>>(std::move(bytes));
-    auto done = [behind = behind_](std::optional<std::string> error) {
+    auto chunk = std::make_shared<Chunk>();
+    chunk->bytes = std::move(bytes);
+    // On the caller's thread, once per thread: the second one gives the buffer back. The worker
+    // threads only read the buffer, and each is done with it before it posts this.
+    auto done = [behind = behind_, chunk](std::optional<std::string> error) {
       --behind->in_flight;
       if (error && !behind->error) behind->error = std::move(error);
+      if (--chunk->users == 0) behind->free.push_back(std::move(chunk->bytes));
       if (behind->wake) behind->wake->cancel();
     };
-    files_.Post([state = state_, executor, shared, done]() {
-      std::optional<std::string> error = WriteAll(*state, *shared);
+    files_.Post([state = state_, executor, chunk, done]() {
+      std::optional<std::string> error = WriteAll(*state, chunk->bytes.data(), chunk->bytes.size());
       asio::post(executor, [done, error = std::move(error)]() mutable { done(std::move(error)); });
     });
-    hasher_.Post([state = state_, executor, shared, done]() {
-      EVP_DigestUpdate(state->sha, shared->data(), shared->size());
-      state->size += static_cast<int64_t>(shared->size());
+    hasher_.Post([state = state_, executor, chunk, done]() {
+      EVP_DigestUpdate(state->sha, chunk->bytes.data(), chunk->bytes.size());
+      state->size += static_cast<int64_t>(chunk->bytes.size());
       asio::post(executor, [done]() { done(std::nullopt); });
     });
     co_return std::nullopt;
@@ -181,6 +203,14 @@ class SpoolUpload : public BuildLibrary::Upload {
     int in_flight = 0;
     std::optional<std::string> error;  // the first write that failed
     std::optional<asio::steady_timer> wake;
+    std::vector<UploadBuffer> free;  // written and hashed: Buffer's to give again
+    size_t made = 0;
+  };
+
+  // One Write's bytes, read by the file and the hash thread.
+  struct Chunk {
+    UploadBuffer bytes;
+    int users = kPerChunk;  // the caller's thread's: completions still to come
   };
 
   // Until at most `most` writes are in flight (or one failed).
@@ -193,9 +223,8 @@ class SpoolUpload : public BuildLibrary::Upload {
     }
   }
 
-  static std::optional<std::string> WriteAll(SpoolState& state, const std::vector<char>& bytes) {
-    const char* p = bytes.data();
-    size_t left = bytes.size();
+  static std::optional<std::string> WriteAll(SpoolState& state, const char* p, size_t size) {
+    size_t left = size;
     while (left > 0) {
       const ssize_t n = ::write(state.fd, p, left);
       if (n < 0) {
@@ -205,7 +234,7 @@ class SpoolUpload : public BuildLibrary::Upload {
       p += n;
       left -= static_cast<size_t>(n);
     }
-    state.written += static_cast<int64_t>(bytes.size());
+    state.written += static_cast<int64_t>(size);
     if (state.written - state.flushing >= kFlushEvery) {
       // Only starts the writeback (no wait); a failure here is found by Finish's fsync.
       ::sync_file_range(state.fd, state.flushing, state.written - state.flushing,
@@ -218,6 +247,7 @@ class SpoolUpload : public BuildLibrary::Upload {
   FileThread& files_;
   FileThread& hasher_;
   std::shared_ptr<SpoolState> state_;
+  size_t buffer_size_;
   std::shared_ptr<WriteBehind> behind_ = std::make_shared<WriteBehind>();
 };
 
@@ -480,7 +510,7 @@ std::string BuildLibrary::PathOf(const store::Build& build) const {
 }
 
 asio::awaitable<BasicResult<std::unique_ptr<BuildLibrary::Upload>, std::string>>
-BuildLibrary::BeginUpload() {
+BuildLibrary::BeginUpload(size_t buffer_size) {
   const uint64_t n = impl_->next_upload++;
   const std::string path = (fs::path(dir_) / "incoming" /
                             ("upload-" + std::to_string(::getpid()) + "-" + std::to_string(n) + ".part"))
@@ -501,7 +531,7 @@ BuildLibrary::BeginUpload() {
   auto opened = co_await std::move(opening);
   if (!opened) co_return opened.error();
   std::unique_ptr<Upload> upload =
-      std::make_unique<SpoolUpload>(*impl_, *hasher_, std::move(opened).value());
+      std::make_unique<SpoolUpload>(*impl_, *hasher_, std::move(opened).value(), buffer_size);
   co_return upload;
 }
 

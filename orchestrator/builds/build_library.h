@@ -10,6 +10,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,14 +64,42 @@ struct KeptBuild {
   bool created = false;  // false: these bytes were kept already
 };
 
+// A buffer an upload's bytes are read into: the caller fills data()[0, capacity()), says how
+// much with resize, and hands it to Upload::Write. Never zero-filled: the socket's bytes
+// overwrite it, and clearing 256 KiB per chunk (with the page faults of a fresh allocation) cost
+// the receiving thread a third of its time.
+class UploadBuffer {
+ public:
+  UploadBuffer() = default;
+  explicit UploadBuffer(size_t capacity)
+      : bytes_(std::make_unique_for_overwrite<char[]>(capacity)), capacity_(capacity) {}
+  char* data() { return bytes_.get(); }
+  const char* data() const { return bytes_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  void resize(size_t n) { size_ = n <= capacity_ ? n : capacity_; }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  size_t capacity_ = 0;
+  size_t size_ = 0;
+};
+
 class BuildLibrary {
  public:
   // One body on its way to disk. Destroyed before Finish, its file is removed.
   class Upload {
    public:
     virtual ~Upload() = default;
-    // Appends `bytes`; an error (the disk is full) ends the upload.
-    virtual boost::asio::awaitable<std::optional<std::string>> Write(std::vector<char> bytes) = 0;
+    // An empty buffer to read the next bytes into, of the size BeginUpload was given: one the
+    // upload made before and got back once its bytes were written and hashed, so that an upload
+    // holds a few buffers however long it is (at most the writes in flight, plus one).
+    virtual UploadBuffer Buffer() = 0;
+    // Appends `bytes` (its first size() bytes; it goes back to the upload's buffers once
+    // written and hashed); an error (the disk is full) ends the upload.
+    virtual boost::asio::awaitable<std::optional<std::string>> Write(UploadBuffer bytes) = 0;
+    // How many buffers Buffer has made so far (the rest were reused): the upload's memory.
+    virtual size_t buffers_made() const = 0;
     // Closes the file: what was written, hashed.
     virtual boost::asio::awaitable<BasicResult<SpooledFile, std::string>> Finish() = 0;
   };
@@ -86,7 +115,9 @@ class BuildLibrary {
   // the io_context runs. Error: the directory cannot be made or written.
   std::optional<std::string> Open();
 
-  boost::asio::awaitable<BasicResult<std::unique_ptr<Upload>, std::string>> BeginUpload();
+  // `buffer_size`: the size of the buffers the upload's Buffer gives (the reads' size).
+  boost::asio::awaitable<BasicResult<std::unique_ptr<Upload>, std::string>> BeginUpload(
+      size_t buffer_size);
   // Reads the spooled APK's manifest and keeps it (or finds it kept). `file_name`: as the client
   // named it (a bare name; anything with a '/' is dropped).
   boost::asio::awaitable<BuildResult<KeptBuild>> Add(SpooledFile file,

@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
+#include "orchestrator/builds/build_library.h"
 #include "tests/api/api_server_fixture.h"
 #include "tests/common/test_data.h"
 #include "tests/common/wait_until.h"
@@ -172,6 +174,56 @@ TEST_F(BuildsTest, AnUploadLargerThanABodyIsStreamedToDisk) {
   // Every other route still holds its body to max_body.
   auto runs = Call("POST", "/api/v1/runs", std::string(70 * 1024, ' '));
   EXPECT_EQ(runs.status, 413);
+}
+
+// The library's side of that stream: 100 chunks of 64 KiB, each filled in a buffer the upload
+// gave (Buffer) and handed back to it (Write). The upload makes a few buffers and reuses them
+// (memory flat: at most the writes in flight plus the one being filled), never one before both
+// the file and the hash thread are done with it (the file and its SHA-256 are the bytes sent).
+TEST_F(BuildsTest, AnUploadReusesAFewBuffers) {
+  Start();
+  constexpr size_t kChunk = 64 * 1024;
+  std::string sent;
+  std::set<const char*> seen;
+  size_t made = 0;
+  std::optional<orchestrator::SpooledFile> spooled;
+  asio::io_context io;
+  auto upload_all = [&]() -> asio::awaitable<void> {
+    auto beginning = builds_->BeginUpload(kChunk);
+    auto begun = co_await std::move(beginning);
+    EXPECT_TRUE(begun) << begun.error();
+    if (!begun) co_return;
+    std::unique_ptr<orchestrator::BuildLibrary::Upload> upload = std::move(begun).value();
+    std::mt19937 rng(11);
+    for (int i = 0; i < 100; ++i) {
+      orchestrator::UploadBuffer buffer = upload->Buffer();
+      EXPECT_EQ(buffer.size(), 0u);
+      EXPECT_EQ(buffer.capacity(), kChunk);
+      seen.insert(buffer.data());
+      const size_t n = i == 99 ? 1000 : kChunk;  // the last one partly filled
+      for (size_t j = 0; j < n; ++j) buffer.data()[j] = static_cast<char>(rng());
+      buffer.resize(n);
+      sent.append(buffer.data(), n);
+      auto writing = upload->Write(std::move(buffer));
+      std::optional<std::string> error = co_await std::move(writing);
+      EXPECT_EQ(error, std::nullopt);
+    }
+    auto finishing = upload->Finish();
+    auto finished = co_await std::move(finishing);
+    EXPECT_TRUE(finished) << finished.error();
+    if (finished) spooled = *finished;
+    made = upload->buffers_made();
+  };
+  asio::co_spawn(io, upload_all(), [](std::exception_ptr e) { EXPECT_FALSE(e); });
+  io.run();
+  ASSERT_TRUE(spooled);
+  EXPECT_EQ(spooled->size, static_cast<int64_t>(sent.size()));
+  EXPECT_EQ(spooled->sha256, Sha256Hex(sent));
+  EXPECT_TRUE(ReadFile(spooled->path) == sent);
+  EXPECT_GE(made, 1u);
+  EXPECT_LE(made, 5u);  // four writes in flight, one being filled
+  EXPECT_EQ(seen.size(), made);
+  fs::remove(spooled->path);
 }
 
 TEST_F(BuildsTest, AnUploadNeedsALengthAndNoOtherMultipart) {
