@@ -11,6 +11,7 @@
 // time) best and median for each and the ratio ours/sink; and the daemon's peak RSS (VmHWM)
 // before and after, against the file's size: streamed to disk, never held whole. Default N = 50,
 // R = 5; --quick: N = 5, R = 1 (a CI smoke run). Without curl: says why and exits 0.
+// DROIDLAB_BENCH_DAEMON=PATH runs that droidlab binary instead (another build, side by side).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <openssl/evp.h>
@@ -37,7 +38,8 @@ namespace {
 
 namespace bench = droidlab::bench;
 
-const std::string kDroidlab = DROIDLAB_BINARY;
+const char* const kDaemonOverride = std::getenv("DROIDLAB_BENCH_DAEMON");
+const std::string kDroidlab = kDaemonOverride != nullptr ? kDaemonOverride : DROIDLAB_BINARY;
 const std::string kManifest = std::string(DROIDLAB_TEST_DATA_DIR) + "/apk/app_aapt2.manifest.bin";
 
 // VmHWM (peak resident set) of `pid`, in KiB; -1 when unreadable.
