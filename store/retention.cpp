@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "store/run_writes.h"
+#include "store/sql/audit_log.h"
 #include "store/sql/runs.h"
 #include "store/sqlite.h"
 #include "store/write_session.h"
@@ -104,12 +105,13 @@ StoreResult<PruneStepResult> PruneStep(Database& db, const RetentionPolicy& poli
   // The last step (fewer runs than its budget): the other histories that grow with time.
   if (policy.max_age && step.runs_deleted < budget) {
     const int64_t before = policy.now_ms - policy.max_age->count();
-    for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore}) {
+    for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore,
+                                  sql::kDeleteAuditBefore}) {
       auto st = db.Cached(statement);
       if (!st) return st.error();
       (*st)->BindInt64(1, before);
       if ((*st)->StepOnce() == Statement::Step::kError) {
-        return (*st)->Error("pruning device history");
+        return (*st)->Error("pruning device history and the audit log");
       }
       step.history_rows_deleted += db.Changes();
     }

@@ -12,4 +12,7 @@ inline constexpr char kAuditPage[] =
     "SELECT id, at, caller, remote, method, path, status, location FROM audit_log"
     " WHERE id < ?1 ORDER BY id DESC LIMIT ?2";
 
+// Retention (retention.cpp): entries older than max_age go with the runs of their time.
+inline constexpr char kDeleteAuditBefore[] = "DELETE FROM audit_log WHERE at < ?1";
+
 }  // namespace droidlab::store::sql

@@ -4,6 +4,7 @@
 // answer alike.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <future>
 #include <memory>
 #include <string>
@@ -174,6 +175,30 @@ TEST_F(HostStoreTest, TheAuditLogIsPagedNewestFirst) {
   auto too_many = store_->Read([](Reader& r) { return r.ListAudit(1001, ""); });
   ASSERT_FALSE(too_many.ok());
   EXPECT_EQ(too_many.error().code, StoreErrorCode::kInvalidArgument);
+}
+
+// Retention by age takes the audit log with the runs of its time.
+TEST_F(HostStoreTest, RetentionByAgePrunesTheAuditLog) {
+  for (int64_t at : {1000, 3999, 4000, 9000}) {
+    AuditEntry entry;
+    entry.at = at;
+    entry.caller = "ci";
+    entry.remote = "127.0.0.1";
+    entry.method = "DELETE";
+    entry.path = "/api/v1/runs/1";
+    entry.status = 200;
+    ASSERT_TRUE(store_->AddAuditEntry(entry).ok());
+  }
+  RetentionPolicy policy;
+  policy.max_age = std::chrono::milliseconds(6000);
+  policy.now_ms = 10000;
+  auto pruned = store_->Prune(policy);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  auto left = store_->Read([](Reader& r) { return r.ListAudit(10, ""); });
+  ASSERT_TRUE(left.ok());
+  ASSERT_EQ(left->entries.size(), 2u);
+  EXPECT_EQ(left->entries[0].at, 9000);
+  EXPECT_EQ(left->entries[1].at, 4000) << "older than now - max_age goes, not the rest";
 }
 
 }  // namespace

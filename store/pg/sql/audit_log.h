@@ -12,4 +12,6 @@ inline constexpr const char* kAuditPage =
     "SELECT id, at, caller, remote, method, path, status, location FROM audit_log"
     " WHERE id < $1 ORDER BY id DESC LIMIT $2";
 
+inline constexpr const char* kDeleteAuditBefore = "DELETE FROM audit_log WHERE at < $1";
+
 }  // namespace droidlab::store::pg::sql
