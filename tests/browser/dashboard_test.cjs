@@ -168,6 +168,11 @@ async function main() {
     const labelled = await api('PUT', `/api/v1/devices/${encodeURIComponent(devices[0].address)}/labels`,
                                {labels: ['nightly', 'pixel']});
     check(labelled.status === 200, `labels set through the API: ${JSON.stringify(labelled.body)}`);
+    // The daemon registered its host at start-up, alive, holding both phones.
+    const hosts = (await api('GET', '/api/v1/hosts')).body.hosts;
+    check(hosts.length === 1 && hosts[0].name === 'browser-lab' && hosts[0].alive &&
+          hosts[0].devices === devices.length,
+          `the daemon's host is registered with its phones: ${JSON.stringify(hosts)}`);
     await page.goto(`${base}/#/devices`);
     for (const d of devices) {
       const row = page.locator(`#devices tr[data-serial="${d.address}"]`);

@@ -1,12 +1,22 @@
-// Device labels' grammar and body (orchestrator/spec/device_labels.h) and a host's liveness and
-// address (orchestrator/lab/host_registration.h): pure.
+// Device labels' grammar and body (orchestrator/spec/device_labels.h), a host's liveness and
+// address (pure), and its registration and heartbeat on a real store
+// (orchestrator/lab/host_registration.h).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "orchestrator/lab/host_registration.h"
 #include "orchestrator/spec/device_labels.h"
+#include "store/store.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_store.h"
 
 namespace droidlab::orchestrator {
 namespace {
@@ -72,6 +82,57 @@ TEST(HostRegistrationTest, AnUnspecifiedListenAddressIsReplacedByTheHostName) {
   EXPECT_EQ(HostAddress("10.0.0.7", 80, "lab-3"), "http://10.0.0.7:80");
   EXPECT_EQ(HostAddress("::1", 8765, "lab-3"), "http://[::1]:8765");
   EXPECT_FALSE(MachineHostName().empty());
+}
+
+// The daemon's heartbeat: registered at once with started_at, heartbeat_at moved every interval
+// (on the clock it is given), ended by a cancel.
+TEST(HostRegistrationTest, AHostIsRegisteredThenItsHeartbeatMovesUntilCancelled) {
+  namespace asio = boost::asio;
+  testutil::TempDir dir;
+  std::unique_ptr<store::Store> st = testutil::OpenTestStore(dir);
+  ASSERT_TRUE(st);
+  std::atomic<int64_t> now{1'000'000};
+  HostRegistrationOptions options;
+  options.interval = std::chrono::milliseconds(20);
+  options.now_ms = [&now] { return now += 1000; };
+  options.log = [](std::string_view) {};
+  store::Host host;
+  host.name = "lab-7";
+  host.address = "http://lab-7:8765";
+  host.version = "0.1.0";
+
+  asio::io_context io;
+  asio::cancellation_signal stop;
+  bool ended = false;
+  asio::co_spawn(io, KeepHostRegistered(*st, host, options),
+                 asio::bind_cancellation_slot(stop.slot(), [&](std::exception_ptr e) {
+                   EXPECT_FALSE(e);
+                   ended = true;
+                 }));
+  auto stored = [&]() -> std::optional<store::Host> {
+    auto hosts = st->Read([](store::Reader& r) { return r.ListHosts(); });
+    if (!hosts || hosts->empty()) return std::nullopt;
+    return hosts->front();
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while ((!stored() || stored()->heartbeat_at < 1'004'000) &&
+         std::chrono::steady_clock::now() < deadline) {
+    io.restart();
+    io.run_for(std::chrono::milliseconds(10));
+  }
+  auto beating = stored();
+  ASSERT_TRUE(beating) << "the host was never registered";
+  EXPECT_EQ(beating->name, "lab-7");
+  EXPECT_EQ(beating->address, "http://lab-7:8765");
+  EXPECT_EQ(beating->started_at, 1'001'000) << "the first reading of the clock";
+  EXPECT_GE(beating->heartbeat_at, 1'004'000) << "the heartbeat moves with each interval";
+
+  stop.emit(asio::cancellation_type::terminal);
+  while (!ended && std::chrono::steady_clock::now() < deadline) {
+    io.restart();
+    io.run_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(ended) << "a cancel ends the heartbeat";
 }
 
 }  // namespace
