@@ -415,14 +415,13 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     }
   });
 
-  const std::string url_host =
-      config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
-                                                         : config.listen_host;
-  std::fprintf(out,
-               "droidlab serve: listening on http://%s:%u (db %s, schema %d; adb server %s%s)\n",
-               url_host.c_str(), static_cast<unsigned>(*port),
-               store::PrintableLocation(config.db).c_str(), schema::CurrentVersion(),
-               server->ToString().c_str(), config.RequiresToken() ? "; token required" : "");
+  // The address as listened on (0.0.0.0 stays itself here; the hosts table names the machine).
+  const std::string listening =
+      orchestrator::HostAddress(config.listen_host, *port, config.listen_host);
+  std::fprintf(out, "droidlab serve: listening on %s (db %s, schema %d; adb server %s%s)\n",
+               listening.c_str(), store::PrintableLocation(config.db).c_str(),
+               schema::CurrentVersion(), server->ToString().c_str(),
+               config.RequiresToken() ? "; token required" : "");
   std::fflush(out);
   spdlog::info("serving; adb server {}", server->ToString());
 

@@ -265,9 +265,8 @@ BasicResult<std::string, FileError> ReadTokenFile(const std::string& path, FileR
 
 const char* ServeCommandUsage() {
   return "droidlab serve [--listen 127.0.0.1:8765] [--db droidlab.db | --db postgresql://…] "
-         "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--host-name NAME] [--token-file "
-         "FILE] "
-         "[--config droidlab.json] [--log-level info] [--insecure]";
+         "[--adb-server tcp:127.0.0.1:5037] [--adb-path adb] [--host-name NAME] "
+         "[--token-file FILE] [--config droidlab.json] [--log-level info] [--insecure]";
 }
 
 BasicResult<std::pair<std::string, uint16_t>, std::string> ParseListenAddress(
