@@ -71,6 +71,52 @@ AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::InterruptRunningRuns(std
   co_return co_await std::move(interrupting);
 }
 
+AsyncStore::Awaitable<StoreResult<std::optional<int64_t>>> AsyncStore::ClaimRun(
+    RunClaim claim) const {
+  auto start = [this, &claim](auto done) {
+    store_->ClaimRunAsync(std::move(claim), std::move(done));
+  };
+  auto claiming = AwaitCompletion<StoreResult<std::optional<int64_t>>>(std::move(start));
+  co_return co_await std::move(claiming);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<PhoneClaim>>> AsyncStore::ClaimRunsForPhones(
+    std::string host, std::vector<std::string> serials, int64_t lease_until) const {
+  auto start = [this, &host, &serials, lease_until](auto done) {
+    store_->ClaimRunsForPhonesAsync(std::move(host), std::move(serials), lease_until,
+                                    std::move(done));
+  };
+  auto claiming = AwaitCompletion<StoreResult<std::vector<PhoneClaim>>>(std::move(start));
+  co_return co_await std::move(claiming);
+}
+
+AsyncStore::Awaitable<StoreResult<RenewedLeases>> AsyncStore::RenewLeases(
+    std::string host, int64_t lease_until) const {
+  auto start = [this, &host, lease_until](auto done) {
+    store_->RenewLeasesAsync(std::move(host), lease_until, std::move(done));
+  };
+  auto renewing = AwaitCompletion<StoreResult<RenewedLeases>>(std::move(start));
+  co_return co_await std::move(renewing);
+}
+
+AsyncStore::Awaitable<StoreResult<ExpiredLeases>> AsyncStore::ExpireLeases(
+    LeaseExpiry expiry) const {
+  auto start = [this, &expiry](auto done) {
+    store_->ExpireLeasesAsync(std::move(expiry), std::move(done));
+  };
+  auto expiring = AwaitCompletion<StoreResult<ExpiredLeases>>(std::move(start));
+  co_return co_await std::move(expiring);
+}
+
+AsyncStore::Awaitable<StoreResult<CancelRequest>> AsyncStore::RequestRunCancel(
+    int64_t run_id, std::string reason, int64_t now_ms) const {
+  auto start = [this, run_id, &reason, now_ms](auto done) {
+    store_->RequestRunCancelAsync(run_id, std::move(reason), now_ms, std::move(done));
+  };
+  auto requesting = AwaitCompletion<StoreResult<CancelRequest>>(std::move(start));
+  co_return co_await std::move(requesting);
+}
+
 // ---- Measurements and devices
 
 AsyncStore::Awaitable<Status> AsyncStore::AddLaunches(std::vector<Launch> launches,

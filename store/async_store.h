@@ -51,6 +51,14 @@ class AsyncStore {
   Awaitable<StoreResult<int64_t>> CreateRun(NewRun run) const;
   Awaitable<Status> UpdateRunStatus(RunStatusUpdate update) const;
   Awaitable<StoreResult<int64_t>> InterruptRunningRuns(std::string reason, int64_t now_ms) const;
+  // Claims of runs by hosts (Store::ClaimRun, RenewLeases, ExpireLeases, RequestRunCancel).
+  Awaitable<StoreResult<std::optional<int64_t>>> ClaimRun(RunClaim claim) const;
+  Awaitable<StoreResult<std::vector<PhoneClaim>>> ClaimRunsForPhones(
+      std::string host, std::vector<std::string> serials, int64_t lease_until) const;
+  Awaitable<StoreResult<RenewedLeases>> RenewLeases(std::string host, int64_t lease_until) const;
+  Awaitable<StoreResult<ExpiredLeases>> ExpireLeases(LeaseExpiry expiry) const;
+  Awaitable<StoreResult<CancelRequest>> RequestRunCancel(int64_t run_id, std::string reason,
+                                                         int64_t now_ms) const;
 
   // ---- Measurements and devices: resume once the writer's queue took the records (back-
   // pressure); `committed` (may be null) runs on the writer thread once they are on disk, or

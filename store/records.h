@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "store/alert_records.h"
@@ -78,6 +79,14 @@ const char* RunStatusName(RunStatus status);  // "queued", "running", ... as the
 std::optional<RunStatus> RunStatusFromName(std::string_view name);
 inline bool IsFinished(RunStatus s) { return s != RunStatus::kQueued && s != RunStatus::kRunning; }
 
+// What a phone must have to take a pool run (schema 0018): its model, its SDK level, every one
+// of the labels. Absent / empty: anything.
+struct RunPool {
+  std::optional<std::string> model;
+  std::optional<int64_t> sdk;
+  std::vector<std::string> labels;
+};
+
 // A run as queued: CreateRun stores this and returns the id.
 struct NewRun {
   std::string spec_json;  // the request as given (JSON text); kept verbatim
@@ -89,6 +98,8 @@ struct NewRun {
   int64_t iterations = 1;
   int64_t created_at = 0;
   std::optional<int64_t> schedule_id;
+  // A pool run: `serial` is empty; the first host with an idle matching phone claims it.
+  std::optional<RunPool> pool;
 };
 
 struct Run {
@@ -108,7 +119,60 @@ struct Run {
   std::optional<int64_t> schedule_id;
   std::optional<std::string> fingerprint;
   std::optional<std::string> preflight_json;
+  // Schema 0018: the host that claimed the run (none while unclaimed) and until when its claim
+  // holds unless renewed; a cancel asked through a daemon that does not run it; a pool run
+  // (its spec says which pool; `serial` is empty until it is claimed).
+  std::optional<std::string> host;
+  std::optional<int64_t> lease_until;
+  bool cancel_requested = false;
+  bool pool = false;
 };
+
+// A host's claim (schema 0018, Store::ClaimRun) for one of its phones: the oldest queued run no
+// host holds that is for `serial` or for a pool the phone matches; or, with `run_id`, that run
+// (a run for a serial, queued and unclaimed). The claim holds until `lease_until`.
+struct RunClaim {
+  std::string host;
+  std::string serial;
+  std::optional<int64_t> run_id;
+  int64_t lease_until = 0;
+};
+
+// ClaimRunsForPhones: each phone's claimed run, in the order the phones were given; a phone
+// with nothing to take is left out.
+struct PhoneClaim {
+  std::string serial;
+  int64_t run_id = 0;
+};
+
+// RenewLeases: the runs `host` still holds (queued or running), their leases moved to
+// `lease_until`, and those of them a cancel was asked of.
+struct RenewedLeases {
+  std::vector<int64_t> held;
+  std::vector<int64_t> cancel_requested;
+};
+
+// ExpireLeases' ask: the claims lapsed at `now_ms` — every lease that ran out and, at a host's
+// start-up, every claim of `restarting_host` (its runs running then end with
+// `restart_reason`, as do runs left running from before schema 0018, which have no host).
+struct LeaseExpiry {
+  int64_t now_ms = 0;
+  std::optional<std::string> restarting_host;
+  std::string restart_reason;
+};
+
+// ExpireLeases: the runs whose lease ran out. Running ones ended `interrupted`; a pool run among
+// them is queued again as a new run (requeued: old id → new id); claimed ones not yet started
+// are released for any host to claim.
+struct ExpiredLeases {
+  std::vector<int64_t> interrupted;
+  std::vector<std::pair<int64_t, int64_t>> requeued;
+  int64_t released = 0;
+};
+
+// RequestRunCancel: a queued run no host holds is cancelled at once; a run a host holds gets
+// its cancel_requested flag (that host cancels it at its next renewal).
+enum class CancelRequest { kCancelled, kRequested, kAlreadyEnded };
 
 // A change of a run's state, committed (durably) before the call that stores it completes.
 struct RunStatusUpdate {

@@ -29,10 +29,30 @@ StoreResult<int64_t> InsertRun(Database& db, const NewRun& run) {
         st.BindInt64(7, run.iterations);
         st.BindInt64(8, run.created_at);
         st.BindOptional(9, run.schedule_id);
+        st.BindBool(10, run.pool.has_value());
+        if (run.pool) {
+          st.BindOptional(11, run.pool->model);
+          st.BindOptional(12, run.pool->sdk);
+        }
       },
-      "queuing a run of " + run.package + " on " + run.serial);
+      "queuing a run of " + run.package + " on " + (run.pool ? "a pool" : run.serial));
   if (!s) return s.error();
-  return db.LastInsertRowId();
+  const int64_t id = db.LastInsertRowId();
+  if (run.pool) {
+    for (const std::string& label : run.pool->labels) {
+      if (auto stored = RunCached(
+              db, sql::kInsertPoolLabel,
+              [&](Statement& st) {
+                st.BindInt64(1, id);
+                st.BindText(2, label);
+              },
+              "storing the pool labels of run " + std::to_string(id));
+          !stored) {
+        return stored.error();
+      }
+    }
+  }
+  return id;
 }
 
 Status UpdateRunStatus(Database& db, const RunStatusUpdate& update) {
@@ -289,7 +309,8 @@ Status DeleteRunAndRows(Database& db, int64_t run_id) {
   for (const char* statement :
        {sql::kDeleteLaunchesOfRun, sql::kDeleteLooperStatsOfRun, sql::kDeleteProcSamplesOfRun,
         sql::kDeleteRunSummariesOfRun, sql::kDeleteIterationFramesOfRun,
-        sql::kDeleteIterationFaultsOfRun, sql::kDeleteIterationMemoryOfRun, sql::kDeleteRun}) {
+        sql::kDeleteIterationFaultsOfRun, sql::kDeleteIterationMemoryOfRun,
+        sql::kDeletePoolLabelsOfRun, sql::kDeleteRun}) {
     if (auto s = RunCached(
             db, statement, [&](Statement& st) { st.BindInt64(1, run_id); },
             "deleting run " + std::to_string(run_id));

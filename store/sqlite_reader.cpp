@@ -45,6 +45,10 @@ Run ReadRun(const Statement& st) {
   run.schedule_id = st.ColumnOptionalInt64(13);
   run.fingerprint = st.ColumnOptionalString(14);
   run.preflight_json = st.ColumnOptionalString(15);
+  run.host = st.ColumnOptionalString(16);
+  run.lease_until = st.ColumnOptionalInt64(17);
+  run.cancel_requested = st.ColumnInt64(18) != 0;
+  run.pool = st.ColumnInt64(19) != 0;
   return run;
 }
 

@@ -7,6 +7,7 @@
 #include "store/alert_writes.h"
 #include "store/audit_writes.h"
 #include "store/build_writes.h"
+#include "store/claim_writes.h"
 #include "store/device_writes.h"
 #include "store/retention.h"
 #include "store/run_writes.h"
@@ -93,6 +94,21 @@ Status SqliteWriteSession::UpdateRunStatus(const RunStatusUpdate& update) {
 StoreResult<int64_t> SqliteWriteSession::InterruptRunningRuns(std::string_view reason,
                                                               int64_t now_ms) {
   return writes::InterruptRunningRuns(db_, reason, now_ms);
+}
+StoreResult<std::optional<int64_t>> SqliteWriteSession::ClaimRun(const RunClaim& claim) {
+  return writes::ClaimRun(db_, claim);
+}
+StoreResult<RenewedLeases> SqliteWriteSession::RenewLeases(std::string_view host,
+                                                           int64_t lease_until) {
+  return writes::RenewLeases(db_, host, lease_until);
+}
+StoreResult<ExpiredLeases> SqliteWriteSession::ExpireLeases(const LeaseExpiry& expiry) {
+  return writes::ExpireLeases(db_, expiry);
+}
+StoreResult<CancelRequest> SqliteWriteSession::RequestRunCancel(int64_t run_id,
+                                                                std::string_view reason,
+                                                                int64_t now_ms) {
+  return writes::RequestRunCancel(db_, run_id, reason, now_ms);
 }
 Status SqliteWriteSession::InsertLaunches(const std::vector<Launch>& launches) {
   return writes::InsertLaunches(db_, launches);

@@ -33,6 +33,11 @@ class SqliteWriteSession final : public WriteSession {
   StoreResult<int64_t> InsertRun(const NewRun& run) override;
   Status UpdateRunStatus(const RunStatusUpdate& update) override;
   StoreResult<int64_t> InterruptRunningRuns(std::string_view reason, int64_t now_ms) override;
+  StoreResult<std::optional<int64_t>> ClaimRun(const RunClaim& claim) override;
+  StoreResult<RenewedLeases> RenewLeases(std::string_view host, int64_t lease_until) override;
+  StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry) override;
+  StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
+                                              int64_t now_ms) override;
   Status InsertLaunches(const std::vector<Launch>& launches) override;
   Status InsertLooperStats(const std::vector<LooperStatsRow>& rows) override;
   Status InsertProcSamples(const std::vector<ProcSample>& samples) override;

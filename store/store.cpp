@@ -238,6 +238,90 @@ StoreResult<int64_t> Store::InterruptRunningRuns(std::string_view reason, int64_
   return waiter.Wait();
 }
 
+// ---- Claims of runs by hosts
+
+void Store::ClaimRunAsync(RunClaim claim,
+                          UniqueFunction<void(StoreResult<std::optional<int64_t>>)> done) {
+  PushDurableAsync<std::optional<int64_t>>(
+      [claim = std::move(claim)](WriteSession& session) { return session.ClaimRun(claim); },
+      std::move(done));
+}
+
+StoreResult<std::optional<int64_t>> Store::ClaimRun(const RunClaim& claim) {
+  Waiter<StoreResult<std::optional<int64_t>>> waiter;
+  ClaimRunAsync(claim, waiter.Callback());
+  return waiter.Wait();
+}
+
+void Store::ClaimRunsForPhonesAsync(
+    std::string host, std::vector<std::string> serials, int64_t lease_until,
+    UniqueFunction<void(StoreResult<std::vector<PhoneClaim>>)> done) {
+  PushDurableAsync<std::vector<PhoneClaim>>(
+      [host = std::move(host), serials = std::move(serials),
+       lease_until](WriteSession& session) -> StoreResult<std::vector<PhoneClaim>> {
+        std::vector<PhoneClaim> claimed;
+        for (const std::string& serial : serials) {
+          auto one = session.ClaimRun(RunClaim{host, serial, std::nullopt, lease_until});
+          if (!one) return one.error();
+          if (*one) claimed.push_back(PhoneClaim{serial, **one});
+        }
+        return claimed;
+      },
+      std::move(done));
+}
+
+StoreResult<std::vector<PhoneClaim>> Store::ClaimRunsForPhones(std::string_view host,
+                                                               std::vector<std::string> serials,
+                                                               int64_t lease_until) {
+  Waiter<StoreResult<std::vector<PhoneClaim>>> waiter;
+  ClaimRunsForPhonesAsync(std::string(host), std::move(serials), lease_until, waiter.Callback());
+  return waiter.Wait();
+}
+
+void Store::RenewLeasesAsync(std::string host, int64_t lease_until,
+                             UniqueFunction<void(StoreResult<RenewedLeases>)> done) {
+  PushDurableAsync<RenewedLeases>(
+      [host = std::move(host), lease_until](WriteSession& session) {
+        return session.RenewLeases(host, lease_until);
+      },
+      std::move(done));
+}
+
+StoreResult<RenewedLeases> Store::RenewLeases(std::string_view host, int64_t lease_until) {
+  Waiter<StoreResult<RenewedLeases>> waiter;
+  RenewLeasesAsync(std::string(host), lease_until, waiter.Callback());
+  return waiter.Wait();
+}
+
+void Store::ExpireLeasesAsync(LeaseExpiry expiry,
+                              UniqueFunction<void(StoreResult<ExpiredLeases>)> done) {
+  PushDurableAsync<ExpiredLeases>(
+      [expiry = std::move(expiry)](WriteSession& session) { return session.ExpireLeases(expiry); },
+      std::move(done));
+}
+
+StoreResult<ExpiredLeases> Store::ExpireLeases(const LeaseExpiry& expiry) {
+  Waiter<StoreResult<ExpiredLeases>> waiter;
+  ExpireLeasesAsync(expiry, waiter.Callback());
+  return waiter.Wait();
+}
+
+void Store::RequestRunCancelAsync(int64_t run_id, std::string reason, int64_t now_ms,
+                                  UniqueFunction<void(StoreResult<CancelRequest>)> done) {
+  PushDurableAsync<CancelRequest>(
+      [run_id, reason = std::move(reason), now_ms](WriteSession& session) {
+        return session.RequestRunCancel(run_id, reason, now_ms);
+      },
+      std::move(done));
+}
+
+StoreResult<CancelRequest> Store::RequestRunCancel(int64_t run_id, std::string_view reason,
+                                                   int64_t now_ms) {
+  Waiter<StoreResult<CancelRequest>> waiter;
+  RequestRunCancelAsync(run_id, std::string(reason), now_ms, waiter.Callback());
+  return waiter.Wait();
+}
+
 // ---- Measurements
 
 Status Store::AddLaunches(std::vector<Launch> launches, Completion committed) {

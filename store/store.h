@@ -125,6 +125,32 @@ class Store {
   void InterruptRunningRunsAsync(std::string reason, int64_t now_ms,
                                  UniqueFunction<void(StoreResult<int64_t>)> done);
 
+  // ---- Runs claimed by hosts (schema 0018: several daemons on one database): durable, like
+  // run state. A host claims a queued run for one of its phones (records.h's RunClaim: the
+  // oldest for that serial or for a pool the phone matches, or one run by id); it renews the
+  // claims it holds; any host ends the claims that lapsed (ExpiredLeases); a cancel asked
+  // through a daemon that does not run the run is a flag its host reads at its next renewal.
+  StoreResult<std::optional<int64_t>> ClaimRun(const RunClaim& claim);
+  StoreResult<RenewedLeases> RenewLeases(std::string_view host, int64_t lease_until);
+  StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry);
+  StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
+                                              int64_t now_ms);  // kNotFound
+  void ClaimRunAsync(RunClaim claim,
+                     UniqueFunction<void(StoreResult<std::optional<int64_t>>)> done);
+  // One claim per phone (RunClaim without run_id), all in one durable commit: what a host's idle
+  // phones do every second costs one commit, not one per phone.
+  StoreResult<std::vector<PhoneClaim>> ClaimRunsForPhones(std::string_view host,
+                                                          std::vector<std::string> serials,
+                                                          int64_t lease_until);
+  void ClaimRunsForPhonesAsync(std::string host, std::vector<std::string> serials,
+                               int64_t lease_until,
+                               UniqueFunction<void(StoreResult<std::vector<PhoneClaim>>)> done);
+  void RenewLeasesAsync(std::string host, int64_t lease_until,
+                        UniqueFunction<void(StoreResult<RenewedLeases>)> done);
+  void ExpireLeasesAsync(LeaseExpiry expiry, UniqueFunction<void(StoreResult<ExpiredLeases>)> done);
+  void RequestRunCancelAsync(int64_t run_id, std::string reason, int64_t now_ms,
+                             UniqueFunction<void(StoreResult<CancelRequest>)> done);
+
   // ---- Measurements: batched. The blocking forms wait only for room in the queue (back-
   // pressure), not for the commit; `committed` (optional) runs once the batch holding the
   // records is committed, or with the error that lost it (kDiskFull, kConstraint, ...).

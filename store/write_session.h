@@ -67,6 +67,13 @@ class WriteSession {
   virtual Status UpdateRunStatus(const RunStatusUpdate& update) = 0;  // kNotFound
   // How many runs were `running` (now `interrupted`, `reason` their error).
   virtual StoreResult<int64_t> InterruptRunningRuns(std::string_view reason, int64_t now_ms) = 0;
+  // Claims of runs by hosts (schema 0018, claim_writes.h): the run claimed or none; the runs
+  // the host still holds; the lapsed claims ended; a cancel asked of any run (kNotFound).
+  virtual StoreResult<std::optional<int64_t>> ClaimRun(const RunClaim& claim) = 0;
+  virtual StoreResult<RenewedLeases> RenewLeases(std::string_view host, int64_t lease_until) = 0;
+  virtual StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry) = 0;
+  virtual StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
+                                                      int64_t now_ms) = 0;
   virtual Status InsertLaunches(const std::vector<Launch>& launches) = 0;
   virtual Status InsertLooperStats(const std::vector<LooperStatsRow>& rows) = 0;
   virtual Status InsertProcSamples(const std::vector<ProcSample>& samples) = 0;

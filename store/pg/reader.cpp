@@ -43,6 +43,10 @@ Run ReadRun(ResultRow& row) {
   run.schedule_id = row.OptionalInt64("schedule_id");
   run.fingerprint = row.OptionalText("fingerprint");
   run.preflight_json = row.OptionalText("preflight");
+  run.host = row.OptionalText("host");
+  run.lease_until = row.OptionalInt64("lease_until");
+  run.cancel_requested = row.Int64("cancel_requested") != 0;
+  run.pool = row.Int64("pool") != 0;
   return run;
 }
 

@@ -68,11 +68,27 @@ StoreResult<int64_t> InsertRun(Connection& db, const NewRun& run) {
       .Text(run.mode)
       .Int64(run.iterations)
       .Int64(run.created_at)
-      .Optional(run.schedule_id);
-  auto result =
-      db.Query(sql::kInsertRun, params, "queuing a run of " + run.package + " on " + run.serial);
+      .Optional(run.schedule_id)
+      .Int64(run.pool ? 1 : 0);  // BIGINT 0 / 1, as SQLite's
+  if (run.pool) {
+    params.Optional(run.pool->model).Optional(run.pool->sdk);
+  } else {
+    params.Null().Null();
+  }
+  auto result = db.Query(
+      sql::kInsertRun, params,
+      "queuing a run of " + run.package + " on " + (run.pool ? std::string("a pool") : run.serial));
   if (!result) return result.error();
-  return result->Int64(0, "id");
+  auto id = result->Int64(0, "id");
+  if (!id || !run.pool) return id;
+  for (const std::string& label : run.pool->labels) {
+    Params label_params;
+    label_params.Int64(*id).Text(label);
+    auto stored = db.Query(sql::kInsertPoolLabel, label_params,
+                           "storing the pool labels of run " + std::to_string(*id));
+    if (!stored) return stored.error();
+  }
+  return id;
 }
 
 Status UpdateRunStatus(Connection& db, const RunStatusUpdate& update) {

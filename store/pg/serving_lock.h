@@ -1,9 +1,14 @@
-// ServingLock: one daemon per PostgreSQL database, as the lock file beside a SQLite file keeps
-// one per file (daemon/db_lock.h) — until several hosts share a database (issue 17 §2: hosts,
-// leases, runs claimed), a second daemon on it would interrupt the first one's running runs at
-// start-up and start its queued runs on phones it does not hold. A session-level advisory lock,
-// held on a connection of its own for the lock's life; the server drops it when that connection
-// ends — the daemon's exit, kill -9, or a network cut (then the next daemon may take over).
+// ServingLock: one daemon per host name on a PostgreSQL database (issue 17 §2: several hosts
+// share one, each claiming its own runs). Two daemons under one host name would each take the
+// other's claims for their own — and end them at start-up — so the second is refused, as the
+// lock file beside a SQLite file refuses a second daemon on it (daemon/db_lock.h). A
+// session-level advisory lock keyed by the host name, held on a connection of its own for the
+// lock's life; the server drops it when that connection ends — the daemon's exit, kill -9, or a
+// network cut (then the next daemon may take over).
+//
+// The same connection may hold the lab's chores lock (TryLead): one daemon of the lab fires the
+// schedules and delivers the alerts, whichever took it first; when its connection ends, another
+// daemon's next TryLead takes it over.
 #pragma once
 
 #include <cstdint>
@@ -15,15 +20,23 @@
 
 namespace droidlab::store::pg {
 
-// The advisory lock's key, "drls" (migrate.h's migration lock is "drlb").
+// The advisory locks' keys: "drls" with the host name's hash for serving, "drll" for the lab's
+// chores (migrate.h's migration lock is "drlb").
 inline constexpr int64_t kServingLockKey = 0x64726c73;
+inline constexpr int64_t kChoresLockKey = 0x64726c6c;
 
 class ServingLock {
  public:
-  // Takes the lock on the database `url` names, never waiting. kLocked when another session
-  // holds it (the message names its client address, application and since when, as
-  // pg_stat_activity has them, and the URL redacted); the errors of Connection::Open.
-  static StoreResult<ServingLock> Take(std::string_view url);
+  // Takes the lock of `host` on the database `url` names, never waiting. kLocked when another
+  // session holds it (the message names the host, the holder's client address, application and
+  // since when, as pg_stat_activity has them, and the URL redacted); the errors of
+  // Connection::Open.
+  static StoreResult<ServingLock> Take(std::string_view url, std::string_view host);
+
+  // Whether this daemon does the lab's chores: takes the chores lock if no other session holds
+  // it (true while held). Blocking (one round trip): never on an io_context thread. An error
+  // when the connection broke (the locks went with it).
+  StoreResult<bool> TryLead();
 
   ServingLock(ServingLock&&) noexcept = default;
   ServingLock& operator=(ServingLock&&) noexcept = default;
@@ -34,6 +47,7 @@ class ServingLock {
  private:
   explicit ServingLock(Connection connection) : connection_(std::move(connection)) {}
   Connection connection_;
+  bool leading_ = false;
 };
 
 }  // namespace droidlab::store::pg

@@ -11,6 +11,7 @@
 #include "store/pg/alert_writes.h"
 #include "store/pg/audit_writes.h"
 #include "store/pg/build_writes.h"
+#include "store/pg/claim_writes.h"
 #include "store/pg/device_writes.h"
 #include "store/pg/measurement_writes.h"
 #include "store/pg/retention.h"
@@ -147,6 +148,19 @@ Status PgWriteSession::UpdateRunStatus(const RunStatusUpdate& update) {
 }
 StoreResult<int64_t> PgWriteSession::InterruptRunningRuns(std::string_view reason, int64_t now_ms) {
   return writes::InterruptRunningRuns(connection_, reason, now_ms);
+}
+StoreResult<std::optional<int64_t>> PgWriteSession::ClaimRun(const RunClaim& claim) {
+  return writes::ClaimRun(connection_, claim);
+}
+StoreResult<RenewedLeases> PgWriteSession::RenewLeases(std::string_view host, int64_t lease_until) {
+  return writes::RenewLeases(connection_, host, lease_until);
+}
+StoreResult<ExpiredLeases> PgWriteSession::ExpireLeases(const LeaseExpiry& expiry) {
+  return writes::ExpireLeases(connection_, expiry);
+}
+StoreResult<CancelRequest> PgWriteSession::RequestRunCancel(int64_t run_id, std::string_view reason,
+                                                            int64_t now_ms) {
+  return writes::RequestRunCancel(connection_, run_id, reason, now_ms);
 }
 Status PgWriteSession::InsertLaunches(const std::vector<Launch>& launches) {
   return writes::InsertLaunches(connection_, launches);

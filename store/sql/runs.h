@@ -7,17 +7,22 @@ namespace droidlab::store::sql {
 
 #define DROIDLAB_RUN_COLUMNS                                                             \
   "id, spec, serial, device_model, package, activity, mode, iterations, status, error, " \
-  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight"
+  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight, host, "     \
+  "lease_until, cancel_requested, pool"
 
 // ---- Writes.
 
 // Numbered above every run ever stored, deleted ones too (schema 0003: ids are never reused).
 inline constexpr char kInsertRun[] =
     "INSERT INTO runs (id, spec, serial, device_model, package, activity, mode, iterations,"
-    " status, created_at, schedule_id) VALUES ("
+    " status, created_at, schedule_id, pool, pool_model, pool_sdk) VALUES ("
     "max(coalesce((SELECT max(id) FROM runs), 0),"
     " coalesce((SELECT id FROM id_high_water WHERE name = 'runs'), 0)) + 1,"
-    " ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued', ?8, ?9)";
+    " ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued', ?8, ?9, ?10, ?11, ?12)";
+// A pool run's labels (schema 0018), one row each.
+inline constexpr char kInsertPoolLabel[] =
+    "INSERT INTO run_pool_labels (run_id, label) VALUES (?1, ?2)";
+inline constexpr char kDeletePoolLabelsOfRun[] = "DELETE FROM run_pool_labels WHERE run_id = ?1";
 
 // Retention beyond runs, by age: a device's state history (each device keeps its last change)
 // and the restores already paid.

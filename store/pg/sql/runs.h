@@ -8,7 +8,8 @@ namespace droidlab::store::pg::sql {
 
 #define DROIDLAB_PG_RUN_COLUMNS                                                          \
   "id, spec, serial, device_model, package, activity, mode, iterations, status, error, " \
-  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight"
+  "created_at, started_at, finished_at, schedule_id, fingerprint, preflight, host, "     \
+  "lease_until, cancel_requested, pool"
 
 // ---- Writes.
 
@@ -16,8 +17,11 @@ namespace droidlab::store::pg::sql {
 // (SQLite's max(id, id_high_water) + 1; 0003_kept_ids.sql).
 inline constexpr const char* kInsertRun =
     "INSERT INTO runs (spec, serial, device_model, package, activity, mode, iterations, status,"
-    " created_at, schedule_id) VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9)"
-    " RETURNING id";
+    " created_at, schedule_id, pool, pool_model, pool_sdk)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12) RETURNING id";
+// A pool run's labels (schema 0018), one row each.
+inline constexpr const char* kInsertPoolLabel =
+    "INSERT INTO run_pool_labels (run_id, label) VALUES ($1, $2)";
 
 // NULL arguments leave the stored value alone.
 inline constexpr const char* kUpdateRunStatus =
@@ -40,7 +44,8 @@ inline constexpr const char* kDeleteRunAndRows =
     " run_summaries_of_run AS (DELETE FROM run_summaries WHERE run_id = $1),"
     " iteration_frames_of_run AS (DELETE FROM iteration_frames WHERE run_id = $1),"
     " iteration_faults_of_run AS (DELETE FROM iteration_faults WHERE run_id = $1),"
-    " iteration_memory_of_run AS (DELETE FROM iteration_memory WHERE run_id = $1)"
+    " iteration_memory_of_run AS (DELETE FROM iteration_memory WHERE run_id = $1),"
+    " pool_labels_of_run AS (DELETE FROM run_pool_labels WHERE run_id = $1)"
     " DELETE FROM runs WHERE id = $1";
 
 // ---- Retention: oldest first, finished runs only.
