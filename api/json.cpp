@@ -78,7 +78,11 @@ nlohmann::json RunJson(const store::Run& r) {
   return {
       {"id", r.id},
       {"status", store::RunStatusName(r.status)},
-      {"serial", r.serial},
+      // A pool run's phone, once a host claimed it (its spec says which pool).
+      {"serial", r.pool && r.serial.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.serial)},
+      {"pool", r.pool},
+      {"host", OrNull(r.host)},
+      {"cancel_requested", r.cancel_requested},
       {"device_model", OrNull(r.device_model)},
       {"package", r.package},
       {"activity", OrNull(r.activity)},

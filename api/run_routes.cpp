@@ -120,13 +120,39 @@ struct SampleToJson {
   Json operator()(const store::ProcSample& s) const { return ProcSampleJson(s); }
 };
 
-// The body, parsed once, → a checked run spec, or the 400 that says why not.
-BasicResult<orchestrator::RunSpec, HttpResponse> RunSpecFromBody(const HttpRequest& request) {
+// The most runs one request of a pool asks for ("devices").
+constexpr int64_t kMaxPoolRuns = 100;
+
+struct RunRequest {
+  orchestrator::RunSpec spec;
+  int64_t runs = 1;  // "devices": a pool's runs, each on a phone of its own
+};
+
+// The body, parsed once, → a checked run spec and how many runs of it, or the 400 that says why
+// not. "devices" is the request's, not the run's: only with "pool".
+BasicResult<RunRequest, HttpResponse> RunRequestFromBody(const HttpRequest& request) {
   auto body = JsonBody(request);
   if (!body) return body.error();
+  RunRequest parsed;
+  if (body->is_object()) {
+    if (auto devices = body->find("devices"); devices != body->end()) {
+      if (!devices->is_number_integer() || devices->get<int64_t>() < 1 ||
+          devices->get<int64_t>() > kMaxPoolRuns) {
+        return BodyError({"devices", "must be 1 to " + std::to_string(kMaxPoolRuns) +
+                                         ": the runs of the pool, each on a phone of its own"});
+      }
+      parsed.runs = devices->get<int64_t>();
+      body->erase(devices);
+      auto pool = body->find("pool");
+      if (pool == body->end() || pool->is_null()) {
+        return BodyError({"devices", "is only for a run of a \"pool\""});
+      }
+    }
+  }
   auto spec = orchestrator::ParseRunSpecValue(*body);
   if (!spec) return BodyError(spec.error());
-  return std::move(*spec);
+  parsed.spec = std::move(*spec);
+  return parsed;
 }
 
 // A build a run names (as `field`) must be kept and be of the package measured (checked again
@@ -152,12 +178,15 @@ asio::awaitable<std::optional<HttpResponse>> CheckBuild(const RouteContext& ctx,
 
 asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathParams&,
                                         const RouteContext& ctx) {
-  auto spec = RunSpecFromBody(request);
-  if (!spec) co_return spec.error();
+  auto parsed = RunRequestFromBody(request);
+  if (!parsed) co_return parsed.error();
+  orchestrator::RunSpec* spec = &parsed->spec;
   if (!ctx.services.queue) co_return Unavailable("this daemon runs no queue");
-  std::optional<std::string> model;
-  if (auto live = ctx.Live(spec->serial); live && live->properties) model = live->properties->model;
-  if (!model) {
+  std::optional<std::string> model;  // a pool run's is its phone's, set when it is claimed
+  if (auto live = ctx.Live(spec->serial); !spec->pool && live && live->properties) {
+    model = live->properties->model;
+  }
+  if (!model && !spec->pool) {
     const std::string serial = spec->serial;
     auto reading = ctx.store.GetDevice(serial);
     auto stored = co_await std::move(reading);
@@ -174,6 +203,17 @@ asio::awaitable<HttpResponse> CreateRun(const HttpRequest& request, const PathPa
     if (refused) co_return std::move(*refused);
   }
   std::optional<int64_t> no_schedule;
+  if (spec->pool) {
+    // N runs of one pool, each claimed by a phone of its own; the answer lists them.
+    nlohmann::json runs = nlohmann::json::array();
+    for (int64_t i = 0; i < parsed->runs; ++i) {
+      auto submitting = ctx.services.queue->Submit(*spec, std::nullopt, no_schedule);
+      auto run = co_await std::move(submitting);
+      if (!run) co_return QueueFailure(run.error());
+      runs.push_back(RunJson(*run));
+    }
+    co_return Ok(nlohmann::json{{"runs", std::move(runs)}}, 201);
+  }
   auto run = co_await ctx.services.queue->Submit(std::move(*spec), std::move(model), no_schedule);
   if (!run) co_return QueueFailure(run.error());
   HttpResponse response = Ok(RunJson(*run), 201);

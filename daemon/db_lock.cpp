@@ -27,9 +27,10 @@ std::string HolderPid(int fd) {
 
 }  // namespace
 
-BasicResult<DatabaseLock, std::string> DatabaseLock::Acquire(const std::string& db_path) {
+BasicResult<DatabaseLock, std::string> DatabaseLock::Acquire(const std::string& db_path,
+                                                             const std::string& host_name) {
   if (store::pg::IsPostgresUrl(db_path)) {
-    auto taken = store::pg::ServingLock::Take(db_path);
+    auto taken = store::pg::ServingLock::Take(db_path, host_name);
     if (!taken) return taken.error().message;
     return DatabaseLock(std::make_unique<store::pg::ServingLock>(std::move(taken).value()));
   }
@@ -78,6 +79,16 @@ DatabaseLock& DatabaseLock::operator=(DatabaseLock&& other) noexcept {
     server_lock_ = std::move(other.server_lock_);
   }
   return *this;
+}
+
+bool DatabaseLock::TryLead(std::string* why_not) {
+  if (!server_lock_) return true;
+  auto leading = server_lock_->TryLead();
+  if (!leading) {
+    if (why_not) *why_not = leading.error().message;
+    return false;
+  }
+  return *leading;
 }
 
 DatabaseLock::~DatabaseLock() {

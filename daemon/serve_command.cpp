@@ -5,23 +5,29 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 
 #include "adb/client.h"
 #include "api/server.h"
@@ -41,6 +47,7 @@
 #include "schema/migrations.h"
 #include "store/async_store.h"
 #include "store/pg/connection.h"
+#include "store/pg/run_changes.h"
 #include "store/store.h"
 
 namespace droidlab::daemon {
@@ -220,14 +227,40 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return 2;
   }
 
-  // One daemon per database, held until this function returns; taken before the store opens
-  // (opening may migrate it), so a second daemon changes nothing.
-  auto locked = DatabaseLock::Acquire(config.db);
+  // The name this daemon's host goes by in the lab (the hosts table, the runs it claims).
+  const std::string host_name = config.host_name.value_or(orchestrator::MachineHostName());
+
+  // One daemon per database (per host name on PostgreSQL), held until this function returns;
+  // taken before the store opens (opening may migrate it), so a second daemon changes nothing.
+  auto locked = DatabaseLock::Acquire(config.db, host_name);
   if (!locked) {
     std::fprintf(err, "droidlab serve: %s\n", locked.error().c_str());
     return 1;
   }
-  const DatabaseLock db_lock = std::move(locked).value();
+  DatabaseLock db_lock = std::move(locked).value();
+  // Whether this daemon does the lab's chores (fires schedules, delivers alerts): on PostgreSQL
+  // the daemon holding the chores lock, asked every 5 s on a thread of its own (the lock's
+  // connection blocks); on SQLite always.
+  std::atomic<bool> leading{!store::pg::IsPostgresUrl(config.db)};
+  std::jthread chores_lock;
+  if (!leading) {
+    chores_lock = std::jthread([&db_lock, &leading](std::stop_token stop) {
+      std::mutex mutex;
+      std::condition_variable_any tick;
+      for (;;) {
+        std::string why_not;
+        const bool now = db_lock.TryLead(&why_not);
+        if (now != leading.exchange(now)) {
+          spdlog::info(now ? "this daemon now fires the lab's schedules and delivers its alerts"
+                           : "another daemon does the lab's chores now");
+        }
+        if (!why_not.empty()) spdlog::warn("the lab's chores lock: {}", why_not);
+        std::unique_lock lock(mutex);
+        if (tick.wait_for(lock, stop, std::chrono::seconds(5), [] { return false; })) break;
+        if (stop.stop_requested()) break;
+      }
+    });
+  }
 
   // Declared before the store, so it outlives it: the store's threads are joined (its destructor)
   // while the io_context they post their completions to still exists.
@@ -272,7 +305,6 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // online — at start-up, when it comes back — by the registry, or by the device's next run.
   orchestrator::OwedRestores owed_restores(*st);
   // The host this daemon registers as (schema 0016): its devices are stored as held by it.
-  const std::string host_name = config.host_name.value_or(orchestrator::MachineHostName());
   orchestrator::DeviceRegistryOptions registry_options;
   registry_options.host = host_name;
   registry_options.log = LogAs("devices", spdlog::level::info);
@@ -293,6 +325,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   alert_options.attempt_timeout = std::chrono::seconds(config.alert_timeout_seconds);
   alert_options.user_agent = "droidlab/" DROIDLAB_VERSION;
   alert_options.log = LogAs("alerts", spdlog::level::info);
+  alert_options.leading = [&leading] { return leading.load(); };
   orchestrator::AlertCenter alerts(*st, api::PostWebhook, alert_options);
 
   orchestrator::RunQueueOptions queue_options;
@@ -301,6 +334,16 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   queue_options.executor.log = LogAs("run", spdlog::level::info);
   queue_options.executor.owed_restores = &owed_restores;
   queue_options.executor.builds_dir = builds.dir();
+  // Runs are claimed in the store by the host that measures them (several daemons may share a
+  // PostgreSQL database): this host's idle phones take the runs for them and for their pools.
+  queue_options.host = host_name;
+  queue_options.local_phones = [&registry] {
+    std::vector<std::string> phones;
+    for (const auto& device : registry.Snapshot()) {
+      if (device.state == "device") phones.push_back(device.serial);
+    }
+    return phones;
+  };
   store::Store& store_ref = *st;
   orchestrator::RunQueue queue(
       *st,
@@ -312,9 +355,30 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
       },
       queue_options);
 
+  // Several daemons on one PostgreSQL database: the changes other hosts make to runs reach this
+  // daemon's event stream (the dashboards' live view, `droidlab watch`) through NOTIFY. This
+  // host's own runs are told by its queue, with their progress.
+  std::unique_ptr<store::pg::RunChangeListener> run_changes;
+  if (store::pg::IsPostgresUrl(config.db)) {
+    run_changes = std::make_unique<store::pg::RunChangeListener>(
+        config.db,
+        [&io, &queue, host_name](const store::pg::RunChange& change) {
+          if (change.host.empty() || change.host == host_name) return;
+          auto status = store::RunStatusFromName(change.status);
+          if (!status) return;
+          orchestrator::RunEvent event;
+          event.run_id = change.run_id;
+          event.serial = change.serial;
+          event.status = *status;
+          asio::post(io, [&queue, event] { queue.Announce(event); });
+        },
+        LogAs("lab", spdlog::level::warn));
+  }
+
   orchestrator::SchedulerOptions scheduler_options;
   scheduler_options.grace = std::chrono::minutes(config.schedule_grace_minutes);
   scheduler_options.log = LogAs("schedules", spdlog::level::info);
+  scheduler_options.leading = [&leading] { return leading.load(); };
   orchestrator::Scheduler scheduler(
       *st, queue,
       [&registry](std::string_view serial) -> std::optional<std::string> {
@@ -359,12 +423,17 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   }
 
   // Before any connection is accepted (they wait in the listen backlog until the server runs):
-  // runs a crash left `running` are `interrupted`, so no client ever sees them as running (the
-  // run queue checks again as it starts; blocking is fine here).
-  auto interrupted =
-      st->InterruptRunningRuns("the daemon stopped while the run was running", WallNowMs());
-  if (interrupted && *interrupted > 0) {
-    spdlog::warn("{} run(s) left running by the last daemon marked interrupted", *interrupted);
+  // this host's runs a crash left `running` are `interrupted` (another host's are its own), so
+  // no client ever sees them as running (the run queue checks again as it starts; blocking is
+  // fine here).
+  store::LeaseExpiry restart;
+  restart.now_ms = WallNowMs();
+  restart.restarting_host = host_name;
+  restart.restart_reason = "the daemon stopped while the run was running";
+  auto interrupted = st->ExpireLeases(restart);
+  if (interrupted && !interrupted->interrupted.empty()) {
+    spdlog::warn("{} run(s) left running by the last daemon marked interrupted",
+                 interrupted->interrupted.size());
   }
 
   // Each long-lived part runs until its signal says stop; `running` counts those still up.

@@ -29,3 +29,6 @@ CREATE TABLE run_pool_labels (
 CREATE INDEX runs_unclaimed ON runs (id) WHERE status = 'queued' AND host IS NULL;
 -- What a heartbeat renews and a lease check reads: the runs a host holds.
 CREATE INDEX runs_by_host ON runs (host) WHERE host IS NOT NULL;
+
+-- PostgreSQL's form also announces each change of a run to every daemon (NOTIFY, a trigger):
+-- SQLite has one daemon, which tells its own listeners.

@@ -120,9 +120,11 @@ done
 if [[ -z "${DROIDLAB_SKIP_SANITIZERS:-}" ]]; then
   log "build with ASan + UBSan"
   # -O0 (Debug): at -O1 and above, g++ 12 with the sanitizers reports false -Wmaybe-uninitialized
-  # and -Wmismatched-new-delete inside libstdc++'s <regex> and Asio's awaitable frames.
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDROIDLAB_SANITIZER='address;undefined' \
-    -DDROIDLAB_BUILD_BENCH=OFF >/dev/null
+  # and -Wmismatched-new-delete inside libstdc++'s <regex> and Asio's awaitable frames. -g1: line
+  # tables only — a sanitizer's stack still names file and line — for a build that is the test
+  # command's longest stage (full -g writes every template instance's types and locals).
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+    -DDROIDLAB_SANITIZER='address;undefined' -DDROIDLAB_BUILD_BENCH=OFF >/dev/null
   cmake --build build-asan -j"$jobs"
   log "tests under ASan + UBSan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build-asan

@@ -269,8 +269,11 @@ asio::awaitable<void> AlertCenter::Run() {
   for (;;) {
     if (Cancelled(co_await asio::this_coro::cancellation_state)) break;
     impl->woken = false;
-    auto starting = StartDue(impl, executor);
-    const std::chrono::milliseconds wait = co_await std::move(starting);
+    std::chrono::milliseconds wait = impl->options.lead_check;
+    if (!impl->options.leading || impl->options.leading()) {
+      auto starting = StartDue(impl, executor);
+      wait = co_await std::move(starting);
+    }
     if (impl->woken) continue;  // woken while reading: read again
     // A cancel that came while reading would not reach a timer started after it.
     if (Cancelled(co_await asio::this_coro::cancellation_state)) break;

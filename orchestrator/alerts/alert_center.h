@@ -52,6 +52,10 @@ struct AlertCenterOptions {
   std::function<void(std::string_view)> log;  // default: stderr
   // After each attempt is committed (or failed to be): tests, counters.
   std::function<void(const store::AlertAttemptRecord&)> on_attempt;
+  // Several daemons on one database (issue 17 §2): every one raises alerts, only the one doing
+  // the lab's chores delivers them; the others look again every `lead_check`. Unset: always.
+  std::function<bool()> leading;
+  std::chrono::milliseconds lead_check{std::chrono::seconds(5)};
 };
 
 class AlertCenter {

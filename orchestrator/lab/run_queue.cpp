@@ -1,8 +1,10 @@
 #include "orchestrator/lab/run_queue.h"
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -16,11 +18,11 @@
 #include <set>
 #include <utility>
 
-#include "orchestrator/listeners.h"
-#include "orchestrator/stderr_log.h"
 #include "base/wall_clock.h"
 #include "orchestrator/lab/history_alerts.h"
 #include "orchestrator/lab/run_summaries.h"
+#include "orchestrator/listeners.h"
+#include "orchestrator/stderr_log.h"
 #include "store/async_store.h"
 
 namespace droidlab::orchestrator {
@@ -82,6 +84,10 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   bool stopping = false;
   int workers = 0;
   std::shared_ptr<asio::steady_timer> workers_done;
+  // The claim loop (Run): its wait, cancelled to wake it; a wake that came while it was busy.
+  std::shared_ptr<asio::steady_timer> claim_wait;
+  bool woken = false;
+  int64_t last_renewed_ms = 0;  // the last renewal the store accepted
 
   // Any thread.
   mutable std::mutex mutex;
@@ -144,6 +150,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     }
     self->devices[serial].busy = false;
     if (--self->workers == 0 && self->workers_done) self->workers_done->cancel();
+    self->Wake();  // the phone is idle: it may take the next run at once
   }
 
   asio::awaitable<void> RunOne(const std::string& serial, const Queued& run,
@@ -228,16 +235,242 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
-  // The store's runs left queued, oldest first, and those left running marked interrupted.
-  asio::awaitable<void> Recover() {
-    std::string reason = "the daemon stopped while the run was running";
-    auto interrupting = store.InterruptRunningRuns(std::move(reason), options.now_ms());
-    auto interrupted = co_await std::move(interrupting);
-    if (!interrupted) {
-      options.log("could not mark runs interrupted: " + interrupted.error().message);
-    } else if (*interrupted > 0) {
-      options.log(std::to_string(*interrupted) + " run(s) left running marked interrupted");
+  // ---- Claims (issue 17 §2; run_queue.h says how they work).
+
+  void Wake() {
+    woken = true;
+    if (claim_wait) claim_wait->cancel();
+  }
+
+  int64_t LeaseUntil() const { return options.now_ms() + options.lease_ms; }
+
+  bool Idle(const std::string& serial) const {
+    auto it = devices.find(serial);
+    return it == devices.end() || (!it->second.busy && it->second.queue.empty());
+  }
+
+  // Whether the store says another host holds `serial` now: its runs are that host's to claim.
+  // One host (no local_phones): never.
+  asio::awaitable<bool> HeldElsewhere(std::string serial) {
+    if (!options.local_phones) co_return false;
+    auto reading = store.GetDevice(std::move(serial));
+    auto device = co_await std::move(reading);
+    co_return device.ok() && device->host&& * device->host != options.host;
+  }
+
+  // Run `id` (a run for a serial) claimed for this host and queued here; false when another
+  // host claimed it first, it was cancelled meanwhile, or the store refused (logged).
+  asio::awaitable<bool> ClaimAndEnqueue(int64_t id, RunSpec spec) {
+    store::RunClaim claim{options.host, spec.serial, id, LeaseUntil()};
+    auto claiming = store.ClaimRun(std::move(claim));
+    auto claimed = co_await std::move(claiming);
+    if (!claimed) {
+      options.log("run " + std::to_string(id) + ": could not claim it: " + claimed.error().message);
+      co_return false;
     }
+    if (!*claimed) co_return false;
+    Enqueue(id, std::move(spec));
+    co_return true;
+  }
+
+  // Each idle phone of this host claims the oldest run it may take: one for its serial or for a
+  // pool it matches. One durable commit for all of them.
+  asio::awaitable<void> ClaimForIdlePhones() {
+    std::vector<std::string> idle;
+    for (std::string& serial : options.local_phones()) {
+      if (Idle(serial)) idle.push_back(std::move(serial));
+    }
+    if (idle.empty() || stopping) co_return;
+    // A read first: a claim is a durable commit, and most passes of an idle lab find nothing.
+    store::RunQuery query;
+    query.status = store::RunStatus::kQueued;
+    query.limit = 100;
+    auto listing = store.ListRuns(query);
+    auto queued = co_await std::move(listing);
+    if (queued) {
+      bool unclaimed = false;
+      for (const store::Run& run : queued->runs) unclaimed = unclaimed || !run.host;
+      // Only the newest 100 were read: with that many queued, claim anyway.
+      if (!unclaimed && queued->next_cursor.empty()) co_return;
+    }
+    auto claiming = store.ClaimRunsForPhones(options.host, std::move(idle), LeaseUntil());
+    auto claimed = co_await std::move(claiming);
+    if (!claimed) {
+      options.log("could not claim runs for this host's idle phones: " + claimed.error().message);
+      co_return;
+    }
+    for (const store::PhoneClaim& claim : *claimed) {
+      auto reading = store.GetRun(claim.run_id);
+      auto run = co_await std::move(reading);
+      const std::string id = std::to_string(claim.run_id);
+      if (!run) {
+        // Still claimed: its lease lapses and any host may claim it again.
+        options.log("run " + id + ": claimed but not read: " + run.error().message);
+        continue;
+      }
+      auto spec = ParseRunSpec(run->spec_json);
+      if (!spec) {
+        std::string why =
+            "stored spec no longer valid: " + spec.error().field + ": " + spec.error().message;
+        auto failing = SetStatus(claim.run_id, store::RunStatus::kFailed, std::move(why));
+        auto s = co_await std::move(failing);
+        if (!s) options.log("run " + id + ": " + s.error().message);
+        continue;
+      }
+      spec->serial = claim.serial;  // a pool run's: the phone that claimed it
+      Enqueue(claim.run_id, std::move(*spec));
+    }
+  }
+
+  // The runs this queue holds now: queued here or running.
+  std::vector<int64_t> HeldHere() const {
+    std::vector<int64_t> held;
+    for (const auto& [serial, device] : devices) {
+      if (device.current) held.push_back(*device.current);
+      for (const Queued& q : device.queue) held.push_back(q.run_id);
+    }
+    return held;
+  }
+
+  // A run this queue holds, cancelled: a queued one recorded `cancelled` at once, a running one
+  // signalled and waited for (its executor restores the phone and records the end). Whether the
+  // run was here; a store failure in `failure`.
+  asio::awaitable<bool> CancelHere(int64_t run_id, std::string* failure) {
+    std::string serial;
+    bool was_queued = false;
+    std::shared_ptr<asio::steady_timer> running_done;
+    for (auto& [s, device] : devices) {
+      for (auto it = device.queue.begin(); it != device.queue.end(); ++it) {
+        if (it->run_id != run_id) continue;
+        device.queue.erase(it);
+        serial = s;
+        was_queued = true;
+        break;
+      }
+      if (was_queued) break;
+      if (device.current == run_id) {
+        serial = s;
+        running_done =
+            std::make_shared<asio::steady_timer>(*executor, asio::steady_timer::time_point::max());
+        device.current_done.push_back(running_done);
+        device.cancel->emit(asio::cancellation_type::terminal);
+        break;
+      }
+    }
+    if (was_queued) {
+      AddPending(serial, -1);
+      // Every terminal run says why, as the executor's "cancelled during …" does for a running one.
+      const std::string why = "cancelled before it started";
+      auto s = co_await SetStatus(run_id, store::RunStatus::kCancelled, why);
+      if (!s) {
+        *failure = "the cancel could not be stored: " + s.error().message;
+      } else {
+        Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, why});
+      }
+    } else if (running_done) {
+      co_await WaitForSignal(*running_done);
+    }
+    co_return was_queued || running_done;
+  }
+
+  // A run whose claim this host lost (another host ended it, or this one could not renew):
+  // dropped if queued here, stopped if running (its phone restored). Its stored end is the
+  // other host's to write.
+  void Drop(int64_t run_id, const std::string& why) {
+    for (auto& [serial, device] : devices) {
+      for (auto it = device.queue.begin(); it != device.queue.end(); ++it) {
+        if (it->run_id != run_id) continue;
+        device.queue.erase(it);
+        AddPending(serial, -1);
+        options.log("run " + std::to_string(run_id) + ": dropped: " + why);
+        return;
+      }
+      if (device.current == run_id && device.cancel) {
+        options.log("run " + std::to_string(run_id) + ": stopped: " + why);
+        device.cancel->emit(asio::cancellation_type::terminal);
+        return;
+      }
+    }
+  }
+
+  // This host's claims renewed; nothing held here, nothing to renew (it is a durable commit).
+  asio::awaitable<store::StoreResult<store::RenewedLeases>> RenewHeld(int64_t lease_until) {
+    if (HeldHere().empty()) co_return store::RenewedLeases{};
+    auto renewing = store.RenewLeases(options.host, lease_until);
+    co_return co_await std::move(renewing);
+  }
+
+  // Renews this host's claims, acts on the cancels asked of them through other daemons, then
+  // ends the claims of hosts that stopped renewing theirs.
+  static asio::awaitable<void> RenewClaims(std::shared_ptr<Impl> self) {
+    const int64_t now = self->options.now_ms();
+    auto renewing = self->RenewHeld(now + self->options.lease_ms);
+    auto renewed = co_await std::move(renewing);
+    if (!renewed) {
+      self->options.log("could not renew this host's claims: " + renewed.error().message);
+      // Stopped before the lease can lapse (two renewals early), so that no other host starts a
+      // run this one still measures (as long as the hosts' clocks agree).
+      const int64_t margin = 2 * static_cast<int64_t>(self->options.renew_every.count());
+      if (now - self->last_renewed_ms >= std::max<int64_t>(self->options.lease_ms - margin, 0)) {
+        const std::string why = "this host could not renew its claims for " +
+                                std::to_string((now - self->last_renewed_ms) / 1000) +
+                                " s: another host may take its runs";
+        for (int64_t id : self->HeldHere()) self->Drop(id, why);
+      }
+    } else {
+      self->last_renewed_ms = now;
+      const std::set<int64_t> held(renewed->held.begin(), renewed->held.end());
+      for (int64_t id : self->HeldHere()) {
+        if (held.count(id) == 0) self->Drop(id, "its claim lapsed and another host ended it");
+      }
+      for (int64_t id : renewed->cancel_requested) {
+        // Cancelled as a cancel through this daemon would be; not awaited here.
+        asio::co_spawn(*self->executor, CancelAsked(self, id), asio::detached);
+      }
+    }
+    store::LeaseExpiry expiry;
+    expiry.now_ms = now;
+    auto expiring = self->store.ExpireLeases(std::move(expiry));
+    auto expired = co_await std::move(expiring);
+    if (!expired) {
+      self->options.log("could not end lapsed claims: " + expired.error().message);
+      co_return;
+    }
+    // Their ends reach every daemon's listeners through the store (Announce), as any other
+    // host's change does.
+    if (!expired->interrupted.empty() || expired->released > 0) {
+      self->options.log(std::to_string(expired->interrupted.size()) +
+                        " run(s) of hosts that stopped answering interrupted (" +
+                        std::to_string(expired->requeued.size()) + " pool run(s) queued again), " +
+                        std::to_string(expired->released) + " claim(s) released");
+      self->Wake();
+    }
+  }
+
+  static asio::awaitable<void> CancelAsked(std::shared_ptr<Impl> self, int64_t run_id) {
+    std::string failure;
+    auto cancelling = self->CancelHere(run_id, &failure);
+    co_await std::move(cancelling);
+    if (!failure.empty()) self->options.log("run " + std::to_string(run_id) + ": " + failure);
+  }
+
+  // Start-up: this host's claims from before end (its runs left running `interrupted`, its
+  // queued ones released; a pool run queued again), then the runs left queued for a phone no
+  // other host holds are claimed and queued again here, oldest first.
+  asio::awaitable<void> Recover() {
+    store::LeaseExpiry expiry;
+    expiry.now_ms = options.now_ms();
+    expiry.restarting_host = options.host;
+    expiry.restart_reason = "the daemon stopped while the run was running";
+    auto expiring = store.ExpireLeases(std::move(expiry));
+    auto expired = co_await std::move(expiring);
+    if (!expired) {
+      options.log("could not mark runs interrupted: " + expired.error().message);
+    } else if (!expired->interrupted.empty()) {
+      options.log(std::to_string(expired->interrupted.size()) +
+                  " run(s) left running marked interrupted");
+    }
+    last_renewed_ms = options.now_ms();
     std::vector<store::Run> queued;
     store::RunQuery query;
     query.status = store::RunStatus::kQueued;
@@ -254,6 +487,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       query.cursor = page->next_cursor;
     }
     for (auto it = queued.rbegin(); it != queued.rend(); ++it) {
+      if (it->pool || it->host) continue;  // a pool's: claimed by a phone; a host's: its own
       auto spec = ParseRunSpec(it->spec_json);
       if (!spec) {
         const std::string why = "stored spec no longer valid: " + spec.error().field + ": " +
@@ -262,7 +496,11 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
         if (!s) options.log("run " + std::to_string(it->id) + ": " + s.error().message);
         continue;
       }
-      Enqueue(it->id, std::move(*spec));
+      auto checking = HeldElsewhere(spec->serial);
+      const bool elsewhere = co_await std::move(checking);
+      if (elsewhere) continue;
+      auto claiming = ClaimAndEnqueue(it->id, std::move(*spec));
+      co_await std::move(claiming);
     }
   }
 
@@ -286,10 +524,35 @@ asio::awaitable<void> RunQueue::Run() {
   co_await impl->Recover();
 
   // Serve until cancelled (a cancel that came during recovery counts: the timer would never
-  // hear it).
-  if ((co_await asio::this_coro::cancellation_state).cancelled() == asio::cancellation_type::none) {
-    asio::steady_timer forever(*impl->executor, asio::steady_timer::time_point::max());
-    co_await WaitForSignal(forever);
+  // hear it): idle phones claim runs, claims are renewed.
+  auto next_renewal = std::chrono::steady_clock::now() + impl->options.renew_every;
+  for (;;) {
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      break;
+    }
+    impl->woken = false;
+    if (impl->options.local_phones) {
+      auto claiming = impl->ClaimForIdlePhones();
+      co_await std::move(claiming);
+    }
+    if (std::chrono::steady_clock::now() >= next_renewal) {
+      auto renewing = Impl::RenewClaims(impl);
+      co_await std::move(renewing);
+      next_renewal = std::chrono::steady_clock::now() + impl->options.renew_every;
+    }
+    if ((co_await asio::this_coro::cancellation_state).cancelled() !=
+        asio::cancellation_type::none) {
+      break;
+    }
+    if (impl->woken) continue;
+    auto wake_at = next_renewal;
+    if (impl->options.local_phones) {
+      wake_at = std::min(wake_at, std::chrono::steady_clock::now() + impl->options.claim_every);
+    }
+    impl->claim_wait = std::make_shared<asio::steady_timer>(*impl->executor, wake_at);
+    co_await WaitForSignal(*impl->claim_wait);
+    impl->claim_wait.reset();
   }
   co_await asio::this_coro::reset_cancellation_state();
 
@@ -305,6 +568,15 @@ asio::awaitable<void> RunQueue::Run() {
     co_await WaitForSignal(*impl->workers_done);
   }
   impl->workers_done.reset();
+  // The runs this host claimed and never started are released at once for any host to take.
+  store::LeaseExpiry release;
+  release.now_ms = impl->options.now_ms();
+  release.restarting_host = impl->options.host;
+  release.restart_reason = "the daemon stopped while the run was running";
+  auto releasing = impl->store.ExpireLeases(std::move(release));
+  auto released = co_await std::move(releasing);
+  if (!released)
+    impl->options.log("could not release this host's claims: " + released.error().message);
 }
 
 asio::awaitable<QueueResult<store::Run>> RunQueue::Submit(RunSpec spec,
@@ -320,6 +592,7 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Submit(RunSpec spec,
   store::NewRun new_run;
   new_run.spec_json = RunSpecToJson(spec);
   new_run.serial = spec.serial;
+  if (spec.pool) new_run.pool = store::RunPool{spec.pool->model, spec.pool->sdk, spec.pool->labels};
   new_run.device_model = std::move(device_model);
   new_run.package = spec.package;
   new_run.activity = spec.activity;
@@ -343,47 +616,48 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Submit(RunSpec spec,
   run.status = store::RunStatus::kQueued;
   run.created_at = new_run.created_at;
   run.schedule_id = new_run.schedule_id;
+  run.pool = new_run.pool.has_value();
 
   // Told before Enqueue: co_spawn may start the device's worker at once, and its `running` must
   // not reach a dashboard before `queued`.
   impl->Emit(RunEvent{run.id, run.serial, store::RunStatus::kQueued, std::nullopt, std::nullopt});
-  impl->Enqueue(run.id, std::move(spec));
+  if (spec.pool) {
+    impl->Wake();  // a phone of this host may match
+    co_return run;
+  }
+  // Another host's phone: that host's queue claims the run when the phone is idle.
+  auto checking = impl->HeldElsewhere(spec.serial);
+  const bool elsewhere = co_await std::move(checking);
+  if (elsewhere) co_return run;
+  auto claiming = impl->ClaimAndEnqueue(run.id, std::move(spec));
+  const bool claimed = co_await std::move(claiming);
+  if (claimed) {
+    run.host = impl->options.host;
+    run.lease_until = impl->LeaseUntil();
+  }
   co_return run;
 }
 
 asio::awaitable<QueueResult<store::Run>> RunQueue::Cancel(int64_t run_id) {
   std::shared_ptr<Impl> impl = impl_;
-  std::string serial;
-  bool was_queued = false;
-  std::shared_ptr<asio::steady_timer> running_done;
-  for (auto& [s, device] : impl->devices) {
-    for (auto it = device.queue.begin(); it != device.queue.end(); ++it) {
-      if (it->run_id != run_id) continue;
-      device.queue.erase(it);
-      serial = s;
-      was_queued = true;
-      break;
+  std::string failure;
+  auto cancelling = impl->CancelHere(run_id, &failure);
+  const bool here = co_await std::move(cancelling);
+  if (!failure.empty()) co_return Unavailable(failure);
+  std::optional<store::CancelRequest> elsewhere;
+  if (!here) {
+    // Not this queue's: unclaimed (ended at once) or another host's (flagged for it).
+    std::string why = "cancelled before it started";
+    auto requesting = impl->store.RequestRunCancel(run_id, std::move(why), impl->options.now_ms());
+    auto requested = co_await std::move(requesting);
+    if (!requested) {
+      if (requested.error().code == store::StoreErrorCode::kNotFound) {
+        co_return RunQueueError{RunQueueError::Code::kNotFound, "",
+                                "no run " + std::to_string(run_id)};
+      }
+      co_return Unavailable("the cancel could not be stored: " + requested.error().message);
     }
-    if (was_queued) break;
-    if (device.current == run_id) {
-      serial = s;
-      running_done = std::make_shared<asio::steady_timer>(*impl->executor,
-                                                          asio::steady_timer::time_point::max());
-      device.current_done.push_back(running_done);
-      device.cancel->emit(asio::cancellation_type::terminal);
-      break;
-    }
-  }
-
-  if (was_queued) {
-    impl->AddPending(serial, -1);
-    // Every terminal run says why, as the executor's "cancelled during …" does for a running one.
-    const std::string why = "cancelled before it started";
-    auto s = co_await impl->SetStatus(run_id, store::RunStatus::kCancelled, why);
-    if (!s) co_return Unavailable("the cancel could not be stored: " + s.error().message);
-    impl->Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, why});
-  } else if (running_done) {
-    co_await WaitForSignal(*running_done);  // the executor restores the device and records it
+    elsewhere = *requested;
   }
 
   auto reading = impl->store.GetRun(run_id);
@@ -395,10 +669,14 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Cancel(int64_t run_id) {
     }
     co_return Unavailable(run.error().message);
   }
-  if (!was_queued && !running_done) {
+  if (elsewhere == store::CancelRequest::kAlreadyEnded) {
     co_return RunQueueError{RunQueueError::Code::kConflict, "",
                             "run " + std::to_string(run_id) + " has already ended (" +
                                 store::RunStatusName(run->status) + ")"};
+  }
+  if (elsewhere == store::CancelRequest::kCancelled) {
+    impl->Emit(
+        RunEvent{run_id, run->serial, store::RunStatus::kCancelled, std::nullopt, run->error});
   }
   co_return std::move(*run);
 }
@@ -412,6 +690,8 @@ size_t RunQueue::Pending(std::string_view serial) const {
   auto it = impl_->pending.find(serial);
   return it == impl_->pending.end() ? 0 : it->second;
 }
+
+void RunQueue::Announce(const RunEvent& event) { impl_->Emit(event); }
 
 uint64_t RunQueue::Subscribe(std::function<void(const RunEvent&)> listener) {
   return impl_->listeners.Add(std::move(listener));

@@ -12,6 +12,17 @@
 // Start-up (Run): runs the store left `running` (the daemon died under them) become
 // `interrupted`; runs left `queued` are queued again, oldest first.
 //
+// Several daemons on one database (issue 17 §2): every run is claimed in the store by the host
+// that measures it (store::RunClaim), never by two. A run for a serial is claimed at once by the
+// daemon it was posted to, unless the store says another host holds that phone: that host's
+// queue claims it when the phone is idle. A pool run (RunSpec::pool) is claimed by the first
+// host with an idle phone that matches. With `local_phones` set, the queue looks every
+// `claim_every` (and when woken) for a run each idle phone of its own may take; every
+// `renew_every` it renews its claims (a claim holds `lease_ms`), cancels the runs a cancel was
+// asked of through another daemon, and ends the claims of hosts that stopped renewing theirs
+// (their running runs `interrupted`, a pool run queued again as a new run). A host that could
+// not renew for `lease_ms` cancels its own runs: another host may take them.
+//
 // Threading: Run, Submit and Cancel must be called on one executor (the daemon's io_context
 // thread, where the adb client lives): runs are spawned there. Progress, Pending and the
 // listeners' registration are thread-safe. Listeners are called on that executor and must not
@@ -19,6 +30,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -71,6 +83,15 @@ struct RunQueueOptions {
   AlertCenter* alerts = nullptr;
   std::function<int64_t()> now_ms;                 // default: the wall clock, ms
   std::function<void(std::string_view)> log;       // default: stderr
+  // The lab (above): this host's name (hosts.name); how long a claim holds unless renewed, how
+  // often claims are renewed and how often idle phones look for a run.
+  std::string host = "local";
+  int64_t lease_ms = 30'000;
+  std::chrono::milliseconds renew_every{5'000};
+  std::chrono::milliseconds claim_every{1'000};
+  // The serials of this host's phones that may run now (state "device"); unset: the queue
+  // takes only the runs posted to it and those it finds queued at start-up (one host).
+  std::function<std::vector<std::string>()> local_phones;
 };
 
 class RunQueue {
@@ -89,7 +110,8 @@ class RunQueue {
   boost::asio::awaitable<QueueResult<store::Run>> Submit(RunSpec spec,
                                                          std::optional<std::string> device_model,
                                                          std::optional<int64_t> schedule_id);
-  // Cancels a queued run at once, a running one within a second (the device is restored).
+  // Cancels a queued run at once, a running one within a second (the device is restored); a
+  // run another host holds gets cancel_requested, which that host acts on at its next renewal.
   // Returns the run as stored afterwards.
   boost::asio::awaitable<QueueResult<store::Run>> Cancel(int64_t run_id);
 
@@ -97,6 +119,10 @@ class RunQueue {
   std::optional<RunProgress> Progress(int64_t run_id) const;
   // Runs queued or running now, per serial. Thread-safe.
   size_t Pending(std::string_view serial) const;
+
+  // A change of a run another daemon made (store::pg::RunChangeListener), told to this queue's
+  // listeners as its own are: call on the queue's executor.
+  void Announce(const RunEvent& event);
 
   // Listeners for every RunEvent; returns an id for Unsubscribe.
   uint64_t Subscribe(std::function<void(const RunEvent&)> listener);

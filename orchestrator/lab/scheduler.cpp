@@ -130,10 +130,16 @@ asio::awaitable<void> Scheduler::Run() {
   co_await asio::this_coro::throw_if_cancelled(false);  // cancellation ends the loop below
   for (;;) {
     impl->woken = false;
-    const std::optional<SysSeconds> next = co_await impl->CheckAll();
+    std::optional<SysSeconds> next;
+    const bool leading = !impl->options.leading || impl->options.leading();
+    if (leading) {
+      auto checking = impl->CheckAll();
+      next = co_await std::move(checking);
+    }
     if (impl->woken) continue;  // woken while checking: check again
 
-    auto wait = impl->options.max_sleep;
+    auto wait = leading ? impl->options.max_sleep
+                        : std::min(impl->options.max_sleep, impl->options.lead_check);
     if (next) {
       const int64_t until_next = ToMs(*next) - impl->options.now_ms();
       wait = std::clamp(std::chrono::milliseconds(until_next), std::chrono::milliseconds(0),

@@ -35,6 +35,10 @@ struct SchedulerOptions {
   std::chrono::milliseconds max_sleep{std::chrono::seconds(60)};
   std::function<int64_t()> now_ms;            // wall clock, ms since the epoch
   std::function<void(std::string_view)> log;  // default: stderr
+  // Several daemons on one database (issue 17 §2): only the one doing the lab's chores fires
+  // schedules; the others look again every `lead_check`. Unset: this one always does.
+  std::function<bool()> leading;
+  std::chrono::milliseconds lead_check{std::chrono::seconds(5)};
 };
 
 // The device model to store with a scheduled run (for baselines), by serial; may be empty.

@@ -65,4 +65,53 @@ BasicResult<std::vector<std::string>, FieldError> ParseDeviceLabelsBody(
   return ParseLabelList(*labels, "labels");
 }
 
+BasicResult<DevicePool, FieldError> ParseDevicePool(const nlohmann::json& value,
+                                                    const std::string& field) {
+  if (!value.is_object()) {
+    return FieldError{field, std::string("must be a JSON object, got ") + value.type_name()};
+  }
+  DevicePool pool;
+  for (const auto& [key, member] : value.items()) {
+    const std::string at = field + "." + key;
+    if (key == "model") {
+      if (member.is_null()) continue;
+      if (!member.is_string()) {
+        return FieldError{at, std::string("must be a string, got ") + member.type_name()};
+      }
+      const auto& model = member.get_ref<const std::string&>();
+      if (model.empty() || model.size() > kMaxPoolModelLength) {
+        return FieldError{at, "must be 1 to " + std::to_string(kMaxPoolModelLength) +
+                                  " characters, as ro.product.model prints it"};
+      }
+      // ro.product.model is printable ASCII on every phone seen; anything else is a typo.
+      for (char c : model) {
+        if (c < 0x20 || c > 0x7e) return FieldError{at, "must be printable ASCII"};
+      }
+      pool.model = model;
+    } else if (key == "sdk") {
+      if (member.is_null()) continue;
+      if (!member.is_number_integer() || member.get<int64_t>() < 1 ||
+          member.get<int64_t>() > kMaxPoolSdk) {
+        return FieldError{at, "must be an SDK level, 1 to " + std::to_string(kMaxPoolSdk)};
+      }
+      pool.sdk = member.get<int64_t>();
+    } else if (key == "labels") {
+      auto labels = ParseLabelList(member, at);
+      if (!labels) return labels.error();
+      pool.labels = std::move(*labels);
+    } else {
+      return FieldError{at, "is not a field of a pool (model, sdk, labels)"};
+    }
+  }
+  return pool;
+}
+
+nlohmann::json DevicePoolToJson(const DevicePool& pool) {
+  nlohmann::json j = nlohmann::json::object();
+  j["model"] = pool.model ? nlohmann::json(*pool.model) : nlohmann::json(nullptr);
+  j["sdk"] = pool.sdk ? nlohmann::json(*pool.sdk) : nlohmann::json(nullptr);
+  j["labels"] = pool.labels;
+  return j;
+}
+
 }  // namespace droidlab::orchestrator

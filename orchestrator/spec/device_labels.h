@@ -4,6 +4,7 @@
 // label values and SQL parameters unquoted, and never into a device shell.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -27,5 +28,22 @@ BasicResult<std::vector<std::string>, FieldError> ParseLabelList(const nlohmann:
 
 // The body of `PUT /devices/{serial}/labels`: {"labels": [...]} and nothing else.
 BasicResult<std::vector<std::string>, FieldError> ParseDeviceLabelsBody(const nlohmann::json& body);
+
+// A run's "pool" instead of its "serial": any phone of the lab with this model
+// (ro.product.model), SDK level and every one of these labels; absent or empty: anything.
+//   {"model": "Pixel 7", "sdk": 34, "labels": ["nightly"]}
+struct DevicePool {
+  std::optional<std::string> model;  // 1..kMaxPoolModelLength printable ASCII characters
+  std::optional<int64_t> sdk;        // 1..kMaxPoolSdk
+  std::vector<std::string> labels;   // sorted, each once
+  bool operator==(const DevicePool&) const = default;
+};
+inline constexpr size_t kMaxPoolModelLength = 100;
+inline constexpr int64_t kMaxPoolSdk = 1000;
+
+// The pool at `field` → checked; errors name the member ("pool.sdk").
+BasicResult<DevicePool, FieldError> ParseDevicePool(const nlohmann::json& value,
+                                                    const std::string& field);
+nlohmann::json DevicePoolToJson(const DevicePool& pool);
 
 }  // namespace droidlab::orchestrator

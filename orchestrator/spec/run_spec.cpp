@@ -17,7 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 23> kKnownFields = {"serial",
+constexpr std::array<std::string_view, 24> kKnownFields = {"serial",
+                                                           "pool",
                                                            "package",
                                                            "activity",
                                                            "mode",
@@ -127,7 +128,10 @@ std::optional<LaunchMode> LaunchModeFromName(std::string_view name) {
 }
 
 std::optional<FieldError> ValidateRunSpec(const RunSpec& spec) {
-  if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+  // A pool run has no serial until it is claimed, and then its phone's.
+  if (!spec.pool || !spec.serial.empty()) {
+    if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+  }
   if (auto p = adb::PackageName::Parse(spec.package); !p) {
     return Error("package", p.error().message);
   }
@@ -225,9 +229,18 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
   auto missing = [](const char* name) { return Error(name, "is required"); };
 
   const json* v = field("serial");
-  if (!v) return missing("serial");
-  if (auto e = ReadString(*v, "serial", spec.serial)) return *e;
-  if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+  const json* pool = field("pool");
+  if (pool && !pool->is_null()) {
+    auto parsed = ParseDevicePool(*pool, "pool");
+    if (!parsed) return parsed.error();
+    spec.pool = std::move(*parsed);
+    // A stored pool run's spec says "serial": null (RunSpecToJson).
+    if (v && !v->is_null()) return Error("pool", "give a serial or a pool, not both");
+  } else {
+    if (!v) return missing("serial");
+    if (auto e = ReadString(*v, "serial", spec.serial)) return *e;
+    if (auto s = adb::Serial::Parse(spec.serial); !s) return Error("serial", s.error().message);
+  }
 
   v = field("package");
   if (!v) return missing("package");
@@ -430,7 +443,8 @@ BasicResult<RunSpec, FieldError> ParseRunSpecValue(const json& body) {
 
 std::string RunSpecToJson(const RunSpec& spec) {
   json j = json::object();
-  j["serial"] = spec.serial;
+  j["serial"] = spec.pool ? json(nullptr) : json(spec.serial);
+  j["pool"] = spec.pool ? DevicePoolToJson(*spec.pool) : json(nullptr);
   j["package"] = spec.package;
   j["activity"] = spec.activity ? json(*spec.activity) : json(nullptr);
   j["mode"] = LaunchModeName(spec.mode);
@@ -465,12 +479,11 @@ std::string_view ThermalStatusLowerName(int status) {
 }
 
 bool operator==(const RunSpec& a, const RunSpec& b) {
-  return a.serial == b.serial && a.package == b.package && a.activity == b.activity &&
-         a.mode == b.mode && a.iterations == b.iterations &&
+  return a.serial == b.serial && a.pool == b.pool && a.package == b.package &&
+         a.activity == b.activity && a.mode == b.mode && a.iterations == b.iterations &&
          a.looper_sampling_interval == b.looper_sampling_interval &&
          a.proc_sample_interval_ms == b.proc_sample_interval_ms &&
-         a.slow_message_ms == b.slow_message_ms &&
-         a.launch_timeout_ms == b.launch_timeout_ms &&
+         a.slow_message_ms == b.slow_message_ms && a.launch_timeout_ms == b.launch_timeout_ms &&
          a.fully_drawn_timeout_ms == b.fully_drawn_timeout_ms &&
          a.on_launch_failure == b.on_launch_failure && a.preflight_enforce == b.preflight_enforce &&
          a.warmup == b.warmup && a.max_thermal_status == b.max_thermal_status &&

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "orchestrator/spec/device_labels.h"
 #include "orchestrator/spec/field_error.h"
 #include "orchestrator/spec/scenario.h"
 
@@ -53,7 +54,11 @@ inline constexpr int64_t kMinBatteryTempLimit = 200;
 inline constexpr int64_t kMaxBatteryTempLimit = 600;
 
 struct RunSpec {
-  std::string serial;    // adb's serial (adb::Serial grammar)
+  // adb's serial (adb::Serial grammar); empty for a run of a pool until a host claims it for one
+  // of its phones (then the phone's, the pool kept).
+  std::string serial;
+  // "pool" instead of "serial" (issue 17 §2): any idle phone of the lab that matches.
+  std::optional<DevicePool> pool;
   std::string package;   // adb::PackageName grammar
   // As given: ".MainActivity" or "com.example.app.MainActivity" (the class, without the
   // package/); absent: resolved on the device with `cmd package resolve-activity --brief`.

@@ -15,3 +15,16 @@ CREATE TABLE run_pool_labels (
 
 CREATE INDEX runs_unclaimed ON runs (id) WHERE status = 'queued' AND host IS NULL;
 CREATE INDEX runs_by_host ON runs (host) WHERE host IS NOT NULL;
+
+-- Events across hosts (issue 17 §2): every daemon LISTENs on droidlab_runs
+-- (store/pg/run_changes.h); each insert of a run and each change of its status is announced at
+-- its commit as "id<TAB>status<TAB>host<TAB>serial" (SQLite has one daemon: nothing to tell).
+CREATE FUNCTION droidlab_run_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('droidlab_runs', concat_ws(E'\t', NEW.id, NEW.status,
+                                               coalesce(NEW.host, ''), NEW.serial));
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER runs_changed AFTER INSERT OR UPDATE OF status, host ON runs
+  FOR EACH ROW EXECUTE FUNCTION droidlab_run_changed();

@@ -1,6 +1,8 @@
 // GET /api/v1/hosts and PUT /api/v1/devices/{serial}/labels (issue 17 §2) over real HTTP, on
-// hosts and devices seeded through the store; a device's host and labels in GET /devices.
+// hosts and devices seeded through the store; a device's host and labels in GET /devices; a
+// run of a pool posted (`"pool"` and `"devices"`) and its refusals.
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "base/wall_clock.h"
@@ -87,6 +89,57 @@ TEST_F(HostsApiTest, LabelsAreSetWholeCheckedAndShownOnTheDevice) {
 
   Json cleared = Parse(Call("PUT", "/api/v1/devices/A1/labels", R"({"labels":[]})"), 200);
   EXPECT_EQ(cleared["labels"], Json::array());
+}
+
+TEST_F(HostsApiTest, APoolOfRunsIsQueuedAsManyRunsEachForAPhoneOfItsOwn) {
+  Start();
+  const std::string body =
+      R"({"pool":{"model":"Pixel 7","sdk":34,"labels":["nightly","usb3"]},"devices":3,)"
+      R"("package":"com.example.app","mode":"cold","iterations":5})";
+  Json created = Parse(Call("POST", "/api/v1/runs", body), 201);
+  ASSERT_EQ(created["runs"].size(), 3u) << created.dump();
+  std::set<int64_t> ids;
+  for (const Json& run : created["runs"]) {
+    ids.insert(run["id"].get<int64_t>());
+    EXPECT_EQ(run["status"], "queued");
+    EXPECT_EQ(run["pool"], true);
+    EXPECT_TRUE(run["serial"].is_null()) << "no phone until a host claims it";
+    EXPECT_TRUE(run["host"].is_null());
+    EXPECT_EQ(run["spec"]["pool"]["model"], "Pixel 7");
+    EXPECT_EQ(run["spec"]["pool"]["labels"], Json::array({"nightly", "usb3"}));
+  }
+  EXPECT_EQ(ids.size(), 3u);
+  Json stored = Parse(Call("GET", "/api/v1/runs/" + std::to_string(*ids.begin())), 200);
+  EXPECT_EQ(stored["pool"], true);
+  EXPECT_EQ(stored["cancel_requested"], false);
+
+  // One run of a pool is a run: `devices` may be left out.
+  Json one = Parse(Call("POST", "/api/v1/runs",
+                        R"({"pool":{},"package":"com.example.app","mode":"cold","iterations":1})"),
+                   201);
+  EXPECT_EQ(one["runs"].size(), 1u);
+}
+
+TEST_F(HostsApiTest, APoolRequestIsRefusedWithTheFieldThatIsWrong) {
+  Start();
+  auto refused = [&](const std::string& body, const std::string& field) {
+    Response r = Call("POST", "/api/v1/runs", body);
+    EXPECT_EQ(r.status, 400) << body << " → " << r.body;
+    EXPECT_NE(r.body.find(field), std::string::npos) << body << " → " << r.body;
+  };
+  const std::string rest = R"("package":"com.example.app","mode":"cold","iterations":1)";
+  refused(R"({"serial":"R5CT1","pool":{},)" + rest + "}", "pool");
+  refused(R"({"serial":"R5CT1","devices":2,)" + rest + "}", "devices");
+  refused(R"({"pool":{},"devices":0,)" + rest + "}", "devices");
+  refused(R"({"pool":{},"devices":101,)" + rest + "}", "devices");
+  refused(R"({"pool":{"labels":["-x"]},)" + rest + "}", "pool.labels[0]");
+  refused(R"({"pool":{"sdk":0},)" + rest + "}", "pool.sdk");
+  refused(R"({"pool":{"model":""},)" + rest + "}", "pool.model");
+  refused(R"({"pool":{"colour":"red"},)" + rest + "}", "pool.colour");
+  refused(R"({"pool":[],)" + rest + "}", "pool");
+  refused("{" + rest + "}", "serial");
+  Json runs = Parse(Call("GET", "/api/v1/runs"), 200)["runs"];
+  EXPECT_TRUE(runs.empty()) << "nothing queued for a refused request";
 }
 
 }  // namespace

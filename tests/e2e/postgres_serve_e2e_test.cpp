@@ -1,9 +1,10 @@
 // `droidlab serve --db postgresql://…` as a process (issue 17 §1): the real adb server on a
 // private port, a droidlab-devsim phone, and a real PostgreSQL server (tests/common/pg_server.h)
 // instead of a SQLite file. A run posted to the API is measured and read back, and is in the
-// database after the daemon stops; a second daemon on the same database exits 1 naming the first
-// (one daemon per database until hosts share one: store/pg/serving_lock.h); no output carries the
-// database's password; `droidlab migrate` takes the URL and `droidlab backup` points to pg_dump.
+// database after the daemon stops; a second daemon on the same database under the same host name
+// exits 1 naming the first (one daemon per host name: store/pg/serving_lock.h); no output carries
+// the database's password; `droidlab migrate` takes the URL and `droidlab backup` points to
+// pg_dump.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -62,15 +63,16 @@ TEST_F(PostgresServeE2eTest, ARunIsMeasuredIntoPostgresAndASecondDaemonOnItExits
   EXPECT_FALSE(
       Get(port, "/api/v1/runs/" + std::to_string(id) + "/proc-samples")["samples"].empty());
 
-  // A second daemon on the same database: refused before it listens, naming the database
-  // without its password; the first goes on serving.
+  // A second daemon on the same database under the same host name (the machine's, as the
+  // first's): refused before it listens, naming the host and the database without its password;
+  // the first goes on serving.
   const ProcessResult second =
       Droidlab({"serve", "--listen", "127.0.0.1:0", "--db", url, "--adb-server",
                 "tcp:127.0.0.1:" + std::to_string(server_.port()), "--adb-path", AdbPath()});
   EXPECT_EQ(second.exit_code, 1) << second.out << second.err;
-  EXPECT_NE(second.err.find("another droidlab daemon is serving " + store::pg::RedactUrl(url)),
-            std::string::npos)
+  EXPECT_NE(second.err.find("another droidlab daemon is serving host "), std::string::npos)
       << second.err;
+  EXPECT_NE(second.err.find(" on " + store::pg::RedactUrl(url)), std::string::npos) << second.err;
   EXPECT_EQ(second.out.find("listening"), std::string::npos) << second.out;
   EXPECT_EQ((second.out + second.err).find(password), std::string::npos);
   EXPECT_TRUE(Get(port, "/api/v1/health").is_object());

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -21,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -473,6 +475,199 @@ TEST_F(RunQueueTest, StoppingCancelsRunningRunsAndLeavesQueuedOnesQueued) {
   ASSERT_TRUE(RunUntil([&] { return queue_ended_; }));
   EXPECT_EQ(StoredStatus(running), store::RunStatus::kCancelled);
   EXPECT_EQ(StoredStatus(queued), store::RunStatus::kQueued);  // taken up at the next start
+}
+
+// Issue 17 §2: two hosts' queues on one store (as two daemons on one PostgreSQL database), each
+// with its own phones and executor, claiming runs in the store.
+class RunQueueLabTest : public RunQueueTest {
+ protected:
+  struct Host {
+    std::string name;
+    std::vector<std::string> phones;
+    std::unique_ptr<FakeExecutor> executor;
+    std::unique_ptr<RunQueue> queue;
+    asio::cancellation_signal stop;
+    bool ended = false;
+  };
+
+  void Phone(const std::string& serial, const std::string& host,
+             std::vector<std::string> labels = {"nightly"}) {
+    store::Device d;
+    d.serial = serial;
+    d.model = "Pixel 7";
+    d.sdk = 34;
+    d.state = "device";
+    d.first_seen = 1;
+    d.last_seen = 1;
+    d.host = host;
+    ASSERT_TRUE(store_->UpsertDevice(d).ok());
+    ASSERT_TRUE(store_->Flush().ok());
+    ASSERT_TRUE(store_->SetDeviceLabels(serial, std::move(labels)).ok());
+  }
+
+  Host& StartHost(const std::string& name, std::vector<std::string> phones,
+                  milliseconds renew_every = milliseconds(40), int64_t lease_ms = 30'000) {
+    auto host = std::make_unique<Host>();
+    host->name = name;
+    host->phones = std::move(phones);
+    host->executor = std::make_unique<FakeExecutor>(*store_);
+    RunQueueOptions options;
+    options.now_ms = [this] { return ++clock_; };
+    options.host = name;
+    options.claim_every = milliseconds(10);
+    options.renew_every = renew_every;
+    options.lease_ms = lease_ms;
+    options.local_phones = [h = host.get()] { return h->phones; };
+    host->queue = std::make_unique<RunQueue>(*store_, host->executor->Function(), options);
+    asio::co_spawn(
+        io_, host->queue->Run(),
+        asio::bind_cancellation_slot(host->stop.slot(), [h = host.get()](std::exception_ptr e) {
+          h->ended = true;
+          if (e) std::rethrow_exception(e);
+        }));
+    hosts_.push_back(std::move(host));
+    RunUntil([] { return false; }, milliseconds(30));  // recovery
+    return *hosts_.back();
+  }
+
+  void TearDown() override {
+    for (auto& host : hosts_) {
+      if (host->ended) continue;
+      host->stop.emit(asio::cancellation_type::terminal);
+      EXPECT_TRUE(RunUntil([&] { return host->ended; }));
+    }
+    RunQueueTest::TearDown();
+  }
+
+  static RunSpec PoolSpec() {
+    RunSpec spec = Spec("");
+    spec.pool = DevicePool{std::string("Pixel 7"), 34, {"nightly"}};
+    return spec;
+  }
+
+  store::Run Stored(int64_t id) {
+    auto run = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
+    EXPECT_TRUE(run);
+    return run ? *run : store::Run{};
+  }
+
+  std::vector<std::unique_ptr<Host>> hosts_;
+};
+
+TEST_F(RunQueueLabTest, APoolsRunsGoToIdleMatchingPhonesOfEitherHostEachOnce) {
+  Phone("A1", "lab-a");
+  Phone("A2", "lab-a");
+  Phone("B1", "lab-b");
+  Phone("B2", "lab-b", {"smoke"});  // not in the pool: no "nightly"
+  Host& a = StartHost("lab-a", {"A1", "A2"});
+  Host& b = StartHost("lab-b", {"B1", "B2"});
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 6; ++i) {
+    auto run = Await(a.queue->Submit(PoolSpec(), std::nullopt, std::nullopt));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(run->pool);
+    EXPECT_EQ(run->serial, "") << "no phone yet";
+    ids.push_back(run->id);
+  }
+  // Three matching phones: three runs at once, one per phone; the rest wait for an idle one.
+  ASSERT_TRUE(
+      RunUntil([&] { return a.executor->started.size() + b.executor->started.size() == 3; }));
+  RunUntil([] { return false; }, milliseconds(60));
+  EXPECT_EQ(a.executor->started.size(), 2u);
+  EXPECT_EQ(b.executor->started.size(), 1u);
+  for (int round = 0; round < 6; ++round) {
+    for (Host* h : {&a, &b}) {
+      for (int64_t id : h->executor->started) h->executor->Release(id);
+    }
+    RunUntil([] { return false; }, milliseconds(40));
+  }
+  ASSERT_TRUE(RunUntil(
+      [&] { return a.executor->finished.size() + b.executor->finished.size() == ids.size(); }));
+  std::set<int64_t> seen;
+  for (Host* h : {&a, &b}) {
+    EXPECT_EQ(h->executor->max_running_per_device, 1) << h->name;
+    for (int64_t id : h->executor->started) {
+      EXPECT_TRUE(seen.insert(id).second) << "run " << id << " started twice";
+      store::Run run = Stored(id);
+      EXPECT_EQ(run.host, h->name);
+      EXPECT_EQ(run.status, store::RunStatus::kSucceeded);
+      EXPECT_NE(std::find(h->phones.begin(), h->phones.end(), run.serial), h->phones.end())
+          << "run " << id << " measured on " << run.serial;
+      EXPECT_NE(run.serial, "B2") << "B2 is not in the pool";
+      EXPECT_EQ(run.device_model, "Pixel 7");
+    }
+  }
+  EXPECT_EQ(seen, std::set<int64_t>(ids.begin(), ids.end()));
+}
+
+TEST_F(RunQueueLabTest, ARunPostedForAnotherHostsPhoneRunsOnThatHost) {
+  Phone("A1", "lab-a");
+  Phone("B1", "lab-b");
+  Host& a = StartHost("lab-a", {"A1"});
+  Host& b = StartHost("lab-b", {"B1"});
+  auto run = Await(a.queue->Submit(Spec("B1"), std::string("Pixel 7"), std::nullopt));
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_FALSE(run->host) << "lab-a does not claim lab-b's phone";
+  ASSERT_TRUE(RunUntil([&] { return b.executor->Waiting(run->id); }));
+  EXPECT_TRUE(a.executor->started.empty());
+  EXPECT_EQ(Stored(run->id).host, "lab-b");
+  EXPECT_EQ(b.queue->Pending("B1"), 1u);
+  b.executor->Release(run->id);
+  ASSERT_TRUE(RunUntil([&] { return Stored(run->id).status == store::RunStatus::kSucceeded; }));
+}
+
+TEST_F(RunQueueLabTest, ACancelThroughAnotherDaemonReachesTheRunAtItsHostsNextRenewal) {
+  Phone("A1", "lab-a");
+  Phone("B1", "lab-b");
+  Host& a = StartHost("lab-a", {"A1"});
+  Host& b = StartHost("lab-b", {"B1"});
+  auto run = Await(b.queue->Submit(Spec("B1"), std::string("Pixel 7"), std::nullopt));
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_TRUE(RunUntil([&] { return b.executor->Waiting(run->id); }));
+
+  auto asked = Await(a.queue->Cancel(run->id));
+  ASSERT_TRUE(asked) << asked.error().message;
+  EXPECT_TRUE(asked->cancel_requested);
+  EXPECT_EQ(asked->status, store::RunStatus::kRunning) << "lab-b ends it, restoring its phone";
+  ASSERT_TRUE(RunUntil([&] { return Stored(run->id).status == store::RunStatus::kCancelled; }));
+  EXPECT_EQ(b.executor->finished, (std::vector<int64_t>{run->id}));
+
+  // A queued run no host holds is cancelled by whichever daemon is asked.
+  Phone("GONE", "lab-c");  // its host is down: nobody claims its runs
+  auto waiting = Await(a.queue->Submit(Spec("GONE"), std::nullopt, std::nullopt));
+  ASSERT_TRUE(waiting);
+  auto cancelled = Await(b.queue->Cancel(waiting->id));
+  ASSERT_TRUE(cancelled) << cancelled.error().message;
+  EXPECT_EQ(cancelled->status, store::RunStatus::kCancelled);
+  EXPECT_EQ(cancelled->error, "cancelled before it started");
+}
+
+TEST_F(RunQueueLabTest, AHostThatStopsRenewingLosesItsRunAndThePoolRunGoesToAnother) {
+  Phone("B1", "lab-b");
+  // lab-b claims with a short lease and never renews it (as a host that was kill -9'd). The
+  // test's clock moves a millisecond each time a queue reads it.
+  Host& b = StartHost("lab-b", {"B1"}, std::chrono::hours(1), 40);
+  auto run = Await(b.queue->Submit(PoolSpec(), std::nullopt, std::nullopt));
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_TRUE(RunUntil([&] { return b.executor->Waiting(run->id); }));
+  EXPECT_EQ(Stored(run->id).host, "lab-b");
+
+  Phone("A1", "lab-a");
+  Host& a = StartHost("lab-a", {"A1"});
+  ASSERT_TRUE(RunUntil([&] { return !a.executor->started.empty(); }, milliseconds(10'000)));
+  store::Run lost = Stored(run->id);
+  EXPECT_EQ(lost.status, store::RunStatus::kInterrupted);
+  EXPECT_NE(lost.error.value_or("").find("host lab-b stopped renewing"), std::string::npos)
+      << lost.error.value_or("");
+  const int64_t again = a.executor->started.front();
+  EXPECT_NE(again, run->id) << "queued again as a new run";
+  EXPECT_NE(lost.error.value_or("").find("queued again as run " + std::to_string(again)),
+            std::string::npos)
+      << lost.error.value_or("");
+  store::Run fresh = Stored(again);
+  EXPECT_EQ(fresh.host, "lab-a");
+  EXPECT_EQ(fresh.serial, "A1");
+  EXPECT_EQ(fresh.spec_json, lost.spec_json);
 }
 
 }  // namespace
