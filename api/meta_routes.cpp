@@ -51,6 +51,47 @@ std::string LabelValue(const std::string& value) {
   return out;
 }
 
+// Issue 17 §3, fleet health: each phone of this host's adb server as the registry sees it now —
+// one series per phone, exported by the host that holds it (another host's phones are that
+// host's to export), so a lab's Prometheus sums the hosts without counting a phone twice.
+void AppendDeviceHealth(const RouteContext& ctx, std::string& text) {
+  if (!ctx.services.registry) return;
+  const std::vector<orchestrator::DeviceSnapshot> phones = ctx.services.registry->Snapshot();
+  if (phones.empty()) return;
+  auto labels = [](const orchestrator::DeviceSnapshot& d) {
+    std::string model = d.properties && d.properties->model ? *d.properties->model : "";
+    return "{serial=\"" + LabelValue(d.serial) + "\",model=\"" + LabelValue(model) + "\"}";
+  };
+  text +=
+      "# HELP droidlab_device_up Whether the phone answers adb as a device now (1), or is "
+      "offline, unauthorized or gone (0).\n# TYPE droidlab_device_up gauge\n";
+  for (const auto& d : phones) {
+    text += "droidlab_device_up" + labels(d) + (d.state == "device" ? " 1\n" : " 0\n");
+  }
+  text +=
+      "# HELP droidlab_device_last_seen_timestamp_seconds When this host's adb server last "
+      "listed the phone.\n# TYPE droidlab_device_last_seen_timestamp_seconds gauge\n";
+  for (const auto& d : phones) {
+    text += "droidlab_device_last_seen_timestamp_seconds" + labels(d) + " " +
+            std::to_string(d.last_seen / 1000) + "\n";
+  }
+  text +=
+      "# HELP droidlab_device_state_changes_total adb state changes of the phone since the "
+      "daemon started (a reconnect or a reboot passes through offline or gone).\n"
+      "# TYPE droidlab_device_state_changes_total counter\n";
+  for (const auto& d : phones) {
+    text += "droidlab_device_state_changes_total" + labels(d) + " " +
+            std::to_string(d.state_changes) + "\n";
+  }
+  text +=
+      "# HELP droidlab_device_properties_failing Whether the last read of the phone's "
+      "properties (getprop) failed.\n# TYPE droidlab_device_properties_failing gauge\n";
+  for (const auto& d : phones) {
+    text +=
+        "droidlab_device_properties_failing" + labels(d) + (d.properties_error ? " 1\n" : " 0\n");
+  }
+}
+
 std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::Device>& devices,
                               const std::vector<std::pair<std::string, int64_t>>& runs,
                               const std::vector<store::OpenRegressionCount>& regressions) {
@@ -65,6 +106,7 @@ std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::
   for (const auto& [state, n] : by_state) {
     text += "droidlab_devices{state=\"" + state + "\"} " + std::to_string(n) + "\n";
   }
+  AppendDeviceHealth(ctx, text);
   text += "# HELP droidlab_runs Runs in the history by status.\n# TYPE droidlab_runs gauge\n";
   for (const auto& [status, n] : runs) {
     text += "droidlab_runs{status=\"" + status + "\"} " + std::to_string(n) + "\n";

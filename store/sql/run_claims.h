@@ -15,11 +15,13 @@ namespace droidlab::store::sql {
   " AND NOT EXISTS (SELECT 1 FROM device_labels d WHERE d.serial = ?2 AND d.label = l.label))))"
 
 // The oldest queued run phone ?2 may take, claimed by host ?1 until ?3. A pool run takes the
-// phone's serial and model. The one writer makes it atomic (PostgreSQL's locks the row).
+// phone's serial and model; a run for the serial takes the model when it was queued without one
+// (a schedule fired on another host than the phone's). The one writer makes it atomic
+// (PostgreSQL's locks the row).
 inline constexpr char kClaimRunForPhone[] =
     "UPDATE runs SET host = ?1, lease_until = ?3, serial = ?2,"
     " device_model = CASE WHEN pool = 1 THEN (SELECT model FROM devices WHERE serial = ?2)"
-    " ELSE device_model END"
+    " ELSE coalesce(device_model, (SELECT model FROM devices WHERE serial = ?2)) END"
     " WHERE id = (SELECT r.id FROM runs r WHERE" DROIDLAB_CLAIMABLE_BY_PHONE
     " ORDER BY r.id LIMIT 1) AND status = 'queued' AND host IS NULL RETURNING id";
 #undef DROIDLAB_CLAIMABLE_BY_PHONE

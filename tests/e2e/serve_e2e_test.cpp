@@ -90,6 +90,16 @@ TEST_F(ServeE2eTest, ARunPostedToTheApiIsMeasuredAndReadBack) {
   EXPECT_NE(metrics.body.find("droidlab_adb_command_duration_seconds_count{command=\"shell\"} "),
             std::string::npos)
       << metrics.body;
+  // Fleet health (issue 17 §3): the phone, by this host, up and seen.
+  const std::string phone = "{serial=\"" + serial + "\",model=\"Pixel 7\"}";
+  EXPECT_NE(metrics.body.find("droidlab_device_up" + phone + " 1\n"), std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("droidlab_device_last_seen_timestamp_seconds" + phone + " 1"),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("droidlab_device_properties_failing" + phone + " 0\n"),
+            std::string::npos)
+      << metrics.body;
 
   // SIGTERM: a clean stop, exit 0.
   ::kill(daemon_->pid(), SIGTERM);

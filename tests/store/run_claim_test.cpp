@@ -104,6 +104,7 @@ TEST_F(RunClaimTest, ARunForASerialIsClaimedForThatPhoneOnlyAndOnce) {
   EXPECT_EQ(run.status, RunStatus::kQueued) << "claimed is not started";
   EXPECT_FALSE(run.pool);
   EXPECT_FALSE(run.cancel_requested);
+  EXPECT_EQ(run.device_model, "Pixel 7") << "queued without a model, it takes its phone's";
 }
 
 TEST_F(RunClaimTest, APoolRunGoesToAPhoneWithItsModelSdkAndEveryLabel) {

@@ -17,7 +17,7 @@ namespace droidlab::store::pg::sql {
 inline constexpr const char* kClaimRunForPhone =
     "UPDATE runs SET host = $1, lease_until = $3, serial = $2,"
     " device_model = CASE WHEN pool = 1 THEN (SELECT model FROM devices WHERE serial = $2)"
-    " ELSE device_model END"
+    " ELSE coalesce(device_model, (SELECT model FROM devices WHERE serial = $2)) END"
     " WHERE id = (SELECT r.id FROM runs r WHERE" DROIDLAB_PG_CLAIMABLE_BY_PHONE
     " ORDER BY r.id LIMIT 1 FOR UPDATE SKIP LOCKED) AND status = 'queued' AND host IS NULL"
     " RETURNING id";
