@@ -3,8 +3,9 @@
 // database (tests/common/pg_server.h). A pool of 12 runs posted to one daemon spreads over the
 // hosts' phones; one daemon is kill -9'd mid-run. Every run ends in a terminal state, the killed
 // host's running run is interrupted and its pool run measured again elsewhere as a new run, no
-// run is measured by two hosts, no launch of a succeeded run is missing, and every phone has its
-// settings back once the killed host's daemon is started again (it pays what it owed).
+// run is measured by two hosts, no launch of a succeeded run is missing, every phone has its
+// settings back once the killed host's daemon is started again (it pays what it owed), and one
+// daemon's event stream tells the end of a run another host measured (LISTEN/NOTIFY).
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -147,6 +148,12 @@ TEST_F(LabHostsE2eTest, APoolSpreadsOverThreeHostsAndSurvivesOneKilledMidRun) {
     }
   }
 
+  // lab-b's event stream, open before the runs: it must tell the ends of lab-a's runs too.
+  RawHttpClient stream(hosts[1].port);
+  ASSERT_TRUE(stream.connected());
+  stream.Send(HttpRequestBytes("GET", "/api/v1/events", "", "", false));
+  ASSERT_TRUE(stream.ReadUntil("droidlab events")) << stream.raw();
+
   const std::string body = R"({"pool":{"labels":["nightly"]},"devices":)" +
                            std::to_string(kPoolRuns) +
                            R"(,"package":"com.example.app","mode":"cold","iterations":)" +
@@ -178,6 +185,7 @@ TEST_F(LabHostsE2eTest, APoolSpreadsOverThreeHostsAndSurvivesOneKilledMidRun) {
   std::vector<Json> runs;
   ASSERT_TRUE(WaitUntil(
       [&] {
+        stream.ReadUntil("\n\n\n", std::chrono::milliseconds(1));  // keeps up with the stream
         runs = Runs(a.port);
         int succeeded = 0;
         for (const Json& run : runs) {
@@ -225,6 +233,27 @@ TEST_F(LabHostsE2eTest, APoolSpreadsOverThreeHostsAndSurvivesOneKilledMidRun) {
   EXPECT_GT(succeeded_by_host["lab-a"] + succeeded_by_host["lab-b"], 0);
   Json killed = Get(a.port, "/api/v1/runs/" + std::to_string(killed_run));
   EXPECT_EQ(killed["status"], "interrupted") << killed.dump();
+
+  // Every run lab-a measured, its end told on lab-b's stream.
+  for (const Json& run : runs) {
+    if (run["host"] != "lab-a" || run["status"] != "succeeded") continue;
+    const std::string told = "\"id\":" + std::to_string(run["id"].get<int64_t>()) + ",";
+    EXPECT_TRUE(WaitUntil(
+        [&] {
+          stream.ReadUntil("\n\n\n", std::chrono::milliseconds(20));
+          for (size_t at = stream.raw().find(told); at != std::string::npos;
+               at = stream.raw().find(told, at + 1)) {
+            const size_t line_end = stream.raw().find('\n', at);
+            if (stream.raw().substr(at, line_end - at).find("\"status\":\"succeeded\"") !=
+                std::string::npos) {
+              return true;
+            }
+          }
+          return false;
+        },
+        seconds(10)))
+        << "lab-b's stream never told run " << run["id"] << " (lab-a's) succeeded";
+  }
 
   // lab-c's daemon back (systemd would restart it): it pays what it owed its phones.
   ASSERT_NO_FATAL_FAILURE(StartDaemon(c));
