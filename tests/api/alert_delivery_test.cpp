@@ -313,6 +313,24 @@ TEST_F(AlertDeliveryTest, ADeliveryPendingAtShutdownIsSentByTheNextDaemon) {
   EXPECT_EQ(after[0].deliveries[0].attempt_log[0].http_status, 503);
 }
 
+// Several daemons on one database (issue 17 §2): each raises alerts, only the one doing the lab's
+// chores delivers them; another daemon's alert is delivered once the chores are this one's.
+TEST_F(AlertDeliveryTest, OnlyTheDaemonDoingTheLabsChoresDelivers) {
+  WebhookReceiver receiver(io_, "s3cret", {200});
+  AlertCenterOptions options = Options({{receiver.url(), "s3cret"}});
+  int asked = 0;
+  options.leading = [&] { return ++asked > 3; };
+  options.lead_check = milliseconds(20);
+  AlertCenter center(*store_, api::PostWebhook, options);
+  RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 1; });
+  EXPECT_GT(asked, 3) << "nothing was sent while another daemon did the chores";
+  ASSERT_EQ(receiver.posts().size(), 1u);
+  const auto alerts = Alerts();
+  ASSERT_EQ(alerts.size(), 1u) << "raised by this daemon all the same";
+  ASSERT_EQ(alerts[0].deliveries.size(), 1u);
+  EXPECT_EQ(alerts[0].deliveries[0].attempts, 1);
+}
+
 // The store refuses an attempt's record (here: another writer took that attempt number first;
 // a full disk does the same): the delivery still reads as due, yet the next POST waits for the
 // back-off instead of following at once, again and again.

@@ -73,9 +73,12 @@ class SchedulerTest : public ::testing::Test {
   }
 
   // Runs a scheduler until `runs` runs were started (or `limit` passes), then stops it.
-  int64_t RunScheduler(int64_t runs, milliseconds limit, std::vector<std::string>* logs = nullptr) {
+  int64_t RunScheduler(int64_t runs, milliseconds limit, std::vector<std::string>* logs = nullptr,
+                       std::function<bool()> leading = {}) {
     SchedulerOptions options;
     options.now_ms = [this] { return now_ms_; };
+    options.leading = std::move(leading);
+    options.lead_check = milliseconds(20);
     options.grace = std::chrono::minutes(30);
     options.log = [logs](std::string_view line) {
       if (logs) logs->emplace_back(line);
@@ -141,6 +144,22 @@ TEST_F(SchedulerTest, DueScheduleQueuesOneRunAndARestartDoesNotRepeatIt) {
   now_ms_ = kTwoAm + 86'400'000 + 1'000;
   EXPECT_EQ(RunScheduler(1, milliseconds(3000)), 1);
   EXPECT_EQ(Runs().size(), 2u);
+}
+
+// Several daemons on one database (issue 17 §2): only the one doing the lab's chores fires; the
+// others look again every lead_check and fire once the chores are theirs.
+TEST_F(SchedulerTest, OnlyTheDaemonDoingTheLabsChoresFiresASchedule) {
+  const int64_t id = AddSchedule("0 2 * * *", SpecJson(), kTwoAm - 3'600'000);
+  EXPECT_EQ(RunScheduler(1, milliseconds(300), nullptr, [] { return false; }), 0);
+  EXPECT_TRUE(Runs().empty());
+  auto schedule = store_->Read([&](store::Reader& r) { return r.GetSchedule(id); });
+  ASSERT_TRUE(schedule);
+  EXPECT_FALSE(schedule->last_fired_at) << "not fired, not recorded: the leader's to fire";
+
+  int asked = 0;
+  EXPECT_EQ(RunScheduler(1, milliseconds(3000), nullptr, [&] { return ++asked > 3; }), 1);
+  EXPECT_GT(asked, 3) << "it looked again until the chores were its own";
+  EXPECT_EQ(Runs().size(), 1u);
 }
 
 TEST_F(SchedulerTest, FiringMissedBeyondTheGraceIsSkippedAndRecorded) {

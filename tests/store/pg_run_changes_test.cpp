@@ -43,6 +43,16 @@ TEST(PgRunChangesTest, APayloadIsReadOnlyWhenWhole) {
   EXPECT_FALSE(ParseRunChange("7\tqueued\tlab-a\tS\textra"));
 }
 
+NewRun AQueuedRun() {
+  NewRun run;
+  run.spec_json = "{}";
+  run.serial = "R5CT1";
+  run.package = "com.example.app";
+  run.mode = "cold";
+  run.iterations = 1;
+  return run;
+}
+
 class Heard {
  public:
   void Add(const RunChange& change) {
@@ -112,12 +122,7 @@ TEST_F(PgRunChangesLab, EachCommitOfARunIsHeardByAnotherDaemonInOrder) {
   phone.state = "device";
   phone.host = "lab-a";
   ASSERT_TRUE(store->UpsertDevice(phone).ok());
-  NewRun run;
-  run.spec_json = "{}";
-  run.serial = "R5CT1";
-  run.package = "com.example.app";
-  run.mode = "cold";
-  run.iterations = 1;
+  const NewRun run = AQueuedRun();
   auto id = store->CreateRun(run);
   ASSERT_TRUE(id.ok()) << id.error().message;
   ASSERT_TRUE(store->ClaimRun(RunClaim{"lab-a", "R5CT1", std::nullopt, 99'000}).ok());
@@ -173,12 +178,7 @@ TEST_F(PgRunChangesLab, AListenerWhoseConnectionIsCutListensAgain) {
                              "cutting the listener")
                   .ok());
   // The changes made while it was away are not replayed; the ones after it is back are heard.
-  NewRun run;
-  run.spec_json = "{}";
-  run.serial = "R5CT1";
-  run.package = "com.example.app";
-  run.mode = "cold";
-  run.iterations = 1;
+  const NewRun run = AQueuedRun();
   bool heard_again = false;
   for (int i = 0; i < 100 && !heard_again; ++i) {
     ASSERT_TRUE(store_->CreateRun(run).ok());
