@@ -245,7 +245,12 @@ def run(source, droidlab, devsim, adb, tmp):
         "sum(increase(droidlab_launch_displayed_seconds_count[1m]))") or 0) >= 3, 60)
     wait_for("the run finished", lambda: (try_http(f"http://{a}/api/v1/runs/{run['id']}", token)
                                           or {}).get("status") in ("succeeded", "failed"), 30)
-    # Two more scrapes of each daemon after the run.
+    # The run's end in two of daemon A's scrapes, so that delta() over the runs has two samples.
+    # (Counting two scrapes of `up` was not enough: the first scrape after the end may still
+    # carry the count from before it — a panel then came back empty, once in a few runs.)
+    wait_for("the run's end in two scrapes", lambda: (scalar(
+        'max(count_over_time(droidlab_runs{status=~"succeeded|failed"}[1h]))') or 0) >= 2, 20)
+    # And two more scrapes of each daemon after it.
     scrapes = scalar('min(count_over_time(up{job="droidlab"}[1h]))')
     wait_for("two more scrapes", lambda: (scalar(
         'min(count_over_time(up{job="droidlab"}[1h]))') or 0) >= scrapes + 2, 10)
