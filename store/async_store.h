@@ -101,6 +101,11 @@ class AsyncStore {
   Awaitable<Status> UpsertHost(Host host) const;
   Awaitable<Status> AddAuditEntry(AuditEntry entry) const;
   Awaitable<Status> SetDeviceLabels(std::string serial, std::vector<std::string> labels) const;
+  // ---- Fleet health (schema 0019): resume once committed durably (Store::QuarantineDevice, …).
+  Awaitable<Status> RecordDeviceHealth(DeviceHealthSample sample) const;
+  Awaitable<Status> RecordDeviceEvent(DeviceEvent event) const;
+  Awaitable<Status> QuarantineDevice(DeviceEvent event) const;
+  Awaitable<Status> ReleaseDevice(DeviceEvent event) const;
   // ---- Device restores: resume once committed durably (Store::RecordDeviceRestore).
   Awaitable<StoreResult<int64_t>> RecordDeviceRestore(DeviceRestore restore) const;
   Awaitable<Status> MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) const;
@@ -118,6 +123,11 @@ class AsyncStore {
   Awaitable<StoreResult<std::vector<DeviceStateChange>>> ListDeviceStateChanges(
       std::string serial) const;
   Awaitable<StoreResult<std::vector<Host>>> ListHosts() const;
+  Awaitable<StoreResult<std::vector<DeviceHealthSample>>> ListDeviceHealth(std::string serial,
+                                                                            int64_t since,
+                                                                            int64_t limit) const;
+  Awaitable<StoreResult<std::vector<DeviceEvent>>> ListDeviceEvents(std::string serial,
+                                                                    int64_t limit) const;
   Awaitable<StoreResult<AuditPage>> ListAudit(int64_t limit, std::string cursor) const;
   Awaitable<StoreResult<RunPage>> ListRuns(RunQuery query) const;
   Awaitable<StoreResult<Run>> GetRun(int64_t run_id) const;

@@ -52,6 +52,14 @@ class Reader {
       std::string_view serial) = 0;
   // The lab's hosts (schema 0016), by name.
   virtual StoreResult<std::vector<Host>> ListHosts() = 0;
+  // A device's health samples taken at or after `since` (ms), newest first, at most `limit`
+  // (1..10000; kInvalidArgument otherwise). An unknown serial has none.
+  virtual StoreResult<std::vector<DeviceHealthSample>> ListDeviceHealth(std::string_view serial,
+                                                                        int64_t since,
+                                                                        int64_t limit) = 0;
+  // A device's events (schema 0019), newest first (at, then id), at most `limit` (1..10000).
+  virtual StoreResult<std::vector<DeviceEvent>> ListDeviceEvents(std::string_view serial,
+                                                                 int64_t limit) = 0;
   // The audit log (schema 0017), newest first, at most `limit` (1..1000) entries after `cursor`
   // ("" for the first page; kInvalidArgument for one this list did not issue).
   virtual StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) = 0;

@@ -34,6 +34,40 @@ struct Device {
   std::optional<std::string> host;
   // The operator's labels, sorted (read only: set whole by Store::SetDeviceLabels).
   std::vector<std::string> labels;
+  // Quarantine (schema 0019, issue 17 §3; read only: set by Store::QuarantineDevice, cleared by
+  // Store::ReleaseDevice): since when and why the phone takes no run; none when it may.
+  std::optional<int64_t> quarantined_at;
+  std::optional<std::string> quarantine_reason;
+};
+
+// One health check of a phone (schema 0019, issue 17 §3). A reading is absent when the phone was
+// busy with a run (nothing is asked of it while it measures) or did not say.
+struct DeviceHealthSample {
+  int64_t id = 0;  // given by the store
+  std::string serial;
+  std::string host;
+  int64_t at = 0;                         // ms since the epoch
+  std::optional<int64_t> battery_level;   // %
+  std::optional<int64_t> battery_temp;    // tenths of °C
+  std::optional<int64_t> thermal_status;  // 0 (none) .. 6 (shutdown)
+  std::optional<int64_t> uptime_ms;       // /proc/uptime
+  // The commands this host sent the phone since the previous sample, the failed ones (timeouts
+  // included) and their round trips summed, in ms.
+  int64_t adb_commands = 0;
+  int64_t adb_errors = 0;
+  int64_t adb_ms = 0;
+};
+
+// What happened to a phone (schema 0019): "unresponsive", "reconnect_transport",
+// "reconnect_device", "reboot", "recovered", "rebooted", "quarantined", "released",
+// "run_failed". detail: one line for a person.
+struct DeviceEvent {
+  int64_t id = 0;  // given by the store
+  std::string serial;
+  std::string host;
+  int64_t at = 0;  // ms since the epoch
+  std::string kind;
+  std::string detail;
 };
 
 struct DeviceStateChange {

@@ -204,6 +204,23 @@ class Store {
   void AddAuditEntryAsync(AuditEntry entry, Completion done);
   void SetDeviceLabelsAsync(std::string serial, std::vector<std::string> labels, Completion done);
 
+  // ---- Fleet health (schema 0019, issue 17 §3): durable, like schedules.
+  // Appends a health sample / an event (ids are the store's). The device need not be known.
+  Status RecordDeviceHealth(const DeviceHealthSample& sample);
+  Status RecordDeviceEvent(const DeviceEvent& event);
+  // Quarantines the device (quarantined_at = event.at, quarantine_reason = event.detail) and
+  // appends `event` (kind "quarantined"), in one transaction; a device already quarantined keeps
+  // its first reason and time, the event is still appended. kNotFound for a device never seen.
+  Status QuarantineDevice(const DeviceEvent& event);
+  // Clears the quarantine and appends `event` (kind "released"), in one transaction. kNotFound
+  // for a device never seen; kInvalidArgument ("… is not quarantined") when it was not, and then
+  // nothing is appended.
+  Status ReleaseDevice(const DeviceEvent& event);
+  void RecordDeviceHealthAsync(DeviceHealthSample sample, Completion done);
+  void RecordDeviceEventAsync(DeviceEvent event, Completion done);
+  void QuarantineDeviceAsync(DeviceEvent event, Completion done);
+  void ReleaseDeviceAsync(DeviceEvent event, Completion done);
+
   // ---- Run summaries (schema 0009, the points of a series): durable, so that a run's end is
   // announced with its point in place. Each replaces the run's row of its metric.
   Status AddRunSummaries(std::vector<RunSummary> summaries);
