@@ -229,6 +229,40 @@ AsyncStore::Awaitable<Status> AsyncStore::SetDeviceLabels(std::string serial,
   co_return co_await std::move(setting);
 }
 
+// ---- Fleet health
+
+AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceHealth(DeviceHealthSample sample) const {
+  auto start = [this, &sample](auto done) {
+    store_->RecordDeviceHealthAsync(std::move(sample), std::move(done));
+  };
+  auto recording = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(recording);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::RecordDeviceEvent(DeviceEvent event) const {
+  auto start = [this, &event](auto done) {
+    store_->RecordDeviceEventAsync(std::move(event), std::move(done));
+  };
+  auto recording = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(recording);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::QuarantineDevice(DeviceEvent event) const {
+  auto start = [this, &event](auto done) {
+    store_->QuarantineDeviceAsync(std::move(event), std::move(done));
+  };
+  auto quarantining = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(quarantining);
+}
+
+AsyncStore::Awaitable<Status> AsyncStore::ReleaseDevice(DeviceEvent event) const {
+  auto start = [this, &event](auto done) {
+    store_->ReleaseDeviceAsync(std::move(event), std::move(done));
+  };
+  auto releasing = AwaitCompletion<Status>(std::move(start));
+  co_return co_await std::move(releasing);
+}
+
 // ---- Device restores
 
 AsyncStore::Awaitable<StoreResult<int64_t>> AsyncStore::RecordDeviceRestore(
@@ -422,6 +456,22 @@ AsyncStore::ListDeviceStateChanges(std::string serial) const {
 
 AsyncStore::Awaitable<StoreResult<std::vector<Host>>> AsyncStore::ListHosts() const {
   auto query = [](Reader& r) { return r.ListHosts(); };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<DeviceHealthSample>>> AsyncStore::ListDeviceHealth(
+    std::string serial, int64_t since, int64_t limit) const {
+  auto query = [&serial, since, limit](Reader& r) {
+    return r.ListDeviceHealth(serial, since, limit);
+  };
+  auto reading = Read(query);
+  co_return co_await std::move(reading);
+}
+
+AsyncStore::Awaitable<StoreResult<std::vector<DeviceEvent>>> AsyncStore::ListDeviceEvents(
+    std::string serial, int64_t limit) const {
+  auto query = [&serial, limit](Reader& r) { return r.ListDeviceEvents(serial, limit); };
   auto reading = Read(query);
   co_return co_await std::move(reading);
 }

@@ -9,8 +9,6 @@
 
 namespace droidlab::store::writes {
 
-namespace {
-
 StoreResult<bool> DeviceExists(Database& db, std::string_view serial, const std::string& what) {
   auto st = db.Cached(sql::kDeviceExists);
   if (!st) return st.error();
@@ -25,8 +23,6 @@ StoreResult<bool> DeviceExists(Database& db, std::string_view serial, const std:
   }
   return (*st)->Error(what);
 }
-
-}  // namespace
 
 Status UpsertDevice(Database& db, const Device& device) {
   return RunCached(

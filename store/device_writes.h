@@ -16,6 +16,9 @@ class Database;
 
 namespace writes {
 
+// Whether a device was ever stored (UpsertDevice); the error names `what`. For the writes that
+// refuse a device never seen (kNotFound): here and in device_health_writes.h.
+StoreResult<bool> DeviceExists(Database& db, std::string_view serial, const std::string& what);
 // Inserts or updates by serial; first_seen is kept from the first time.
 Status UpsertDevice(Database& db, const Device& device);
 // Sets devices.state / last_seen and appends to the history; kNotFound for a device never

@@ -1,5 +1,5 @@
-// The Reader interface's one out-of-line member, the keyset cursors both backends issue, and
-// the device labels both aggregate.
+// The Reader interface's one out-of-line member, the keyset cursors both backends issue, the
+// device labels both aggregate, and the limits both check.
 #include "store/reader.h"
 
 #include <algorithm>
@@ -38,6 +38,14 @@ void CutAuditPage(int64_t limit, AuditPage& page) {
   page.entries.pop_back();
   const int64_t last = page.entries.back().id;
   page.next_cursor = EncodeKeyCursor("u1", std::span<const int64_t>(&last, 1));
+}
+
+Status CheckDeviceHistoryLimit(int64_t limit) {
+  if (limit < 1 || limit > 10000) {
+    return MakeStoreError(StoreErrorCode::kInvalidArgument,
+                          "limit must be between 1 and 10000, got " + std::to_string(limit));
+  }
+  return OkStatus();
 }
 
 std::vector<std::string> SplitDeviceLabels(const std::optional<std::string>& joined) {

@@ -185,6 +185,10 @@ std::vector<std::string> SplitDeviceLabels(const std::optional<std::string>& joi
 StoreResult<int64_t> AuditPageStart(int64_t limit, std::string_view cursor);
 void CutAuditPage(int64_t limit, AuditPage& page);
 
+// ListDeviceHealth's and ListDeviceEvents' limit, shared by both backends: kInvalidArgument
+// outside 1..10000.
+Status CheckDeviceHistoryLimit(int64_t limit);
+
 // ListAlerts' cursor: the id of the last alert of a page (never negative).
 std::string EncodeAlertCursor(int64_t id);
 std::optional<int64_t> DecodeAlertCursor(std::string_view cursor);

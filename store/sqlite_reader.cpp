@@ -9,6 +9,7 @@
 #include "store/looper_stats_columns.h"
 #include "store/sql/audit_log.h"
 #include "store/sql/builds.h"
+#include "store/sql/device_health.h"
 #include "store/sql/device_restores.h"
 #include "store/sql/devices.h"
 #include "store/sql/iteration_faults.h"
@@ -66,6 +67,8 @@ Device ReadDevice(const Statement& st) {
   device.last_seen = st.ColumnInt64(9);
   device.host = st.ColumnOptionalString(10);
   device.labels = SplitDeviceLabels(st.ColumnOptionalString(11));
+  device.quarantined_at = st.ColumnOptionalInt64(12);
+  device.quarantine_reason = st.ColumnOptionalString(13);
   return device;
 }
 
@@ -357,6 +360,57 @@ StoreResult<std::vector<Host>> SqliteReader::ListHosts() {
         return host;
       },
       "listing hosts");
+}
+
+StoreResult<std::vector<DeviceHealthSample>> SqliteReader::ListDeviceHealth(std::string_view serial,
+                                                                            int64_t since,
+                                                                            int64_t limit) {
+  if (auto s = CheckDeviceHistoryLimit(limit); !s) return s.error();
+  auto st = db_->Cached(sql::kDeviceHealth);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  (*st)->BindInt64(2, since);
+  (*st)->BindInt64(3, limit);
+  return CollectRows<DeviceHealthSample>(
+      *st,
+      [](const Statement& row) {
+        DeviceHealthSample sample;
+        sample.id = row.ColumnInt64(0);
+        sample.serial = row.ColumnString(1);
+        sample.host = row.ColumnString(2);
+        sample.at = row.ColumnInt64(3);
+        sample.battery_level = row.ColumnOptionalInt64(4);
+        sample.battery_temp = row.ColumnOptionalInt64(5);
+        sample.thermal_status = row.ColumnOptionalInt64(6);
+        sample.uptime_ms = row.ColumnOptionalInt64(7);
+        sample.adb_commands = row.ColumnInt64(8);
+        sample.adb_errors = row.ColumnInt64(9);
+        sample.adb_ms = row.ColumnInt64(10);
+        return sample;
+      },
+      "listing the health of a device");
+}
+
+StoreResult<std::vector<DeviceEvent>> SqliteReader::ListDeviceEvents(std::string_view serial,
+                                                                     int64_t limit) {
+  if (auto s = CheckDeviceHistoryLimit(limit); !s) return s.error();
+  auto st = db_->Cached(sql::kDeviceEvents);
+  if (!st) return st.error();
+  (*st)->BindText(1, serial);
+  (*st)->BindInt64(2, limit);
+  return CollectRows<DeviceEvent>(
+      *st,
+      [](const Statement& row) {
+        DeviceEvent event;
+        event.id = row.ColumnInt64(0);
+        event.serial = row.ColumnString(1);
+        event.host = row.ColumnString(2);
+        event.at = row.ColumnInt64(3);
+        event.kind = row.ColumnString(4);
+        event.detail = row.ColumnString(5);
+        return event;
+      },
+      "listing the events of a device");
 }
 
 StoreResult<AuditPage> SqliteReader::ListAudit(int64_t limit, std::string_view cursor) {

@@ -22,6 +22,11 @@ class SqliteReader final : public Reader {
   StoreResult<std::vector<Device>> ListDevices() override;
   StoreResult<Device> GetDevice(std::string_view serial) override;
   StoreResult<std::vector<Host>> ListHosts() override;
+  StoreResult<std::vector<DeviceHealthSample>> ListDeviceHealth(std::string_view serial,
+                                                                int64_t since,
+                                                                int64_t limit) override;
+  StoreResult<std::vector<DeviceEvent>> ListDeviceEvents(std::string_view serial,
+                                                         int64_t limit) override;
   StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) override;
   StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(
       std::string_view serial) override;

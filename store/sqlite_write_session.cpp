@@ -8,6 +8,7 @@
 #include "store/audit_writes.h"
 #include "store/build_writes.h"
 #include "store/claim_writes.h"
+#include "store/device_health_writes.h"
 #include "store/device_writes.h"
 #include "store/retention.h"
 #include "store/run_writes.h"
@@ -155,6 +156,18 @@ StoreResult<int64_t> SqliteWriteSession::InsertDeviceRestore(const DeviceRestore
 }
 Status SqliteWriteSession::MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) {
   return writes::MarkDeviceRestorePaid(db_, restore_id, paid_at);
+}
+Status SqliteWriteSession::InsertDeviceHealth(const DeviceHealthSample& sample) {
+  return writes::InsertDeviceHealth(db_, sample);
+}
+Status SqliteWriteSession::InsertDeviceEvent(const DeviceEvent& event) {
+  return writes::InsertDeviceEvent(db_, event);
+}
+Status SqliteWriteSession::QuarantineDevice(const DeviceEvent& event) {
+  return writes::QuarantineDevice(db_, event);
+}
+Status SqliteWriteSession::ReleaseDevice(const DeviceEvent& event) {
+  return writes::ReleaseDevice(db_, event);
 }
 StoreResult<int64_t> SqliteWriteSession::InsertSchedule(const NewSchedule& schedule) {
   return writes::InsertSchedule(db_, schedule);

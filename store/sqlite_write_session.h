@@ -55,6 +55,10 @@ class SqliteWriteSession final : public WriteSession {
   Status SetDeviceLabels(std::string_view serial, const std::vector<std::string>& labels) override;
   StoreResult<int64_t> InsertDeviceRestore(const DeviceRestore& restore) override;
   Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) override;
+  Status InsertDeviceHealth(const DeviceHealthSample& sample) override;
+  Status InsertDeviceEvent(const DeviceEvent& event) override;
+  Status QuarantineDevice(const DeviceEvent& event) override;
+  Status ReleaseDevice(const DeviceEvent& event) override;
   StoreResult<int64_t> InsertSchedule(const NewSchedule& schedule) override;
   Status DeleteSchedule(int64_t schedule_id) override;
   Status SetScheduleEnabled(int64_t schedule_id, bool enabled) override;

@@ -566,6 +566,57 @@ Status Store::SetDeviceLabels(std::string serial, std::vector<std::string> label
   return waiter.Wait();
 }
 
+// ---- Fleet health (schema 0019): durable, as the audit log; a quarantine or a release and its
+// event are one task, so one savepoint (both or neither).
+
+void Store::RecordDeviceHealthAsync(DeviceHealthSample sample, Completion done) {
+  PushDurableAsync([sample = std::move(sample)](
+                       WriteSession& session) { return session.InsertDeviceHealth(sample); },
+                   std::move(done));
+}
+
+void Store::RecordDeviceEventAsync(DeviceEvent event, Completion done) {
+  PushDurableAsync([event = std::move(event)](
+                       WriteSession& session) { return session.InsertDeviceEvent(event); },
+                   std::move(done));
+}
+
+void Store::QuarantineDeviceAsync(DeviceEvent event, Completion done) {
+  PushDurableAsync(
+      [event = std::move(event)](WriteSession& session) { return session.QuarantineDevice(event); },
+      std::move(done));
+}
+
+void Store::ReleaseDeviceAsync(DeviceEvent event, Completion done) {
+  PushDurableAsync(
+      [event = std::move(event)](WriteSession& session) { return session.ReleaseDevice(event); },
+      std::move(done));
+}
+
+Status Store::RecordDeviceHealth(const DeviceHealthSample& sample) {
+  Waiter<Status> waiter;
+  RecordDeviceHealthAsync(sample, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::RecordDeviceEvent(const DeviceEvent& event) {
+  Waiter<Status> waiter;
+  RecordDeviceEventAsync(event, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::QuarantineDevice(const DeviceEvent& event) {
+  Waiter<Status> waiter;
+  QuarantineDeviceAsync(event, waiter.Callback());
+  return waiter.Wait();
+}
+
+Status Store::ReleaseDevice(const DeviceEvent& event) {
+  Waiter<Status> waiter;
+  ReleaseDeviceAsync(event, waiter.Callback());
+  return waiter.Wait();
+}
+
 // ---- Run summaries
 
 void Store::AddRunSummariesAsync(std::vector<RunSummary> summaries, Completion done) {

@@ -96,6 +96,13 @@ class WriteSession {
                                  const std::vector<std::string>& labels) = 0;  // kNotFound
   virtual StoreResult<int64_t> InsertDeviceRestore(const DeviceRestore& restore) = 0;
   virtual Status MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) = 0;  // kNotFound
+  // Fleet health (schema 0019, device_health_writes.h): samples and events appended; a
+  // quarantine set (kept when set already) or cleared, each with its event (kNotFound; a release
+  // of a device not quarantined kInvalidArgument).
+  virtual Status InsertDeviceHealth(const DeviceHealthSample& sample) = 0;
+  virtual Status InsertDeviceEvent(const DeviceEvent& event) = 0;
+  virtual Status QuarantineDevice(const DeviceEvent& event) = 0;
+  virtual Status ReleaseDevice(const DeviceEvent& event) = 0;
 
   // ---- Schedules (kNotFound for an unknown id).
   virtual StoreResult<int64_t> InsertSchedule(const NewSchedule& schedule) = 0;

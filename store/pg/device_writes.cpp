@@ -7,8 +7,6 @@
 
 namespace droidlab::store::pg::writes {
 
-namespace {
-
 StoreResult<bool> DeviceExists(Connection& db, std::string_view serial, const std::string& what) {
   Params params;
   params.Text(serial);
@@ -16,8 +14,6 @@ StoreResult<bool> DeviceExists(Connection& db, std::string_view serial, const st
   if (!result) return result.error();
   return result->rows() > 0;
 }
-
-}  // namespace
 
 Status UpsertHost(Connection& db, const Host& host) {
   Params params;

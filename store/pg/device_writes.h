@@ -15,6 +15,8 @@
 
 namespace droidlab::store::pg::writes {
 
+// Whether a device was ever stored, as ../device_writes.h.
+StoreResult<bool> DeviceExists(Connection& db, std::string_view serial, const std::string& what);
 // Inserts or updates by serial; first_seen is kept from the first time.
 Status UpsertDevice(Connection& db, const Device& device);
 // Sets devices.state / last_seen and appends to the history; kNotFound for a device never

@@ -1,6 +1,7 @@
-// PgReader's reads of devices, runs, their high-rate rows, the launch history, schedules and
-// restores (the rest: history_reads.cpp, build_reads.cpp, alert_reads.cpp). Each is the SQLite
-// Reader's (../reader.cpp): same results in the same order, same cursors, same errors.
+// PgReader's reads of devices (with their health and events), runs, their high-rate rows, the
+// launch history, schedules and restores (the rest: history_reads.cpp, build_reads.cpp,
+// alert_reads.cpp). Each is the SQLite Reader's (../reader.cpp): same results in the same order,
+// same cursors, same errors.
 #include "store/pg/reader.h"
 
 #include <spdlog/spdlog.h>
@@ -13,6 +14,7 @@
 #include "store/looper_stats_columns.h"
 #include "store/pg/result_row.h"
 #include "store/pg/sql/audit_log.h"
+#include "store/pg/sql/device_health.h"
 #include "store/pg/sql/device_restores.h"
 #include "store/pg/sql/devices.h"
 #include "store/pg/sql/launches.h"
@@ -64,6 +66,8 @@ Device ReadDevice(ResultRow& row) {
   device.last_seen = row.Int64("last_seen");
   device.host = row.OptionalText("host");
   device.labels = SplitDeviceLabels(row.OptionalText("labels"));
+  device.quarantined_at = row.OptionalInt64("quarantined_at");
+  device.quarantine_reason = row.OptionalText("quarantine_reason");
   return device;
 }
 
@@ -236,6 +240,52 @@ StoreResult<std::vector<Host>> PgReader::ListHosts() {
         return host;
       },
       "listing hosts");
+}
+
+StoreResult<std::vector<DeviceHealthSample>> PgReader::ListDeviceHealth(std::string_view serial,
+                                                                        int64_t since,
+                                                                        int64_t limit) {
+  if (auto s = CheckDeviceHistoryLimit(limit); !s) return s.error();
+  Params params;
+  params.Text(serial).Int64(since).Int64(limit);
+  return QueryRows<DeviceHealthSample>(
+      connection_, sql::kDeviceHealth, params,
+      [](ResultRow& row) {
+        DeviceHealthSample sample;
+        sample.id = row.Int64("id");
+        sample.serial = row.Text("serial");
+        sample.host = row.Text("host");
+        sample.at = row.Int64("at");
+        sample.battery_level = row.OptionalInt64("battery_level");
+        sample.battery_temp = row.OptionalInt64("battery_temp");
+        sample.thermal_status = row.OptionalInt64("thermal_status");
+        sample.uptime_ms = row.OptionalInt64("uptime_ms");
+        sample.adb_commands = row.Int64("adb_commands");
+        sample.adb_errors = row.Int64("adb_errors");
+        sample.adb_ms = row.Int64("adb_ms");
+        return sample;
+      },
+      "listing the health of a device");
+}
+
+StoreResult<std::vector<DeviceEvent>> PgReader::ListDeviceEvents(std::string_view serial,
+                                                                 int64_t limit) {
+  if (auto s = CheckDeviceHistoryLimit(limit); !s) return s.error();
+  Params params;
+  params.Text(serial).Int64(limit);
+  return QueryRows<DeviceEvent>(
+      connection_, sql::kDeviceEvents, params,
+      [](ResultRow& row) {
+        DeviceEvent event;
+        event.id = row.Int64("id");
+        event.serial = row.Text("serial");
+        event.host = row.Text("host");
+        event.at = row.Int64("at");
+        event.kind = row.Text("kind");
+        event.detail = row.Text("detail");
+        return event;
+      },
+      "listing the events of a device");
 }
 
 StoreResult<AuditPage> PgReader::ListAudit(int64_t limit, std::string_view cursor) {

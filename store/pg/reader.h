@@ -40,6 +40,13 @@ class PgReader final : public Reader {
   // kNotFound if never seen.
   StoreResult<Device> GetDevice(std::string_view serial) override;
   StoreResult<std::vector<Host>> ListHosts() override;
+  // A device's health samples since a time and its events (schema 0019), newest first (at, then
+  // id), at most `limit` (1..10000).
+  StoreResult<std::vector<DeviceHealthSample>> ListDeviceHealth(std::string_view serial,
+                                                                int64_t since,
+                                                                int64_t limit) override;
+  StoreResult<std::vector<DeviceEvent>> ListDeviceEvents(std::string_view serial,
+                                                         int64_t limit) override;
   StoreResult<AuditPage> ListAudit(int64_t limit, std::string_view cursor) override;
   // A device's state changes, oldest first.
   StoreResult<std::vector<DeviceStateChange>> ListDeviceStateChanges(

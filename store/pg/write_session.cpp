@@ -12,6 +12,7 @@
 #include "store/pg/audit_writes.h"
 #include "store/pg/build_writes.h"
 #include "store/pg/claim_writes.h"
+#include "store/pg/device_health_writes.h"
 #include "store/pg/device_writes.h"
 #include "store/pg/measurement_writes.h"
 #include "store/pg/retention.h"
@@ -209,6 +210,18 @@ StoreResult<int64_t> PgWriteSession::InsertDeviceRestore(const DeviceRestore& re
 }
 Status PgWriteSession::MarkDeviceRestorePaid(int64_t restore_id, int64_t paid_at) {
   return writes::MarkDeviceRestorePaid(connection_, restore_id, paid_at);
+}
+Status PgWriteSession::InsertDeviceHealth(const DeviceHealthSample& sample) {
+  return writes::InsertDeviceHealth(connection_, sample);
+}
+Status PgWriteSession::InsertDeviceEvent(const DeviceEvent& event) {
+  return writes::InsertDeviceEvent(connection_, event);
+}
+Status PgWriteSession::QuarantineDevice(const DeviceEvent& event) {
+  return writes::QuarantineDevice(connection_, event);
+}
+Status PgWriteSession::ReleaseDevice(const DeviceEvent& event) {
+  return writes::ReleaseDevice(connection_, event);
 }
 StoreResult<int64_t> PgWriteSession::InsertSchedule(const NewSchedule& schedule) {
   return writes::InsertSchedule(connection_, schedule);

@@ -24,14 +24,19 @@ inline constexpr char kUpdateDeviceState[] =
 inline constexpr char kDeviceExists[] = "SELECT 1 FROM devices WHERE serial = ?1";
 
 // ReadDevice in sqlite_reader.cpp reads DROIDLAB_DEVICE_COLUMNS in this order, then the labels
-// joined by newlines (a label has none), sorted there.
+// joined by newlines (a label has none), sorted there, then the quarantine (schema 0019: set and
+// cleared by sql/device_health.h, never by the upsert).
 #define DROIDLAB_DEVICE_LABELS \
   ", (SELECT group_concat(label, char(10)) FROM device_labels l WHERE l.serial = devices.serial)"
+#define DROIDLAB_DEVICE_QUARANTINE ", quarantined_at, quarantine_reason"
 inline constexpr char kDevices[] =
-    "SELECT " DROIDLAB_DEVICE_COLUMNS DROIDLAB_DEVICE_LABELS " FROM devices ORDER BY serial";
+    "SELECT " DROIDLAB_DEVICE_COLUMNS DROIDLAB_DEVICE_LABELS DROIDLAB_DEVICE_QUARANTINE
+    " FROM devices ORDER BY serial";
 inline constexpr char kDeviceBySerial[] =
-    "SELECT " DROIDLAB_DEVICE_COLUMNS DROIDLAB_DEVICE_LABELS " FROM devices WHERE serial = ?1";
+    "SELECT " DROIDLAB_DEVICE_COLUMNS DROIDLAB_DEVICE_LABELS DROIDLAB_DEVICE_QUARANTINE
+    " FROM devices WHERE serial = ?1";
 
+#undef DROIDLAB_DEVICE_QUARANTINE
 #undef DROIDLAB_DEVICE_LABELS
 #undef DROIDLAB_DEVICE_COLUMNS
 

@@ -1,6 +1,7 @@
 // AsyncStore, the store's awaitable door, on a one-thread io_context with a real store: each kind
 // of call resumes the coroutine on the io thread with the store's result (run state, measurements,
-// devices, schedules, reads, retention, backup), and none of them runs on that thread.
+// devices, fleet health, schedules, reads, retention, backup), and none of them runs on that
+// thread.
 #include "store/async_store.h"
 
 #include <gtest/gtest.h>
@@ -226,6 +227,57 @@ TEST_F(AsyncStoreTest, DeviceRestoresThroughTheDoor) {
     auto relisting = door.ListOwedRestores("emulator-5554");
     auto after = co_await std::move(relisting);
     EXPECT_TRUE(after.ok() && after->empty());
+  });
+}
+
+TEST_F(AsyncStoreTest, FleetHealthThroughTheDoor) {
+  Device device;
+  device.serial = "emulator-5554";
+  device.state = "device";
+  device.first_seen = device.last_seen = 10;
+  ASSERT_TRUE(store_->UpsertDevice(device).ok());
+  ASSERT_TRUE(store_->Flush().ok());
+  AsyncStore door(*store_);
+  RunOnIo([&]() -> asio::awaitable<void> {
+    DeviceHealthSample sample;
+    sample.serial = "emulator-5554";
+    sample.host = "lab-a";
+    sample.at = 100;
+    sample.battery_level = 90;
+    auto sampling = door.RecordDeviceHealth(std::move(sample));
+    const Status sampled = co_await std::move(sampling);
+    EXPECT_TRUE(sampled.ok()) << sampled.error().message;
+
+    DeviceEvent unresponsive{0, "emulator-5554", "lab-a", 200, "unresponsive", "no answer"};
+    auto recording = door.RecordDeviceEvent(std::move(unresponsive));
+    const Status recorded = co_await std::move(recording);
+    EXPECT_TRUE(recorded.ok()) << recorded.error().message;
+    DeviceEvent quarantine{0, "emulator-5554", "lab-a", 300, "quarantined", "3 reboots"};
+    auto quarantining = door.QuarantineDevice(std::move(quarantine));
+    const Status quarantined = co_await std::move(quarantining);
+    EXPECT_TRUE(quarantined.ok()) << quarantined.error().message;
+    auto getting = door.GetDevice("emulator-5554");
+    auto got = co_await std::move(getting);
+    EXPECT_TRUE(got.ok() && got->quarantined_at == 300);
+    DeviceEvent release{0, "emulator-5554", "lab-a", 400, "released", "token ci"};
+    auto releasing = door.ReleaseDevice(std::move(release));
+    const Status released = co_await std::move(releasing);
+    EXPECT_TRUE(released.ok()) << released.error().message;
+    DeviceEvent release_again{0, "emulator-5554", "lab-a", 500, "released", "token ci"};
+    auto releasing_again = door.ReleaseDevice(std::move(release_again));
+    const Status again = co_await std::move(releasing_again);
+    EXPECT_EQ(again.error().code, StoreErrorCode::kInvalidArgument);
+
+    auto listing_health = door.ListDeviceHealth("emulator-5554", 0, 10);
+    auto health = co_await std::move(listing_health);
+    EXPECT_TRUE(health.ok() && health->size() == 1u && (*health)[0].battery_level == 90);
+    auto listing_events = door.ListDeviceEvents("emulator-5554", 10);
+    auto events = co_await std::move(listing_events);
+    EXPECT_TRUE(events.ok());
+    if (!events.ok()) co_return;
+    std::vector<std::string> kinds;
+    for (const DeviceEvent& event : *events) kinds.push_back(event.kind);
+    EXPECT_EQ(kinds, (std::vector<std::string>{"released", "quarantined", "unresponsive"}));
   });
 }
 

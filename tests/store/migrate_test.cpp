@@ -42,14 +42,15 @@ TEST(MigrateTest, FreshDatabaseGetsEveryMigrationAndOurApplicationId) {
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(Pragma(*db, "PRAGMA user_version"), schema::CurrentVersion());
   EXPECT_EQ(Pragma(*db, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(CountTables(*db), 22);  // devices, device_state_changes, schedules, runs, launches,
+  EXPECT_EQ(CountTables(*db), 24);  // devices, device_state_changes, schedules, runs, launches,
                                     // looper_stats, proc_samples (0001); device_restores (0002);
                                     // id_high_water (0003); builds (0005); build_files (0007);
                                     // run_summaries (0009); alerts, alert_deliveries,
                                     // alert_delivery_attempts (0010);
                                     // iteration_frames (0011); iteration_faults (0012);
                                     // iteration_memory (0013); hosts, device_labels
-                                    // (0016); audit_log (0017); run_pool_labels (0018)
+                                    // (0016); audit_log (0017); run_pool_labels (0018);
+                                    // device_health, device_events (0019)
 }
 
 // 0007 on a database with builds: each becomes a build of one file, its APK.

@@ -24,17 +24,20 @@ inline constexpr const char* kUpdateDeviceState =
 inline constexpr const char* kDeviceExists = "SELECT 1 FROM devices WHERE serial = $1";
 
 // The labels joined by newlines as SQLite's group_concat gives them (split and sorted by
-// SplitDeviceLabels).
+// SplitDeviceLabels), then the quarantine (schema 0019: set and cleared by sql/device_health.h,
+// never by the upsert).
 #define DROIDLAB_PG_DEVICE_LABELS                            \
   ", (SELECT string_agg(label, E'\\n') FROM device_labels l" \
   " WHERE l.serial = devices.serial) AS labels"
+#define DROIDLAB_PG_DEVICE_QUARANTINE ", quarantined_at, quarantine_reason"
 inline constexpr const char* kDevices =
-    "SELECT " DROIDLAB_PG_DEVICE_COLUMNS DROIDLAB_PG_DEVICE_LABELS
+    "SELECT " DROIDLAB_PG_DEVICE_COLUMNS DROIDLAB_PG_DEVICE_LABELS DROIDLAB_PG_DEVICE_QUARANTINE
     " FROM devices ORDER BY serial COLLATE \"C\"";
 inline constexpr const char* kDeviceBySerial =
-    "SELECT " DROIDLAB_PG_DEVICE_COLUMNS DROIDLAB_PG_DEVICE_LABELS
+    "SELECT " DROIDLAB_PG_DEVICE_COLUMNS DROIDLAB_PG_DEVICE_LABELS DROIDLAB_PG_DEVICE_QUARANTINE
     " FROM devices WHERE serial = $1";
 
+#undef DROIDLAB_PG_DEVICE_QUARANTINE
 #undef DROIDLAB_PG_DEVICE_LABELS
 #undef DROIDLAB_PG_DEVICE_COLUMNS
 
