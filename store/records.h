@@ -506,9 +506,9 @@ struct SeriesKey {
 
 // What retention deletes (Store::Prune).
 struct RetentionPolicy {
-  std::optional<std::chrono::milliseconds> max_age;  // delete finished runs created before now -
-                                                     // max_age, and device state changes, paid
-                                                     // restores and audit entries older than that
+  // Delete finished runs created before now - max_age, and the device state changes, paid
+  // restores, audit entries, device health samples and device events older than that.
+  std::optional<std::chrono::milliseconds> max_age;
   std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
   int64_t now_ms = 0;               // wall clock, ms since the epoch
   int runs_per_step = 10;  // each step is its own small transaction; other writes go between

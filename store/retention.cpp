@@ -6,6 +6,7 @@
 
 #include "store/run_writes.h"
 #include "store/sql/audit_log.h"
+#include "store/sql/device_health.h"
 #include "store/sql/runs.h"
 #include "store/sqlite.h"
 #include "store/write_session.h"
@@ -105,8 +106,9 @@ StoreResult<PruneStepResult> PruneStep(Database& db, const RetentionPolicy& poli
   // The last step (fewer runs than its budget): the other histories that grow with time.
   if (policy.max_age && step.runs_deleted < budget) {
     const int64_t before = policy.now_ms - policy.max_age->count();
-    for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore,
-                                  sql::kDeleteAuditBefore}) {
+    for (const char* statement :
+         {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore, sql::kDeleteAuditBefore,
+          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore}) {
       auto st = db.Cached(statement);
       if (!st) return st.error();
       (*st)->BindInt64(1, before);

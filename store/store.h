@@ -62,7 +62,8 @@ struct StoreOptions {
 struct RetentionResult {
   int64_t runs_deleted = 0;
   int64_t steps = 0;
-  // With max_age: device state changes (each device keeps its last) and paid restores deleted.
+  // With max_age: device state changes (each device keeps its last), paid restores, audit
+  // entries, device health samples and device events deleted.
   int64_t history_rows_deleted = 0;
 };
 

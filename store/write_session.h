@@ -18,7 +18,8 @@
 namespace droidlab::store {
 
 // One retention step: runs deleted (with their rows), and, on the last step of a policy with a
-// max_age, the device state changes and paid restores older than it.
+// max_age, the device state changes, paid restores, audit entries, device health samples and
+// device events older than it.
 struct PruneStepResult {
   int64_t runs_deleted = 0;
   int64_t history_rows_deleted = 0;

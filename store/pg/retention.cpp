@@ -5,6 +5,7 @@
 
 #include "store/pg/run_writes.h"
 #include "store/pg/sql/audit_log.h"
+#include "store/pg/sql/device_health.h"
 #include "store/pg/sql/runs.h"
 
 namespace droidlab::store::pg {
@@ -55,8 +56,9 @@ StoreResult<PruneStepResult> PruneStep(Connection& db, const RetentionPolicy& po
   if (policy.max_age && step.runs_deleted < budget) {
     Params params;
     params.Int64(policy.now_ms - policy.max_age->count());
-    for (const char* statement : {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore,
-                                  sql::kDeleteAuditBefore}) {
+    for (const char* statement :
+         {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore, sql::kDeleteAuditBefore,
+          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore}) {
       auto deleted = db.Query(statement, params, "pruning device history and the audit log");
       if (!deleted) return deleted.error();
       step.history_rows_deleted += deleted->affected();

@@ -2,7 +2,8 @@
 // at most max(1, runs_per_step) finished runs (never queued or running) created before
 // now - max_age, then beyond the newest max_runs, each deleted with its rows
 // (writes::DeleteRunAndRows); and on the last step (fewer runs than that), with max_age, the
-// device state changes older than it (each device keeps its last) and the paid restores.
+// device state changes older than it (each device keeps its last), the paid restores, the audit
+// entries, and the device health samples and events.
 // Runs inside its caller's transaction (the writer's task); the caller takes steps until one
 // deletes fewer runs than its budget, committing between them. Internal to store/.
 #pragma once

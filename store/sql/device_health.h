@@ -34,4 +34,9 @@ inline constexpr char kReleaseDevice[] =
     "UPDATE devices SET quarantined_at = NULL, quarantine_reason = NULL"
     " WHERE serial = ?1 AND quarantined_at IS NOT NULL";
 
+// Retention (retention.cpp): samples and events older than max_age go with the runs of their
+// time (device_health_by_at, device_events_by_at).
+inline constexpr char kDeleteDeviceHealthBefore[] = "DELETE FROM device_health WHERE at < ?1";
+inline constexpr char kDeleteDeviceEventsBefore[] = "DELETE FROM device_events WHERE at < ?1";
+
 }  // namespace droidlab::store::sql

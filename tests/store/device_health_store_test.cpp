@@ -1,9 +1,10 @@
 // Fleet health through the store's API (schema 0019, issue 17 §3): each phone's health samples and
-// events, read newest first, and quarantine and release with the event each appends.
+// events, read newest first, quarantine and release with the event each appends, and retention.
 // Compiled into droidlab_store_test (SQLite) and droidlab_store_pg_test (PostgreSQL), so both
 // backends answer alike.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -297,6 +298,26 @@ TEST_F(DeviceHealthStoreTest, ReleasingADeviceNotQuarantinedIsRefusedAndAppendsN
   EXPECT_EQ(events[0].at, 4000);
   EXPECT_EQ(events[1].at, 3000);
   EXPECT_EQ(events[2].at, 1000);
+}
+
+// Retention by age takes a phone's health and events with the runs of their time.
+TEST_F(DeviceHealthStoreTest, RetentionByAgePrunesHealthAndEvents) {
+  for (int64_t at : {1000, 3999, 4000, 9000}) {
+    ASSERT_TRUE(store_->RecordDeviceHealth(Sample("R5CT1", at)).ok());
+    ASSERT_TRUE(store_->RecordDeviceEvent(Event("R5CT1", at, "rebooted", "")).ok());
+  }
+  RetentionPolicy policy;
+  policy.max_age = std::chrono::milliseconds(6000);
+  policy.now_ms = 10000;
+  auto pruned = store_->Prune(policy);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  EXPECT_EQ(pruned->history_rows_deleted, 4) << "two samples and two events";
+  EXPECT_EQ(Times(Health("R5CT1", 0, 10)), (std::vector<int64_t>{9000, 4000}))
+      << "older than now - max_age goes, not the rest";
+  const auto events = Events("R5CT1");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].at, 9000);
+  EXPECT_EQ(events[1].at, 4000);
 }
 
 }  // namespace

@@ -28,4 +28,7 @@ inline constexpr const char* kReleaseDevice =
     "UPDATE devices SET quarantined_at = NULL, quarantine_reason = NULL"
     " WHERE serial = $1 AND quarantined_at IS NOT NULL";
 
+inline constexpr const char* kDeleteDeviceHealthBefore = "DELETE FROM device_health WHERE at < $1";
+inline constexpr const char* kDeleteDeviceEventsBefore = "DELETE FROM device_events WHERE at < $1";
+
 }  // namespace droidlab::store::pg::sql
