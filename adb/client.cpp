@@ -584,6 +584,30 @@ struct Client::Impl {
     co_return set;
   }
 
+  // Opens a device service that answers with a few words and closes (reconnect, reboot:), and
+  // returns the words. The connection dropping under it is its end, not an error: both services
+  // end by taking the transport down. Takes no command slot (Client::ReconnectTransport says why).
+  awaitable<Result<std::string>> DeviceServiceToEof(const Serial& serial, Service service,
+                                                    Watchdog& watchdog) {
+    SmartSocket socket(co_await asio::this_coro::executor, watchdog);
+    if (auto opened = co_await Open(socket, &serial, service); !opened) co_return opened.error();
+    std::string words;
+    for (;;) {
+      std::string_view& pending = socket.pending();
+      if (words.size() + pending.size() > 4096) {
+        co_return MakeError(AdbErrc::kProtocol, service.str() + " answered over 4096 bytes");
+      }
+      words.append(pending);
+      pending = {};
+      const error_code ec = co_await socket.Fill();
+      if (ec == asio::error::eof || ec == asio::error::connection_reset) co_return words;
+      if (ec) {
+        AdbError lost = MakeError(AdbErrc::kConnectionLost, service.str() + " connection lost");
+        co_return co_await IoError(ec, std::move(lost));
+      }
+    }
+  }
+
   // Opens the device's shell with v2 when it has it. Returns whether v2 was used.
   awaitable<Result<bool>> OpenShell(SmartSocket& socket, const Serial& serial,
                                     const ShellCommand& command) {
@@ -1128,8 +1152,13 @@ int Client::server_starts() const { return impl_->server_starts; }
 
 void Client::ForgetFeatures(const Serial& serial) { impl_->features.erase(serial.str()); }
 
-void Client::Observe(std::string_view command, Clock::time_point start, bool ok) const {
-  if (options_.on_command) options_.on_command(command, Clock::now() - start, ok);
+void Client::Observe(std::string_view command, Clock::time_point start, bool ok,
+                     const Serial* serial) const {
+  const Clock::duration elapsed = Clock::now() - start;
+  if (options_.on_command) options_.on_command(command, elapsed, ok);
+  if (serial != nullptr && options_.on_device_command) {
+    options_.on_device_command(serial->str(), command, elapsed, ok);
+  }
 }
 
 awaitable<Result<int>> Client::Version(Deadline deadline) {
@@ -1162,7 +1191,7 @@ awaitable<Result<FeatureSet>> Client::Features(const Serial& serial, Deadline de
   const Clock::time_point start = Clock::now();
   auto features = co_await Inline<FeatureSet>(
       deadline, [&](Watchdog& watchdog) { return impl_->DeviceFeatures(serial, watchdog); });
-  Observe("features", start, features.ok());
+  Observe("features", start, features.ok(), &serial);
   co_return features;
 }
 
@@ -1171,7 +1200,7 @@ awaitable<Result<ShellResult>> Client::Shell(const Serial& serial, const ShellCo
   const Clock::time_point start = Clock::now();
   auto result = co_await Inline<ShellResult>(
       deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, command, watchdog); });
-  Observe("shell", start, result.ok());
+  Observe("shell", start, result.ok(), &serial);
   co_return result;
 }
 
@@ -1183,7 +1212,7 @@ awaitable<Result<ShellResult>> Client::ShellArgv(const Serial& serial,
   const Clock::time_point start = Clock::now();
   auto result = co_await Inline<ShellResult>(
       deadline, [&](Watchdog& watchdog) { return impl_->ShellBody(serial, *command, watchdog); });
-  Observe("shell", start, result.ok());
+  Observe("shell", start, result.ok(), &serial);
   co_return result;
 }
 
@@ -1228,7 +1257,7 @@ awaitable<Result<InstallResult>> Client::Install(Serial serial, std::string loca
   auto result = co_await Inline<InstallResult>(deadline, [&](Watchdog& watchdog) {
     return impl_->InstallBody(serial, local_path, options, progress, watchdog);
   });
-  Observe("install", start, result.ok());
+  Observe("install", start, result.ok(), &serial);
   co_return result;
 }
 
@@ -1241,7 +1270,7 @@ awaitable<Result<InstallResult>> Client::InstallMultiple(Serial serial,
   auto result = co_await Inline<InstallResult>(deadline, [&](Watchdog& watchdog) {
     return impl_->InstallMultipleBody(serial, files, options, progress, watchdog);
   });
-  Observe("install-multiple", start, result.ok());
+  Observe("install-multiple", start, result.ok(), &serial);
   co_return result;
 }
 
@@ -1252,8 +1281,57 @@ awaitable<Result<uint64_t>> Client::Push(Serial serial, std::string local_path,
   auto result = co_await Inline<uint64_t>(deadline, [&](Watchdog& watchdog) {
     return impl_->PushFile(serial, local_path, remote_path, progress, watchdog);
   });
-  Observe("push", start, result.ok());
+  Observe("push", start, result.ok(), &serial);
   co_return result;
+}
+
+awaitable<Result<std::string>> Client::ReconnectTransport(const Serial& serial, Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto words = co_await Inline<std::string>(deadline, [&](Watchdog& watchdog) {
+    return impl_->Query(HostSerialReconnect(serial), watchdog);
+  });
+  // The server answers OKAY either way: "reconnecting SERIAL [device]\n", or, when it has no
+  // such transport, the words a FAIL would carry ("device 'X' not found"; adb.cpp sends what
+  // acquire_one_transport said).
+  if (words) {
+    while (!words->empty() && words->back() == '\n') words->pop_back();
+    if (!words->starts_with("reconnecting ")) words = ClassifyFailText(*words);
+  }
+  Observe("reconnect", start, words.ok(), &serial);
+  co_return words;
+}
+
+awaitable<Result<std::string>> Client::Connect(const Serial& address, Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto words = co_await Inline<std::string>(
+      deadline, [&](Watchdog& watchdog) { return impl_->Query(HostConnect(address), watchdog); });
+  if (words) {
+    while (!words->empty() && words->back() == '\n') words->pop_back();
+    if (!words->starts_with("connected to ") && !words->starts_with("already connected to ")) {
+      words = MakeError(AdbErrc::kRejected, *words);
+    }
+  }
+  Observe("connect", start, words.ok(), &address);
+  co_return words;
+}
+
+awaitable<Result<std::string>> Client::ReconnectDevice(const Serial& serial, Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto said = co_await Inline<std::string>(deadline, [&](Watchdog& watchdog) {
+    return impl_->DeviceServiceToEof(serial, DeviceReconnect(), watchdog);
+  });
+  Observe("reconnect-device", start, said.ok(), &serial);
+  co_return said;
+}
+
+awaitable<Result<void>> Client::Reboot(const Serial& serial, Deadline deadline) {
+  const Clock::time_point start = Clock::now();
+  auto said = co_await Inline<std::string>(deadline, [&](Watchdog& watchdog) {
+    return impl_->DeviceServiceToEof(serial, adb::Reboot(), watchdog);
+  });
+  Observe("reboot", start, said.ok(), &serial);
+  if (!said) co_return said.error();
+  co_return Result<void>();
 }
 
 awaitable<Result<void>> Client::TrackDevices(DeviceListSink sink) {

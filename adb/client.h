@@ -80,6 +80,11 @@ struct ClientOptions {
   // false for an error (timeouts included).
   // Called on the client's executor. May be empty.
   std::function<void(std::string_view command, Clock::duration elapsed, bool ok)> on_command;
+  // The same for each command sent to one device (not `version`, `devices` or tracking), with
+  // its serial: fleet health's adb errors and round trips per phone. May be empty.
+  std::function<void(std::string_view serial, std::string_view command, Clock::duration elapsed,
+                     bool ok)>
+      on_device_command;
 };
 
 struct ShellResult {
@@ -219,6 +224,26 @@ class Client {
   // the list again. Never ends on its own otherwise.
   boost::asio::awaitable<Result<void>> TrackDevices(DeviceListSink sink);
 
+  // The recovery ladder's steps (orchestrator/lab/device_recovery.h). None waits for the
+  // device's command slots (max_commands_per_device): the commands that hung and hold them are
+  // what these are for.
+  // `adb -s SERIAL reconnect`: the server drops the device's transport and connects again (its
+  // shells and streams end; the other devices' are untouched). Returns the server's words
+  // ("reconnecting SERIAL [device]"); kDeviceNotFound when the server has no such device.
+  boost::asio::awaitable<Result<std::string>> ReconnectTransport(const Serial& serial,
+                                                                 Deadline deadline);
+  // `adb connect ADDRESS` for a phone on the network (its serial is "host:port"): adb 29 drops a
+  // network phone's transport for good on `reconnect`, so the ladder connects it again. Returns
+  // adb's words ("connected to …", "already connected to …"); kRejected with them otherwise.
+  boost::asio::awaitable<Result<std::string>> Connect(const Serial& address, Deadline deadline);
+  // `adb -s SERIAL reconnect device`: the device's adbd drops its end of the transport. Returns
+  // what it wrote ("done"); errors as Shell's.
+  boost::asio::awaitable<Result<std::string>> ReconnectDevice(const Serial& serial,
+                                                              Deadline deadline);
+  // `adb -s SERIAL reboot`: returns once the device took the request and closed the stream (or
+  // dropped the connection going down). Errors as Shell's; kTimeout when it kept the stream open.
+  boost::asio::awaitable<Result<void>> Reboot(const Serial& serial, Deadline deadline);
+
   // Forget the cached features of a device (it was replugged with another build, say).
   void ForgetFeatures(const Serial& serial);
 
@@ -226,7 +251,8 @@ class Client {
   int server_starts() const;
 
  private:
-  void Observe(std::string_view command, Clock::time_point start, bool ok) const;
+  void Observe(std::string_view command, Clock::time_point start, bool ok,
+               const Serial* serial = nullptr) const;
 
   struct Impl;
   ClientOptions options_;

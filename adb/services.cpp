@@ -80,6 +80,10 @@ Service HostFeatures() { return MakeService("host:features"); }
 Service HostSerialFeatures(const Serial& serial) {
   return MakeService("host-serial:" + serial.str() + ":features");
 }
+Service HostSerialReconnect(const Serial& serial) {
+  return MakeService("host-serial:" + serial.str() + ":reconnect");
+}
+Service HostConnect(const Serial& address) { return MakeService("host:connect:" + address.str()); }
 Service HostTransport(const Serial& serial) {
   return MakeService("host:transport:" + serial.str());
 }
@@ -96,6 +100,8 @@ Result<Service> ShellV2Raw(const ShellCommand& command) {
 Result<Service> ShellV1(const ShellCommand& command) { return Checked("shell:" + command.str()); }
 
 Service Sync() { return MakeService("sync:"); }
+Service DeviceReconnect() { return MakeService("reconnect"); }
+Service Reboot() { return MakeService("reboot:"); }
 
 Result<Service> ExecCmdPackage(const std::vector<std::string>& args) {
   if (auto checked = CheckPlainWords(args); !checked) return checked.error();

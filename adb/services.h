@@ -47,6 +47,15 @@ Service HostTransport(const Serial& serial);
 Service HostTportSerial(const Serial& serial);
 // "host:transport-id:3": the device by the transport_id of host:devices-l.
 Service HostTransportId(uint64_t transport_id);
+// "host-serial:emulator-5554:reconnect" -> OKAY + "reconnecting emulator-5554 [device]\n" (OKAY
+// + "device 'emulator-5554' not found" when it has no such device): the
+// server kicks that device's transport, which connects again (adb.cpp handle_host_request;
+// `adb -s SERIAL reconnect`). Only that device's transport: never the server.
+Service HostSerialReconnect(const Serial& serial);
+// "host:connect:127.0.0.1:5555" -> OKAY + "connected to 127.0.0.1:5555" (or "already connected
+// to …", or "failed to connect to …": adb.cpp answers OKAY with connect_device's words either
+// way), as `adb connect`. For a phone on the network, whose serial is its address.
+Service HostConnect(const Serial& address);
 
 // Local services, sent after a host:transport switch.
 // "shell,v2,raw:pm path com.example.app": shell protocol v2 (stdout, stderr and the exit code
@@ -57,6 +66,12 @@ Result<Service> ShellV2Raw(const ShellCommand& command);
 Result<Service> ShellV1(const ShellCommand& command);
 // "sync:": the file sync protocol (adb/sync_protocol.h) on this socket until QUIT.
 Service Sync();
+// "reconnect": adbd writes "done" and drops its end of the transport
+// (packages/modules/adb/daemon/services.cpp reconnect_service; `adb -s SERIAL reconnect device`).
+Service DeviceReconnect();
+// "reboot:": adbd runs /system/bin/reboot (packages/modules/adb/daemon/services.cpp reboot_device;
+// `adb reboot`); the stream ends as the device goes down.
+Service Reboot();
 // A streamed install of `size` bytes (client/adb_install.cpp install_app_streamed): the APK's
 // bytes follow the OKAY raw, and the device answers "Success" or "Failure [...]" and closes.
 //   "exec:cmd package install -r -S 1234"          Android 7+ (feature "cmd"), args joined by ' '

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <limits>
 #include <numbers>
 #include <utility>
 
 #include "analysis/comparison.h"
+#include "analysis/text_format.h"
 
 namespace droidlab::analysis {
 namespace {
@@ -46,16 +46,6 @@ constexpr double kLocationChiSquare = 6.635;
 constexpr double kEnvironmentChiSquare = 10.83;
 // A verdict analyses the last 10 windows (200 runs by default) before the candidate.
 constexpr std::size_t kVerdictHistoryWindows = 10;
-
-__attribute__((format(printf, 1, 2))) std::string Format(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  const int written = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  if (written < 0) return {};
-  return std::string(buffer, std::min(static_cast<std::size_t>(written), sizeof buffer - 1));
-}
 
 double MedianInPlace(std::vector<double>& values) {
   // Type 7, like QuantileOfSorted(…, 0.5). The windows have <= ~60 values: an insertion sort

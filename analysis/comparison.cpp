@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <utility>
 #include <vector>
+
+#include "analysis/text_format.h"
 
 namespace droidlab::analysis {
 namespace {
@@ -16,16 +17,6 @@ constexpr std::uint64_t kCompareDomain = 0x636f6d7061726521ULL;  // "compare!"
 // R's wilcox.test computes exact p-values below 50 samples per side; matching it lets anyone
 // check a verdict with one line of R. The exact table costs O(m·n·m·n/2) additions: ~3 M at 49.
 constexpr std::size_t kExactLimit = 50;
-
-__attribute__((format(printf, 1, 2))) std::string Format(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  const int written = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  if (written < 0) return {};
-  return std::string(buffer, std::min(static_cast<std::size_t>(written), sizeof buffer - 1));
-}
 
 std::vector<double> FiniteSorted(std::span<const double> samples, std::size_t& dropped) {
   std::vector<double> sorted;

@@ -17,11 +17,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-template <class T>
-Json OrNull(const std::optional<T>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
 Json AttemptJson(const store::AlertDeliveryAttempt& a) {
   Json j;
   j["attempt"] = a.attempt;

@@ -66,11 +66,6 @@ HttpResponse BuildFailure(const orchestrator::BuildError& e) {
   return JsonError(500, "internal", e.message);
 }
 
-HttpResponse DeletedResponse(int64_t id) {
-  Json body = {{"id", id}, {"deleted", true}};
-  return JsonResponse(200, Dump(body));
-}
-
 constexpr char kNoBuilds[] = "this daemon keeps no builds";
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/handlers.h"
+#include "api/json.h"
 #include "store/reader.h"
 
 namespace droidlab::api {
@@ -12,11 +13,6 @@ namespace asio = boost::asio;
 using nlohmann::json;
 
 namespace {
-
-template <class T>
-json OrNull(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 json FaultJson(const store::IterationFault& f) {
   return json{

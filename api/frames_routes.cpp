@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/handlers.h"
+#include "api/json.h"
 #include "store/reader.h"
 
 namespace droidlab::api {
@@ -13,11 +14,6 @@ namespace asio = boost::asio;
 using nlohmann::json;
 
 namespace {
-
-template <class T>
-json OrNull(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 json IterationFramesJson(const store::IterationFrames& f) {
   json j = json::object();

@@ -39,6 +39,12 @@ boost::asio::awaitable<HttpResponse> SetDeviceLabels(const HttpRequest& request,
                                                      const RouteContext& ctx);
 boost::asio::awaitable<HttpResponse> ListAudit(const HttpRequest& request, const PathParams& params,
                                                const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> DeviceHealth(const HttpRequest& request,
+                                                  const PathParams& params,
+                                                  const RouteContext& ctx);
+boost::asio::awaitable<HttpResponse> ReleaseDevice(const HttpRequest& request,
+                                                   const PathParams& params,
+                                                   const RouteContext& ctx);
 boost::asio::awaitable<HttpResponse> Hosts(const HttpRequest& request, const PathParams& params,
                                            const RouteContext& ctx);
 boost::asio::awaitable<HttpResponse> Device(const HttpRequest& request, const PathParams& params,

@@ -10,11 +10,6 @@ namespace droidlab::api {
 
 namespace {
 
-template <class T>
-nlohmann::json OrNull(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 // Stored JSON text (a spec, a preflight) as JSON, or the text itself if it does not parse.
 nlohmann::json Embedded(const std::optional<std::string>& text) {
   if (!text) return nullptr;
@@ -55,16 +50,29 @@ std::string Dump(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+nlohmann::json QuarantineJson(const store::Device& d) {
+  if (!d.quarantined_at) return nullptr;
+  return {{"since", *d.quarantined_at}, {"reason", d.quarantine_reason.value_or("")}};
+}
+
 nlohmann::json DeviceJson(const store::Device& d,
                           const std::optional<orchestrator::DeviceSnapshot>& live) {
   nlohmann::json j = {
-      {"serial", d.serial},       {"state", d.state},
-      {"model", OrNull(d.model)}, {"manufacturer", OrNull(d.manufacturer)},
-      {"sdk", OrNull(d.sdk)},     {"release", OrNull(d.release)},
-      {"abi", OrNull(d.abi)},     {"fingerprint", OrNull(d.fingerprint)},
-      {"transport_id", nullptr},  {"first_seen", d.first_seen},
-      {"last_seen", d.last_seen}, {"properties_error", nullptr},
-      {"host", OrNull(d.host)},   {"labels", d.labels},
+      {"serial", d.serial},
+      {"state", d.state},
+      {"model", OrNull(d.model)},
+      {"manufacturer", OrNull(d.manufacturer)},
+      {"sdk", OrNull(d.sdk)},
+      {"release", OrNull(d.release)},
+      {"abi", OrNull(d.abi)},
+      {"fingerprint", OrNull(d.fingerprint)},
+      {"transport_id", nullptr},
+      {"first_seen", d.first_seen},
+      {"last_seen", d.last_seen},
+      {"properties_error", nullptr},
+      {"host", OrNull(d.host)},
+      {"labels", d.labels},
+      {"quarantine", QuarantineJson(d)},
   };
   if (live) {
     j["state"] = live->state;  // the registry's is newer than the last batch committed

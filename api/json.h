@@ -16,9 +16,17 @@
 
 namespace droidlab::api {
 
+// A value, or null when absent: how every optional field reaches JSON.
+template <class T>
+nlohmann::json OrNull(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 // The stored device, with the registry's live view over it when there is one.
 nlohmann::json DeviceJson(const store::Device& device,
                           const std::optional<orchestrator::DeviceSnapshot>& live);
+// {"since", "reason"} while the device is quarantined (schema 0019), else null.
+nlohmann::json QuarantineJson(const store::Device& device);
 nlohmann::json RunJson(const store::Run& run);
 // GET /runs/{id}: the run with "summary" over its valid launches and "progress" while running.
 nlohmann::json RunDetailJson(const orchestrator::RunReport& report);

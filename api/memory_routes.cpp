@@ -7,6 +7,7 @@
 
 #include "analysis/leak.h"
 #include "api/handlers.h"
+#include "api/json.h"
 #include "store/reader.h"
 
 namespace droidlab::api {
@@ -15,8 +16,6 @@ namespace asio = boost::asio;
 using nlohmann::json;
 
 namespace {
-
-json OrNull(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 
 json IterationMemoryJson(const store::IterationMemory& m) {
   json j = json::object();

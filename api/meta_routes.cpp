@@ -1,5 +1,7 @@
 // What is not a lab resource: health, the OpenAPI document, /metrics, the dashboard's files, and
 // the placeholder of the event stream (the server streams it itself).
+#include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +53,129 @@ std::string LabelValue(const std::string& value) {
   return out;
 }
 
+// One gauge or counter per phone, of what fleet health's monitor and the adb client counted
+// (orchestrator/lab/device_health.h): a phone not yet checked, or with no such reading, has no
+// sample of that series.
+struct PhoneSeries {
+  const char* name;
+  const char* type;
+  const char* help;
+};
+
+std::string Number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+void AppendMonitoredHealth(const RouteContext& ctx,
+                           const std::vector<orchestrator::DeviceSnapshot>& phones,
+                           std::string& text) {
+  std::map<std::string, std::string> model_of;
+  for (const auto& d : phones) {
+    model_of[d.serial] = d.properties && d.properties->model ? *d.properties->model : "";
+  }
+  auto labels = [&model_of](const std::string& serial) {
+    auto it = model_of.find(serial);
+    const std::string model = it == model_of.end() ? "" : it->second;
+    return "{serial=\"" + LabelValue(serial) + "\",model=\"" + LabelValue(model) + "\"}";
+  };
+  auto header = [&text](const PhoneSeries& s) {
+    text +=
+        std::string("# HELP ") + s.name + " " + s.help + "\n# TYPE " + s.name + " " + s.type + "\n";
+  };
+  if (ctx.services.adb_tally != nullptr) {
+    const auto totals = ctx.services.adb_tally->Totals();
+    if (!totals.empty()) {
+      const PhoneSeries commands{"droidlab_device_adb_commands_total", "counter",
+                                 "adb commands this daemon sent the phone."};
+      const PhoneSeries errors{"droidlab_device_adb_command_errors_total", "counter",
+                               "Those that failed (timeouts included)."};
+      const PhoneSeries seconds{"droidlab_device_adb_command_seconds_total", "counter",
+                                "Their round trips summed (rate over the commands' rate: the "
+                                "mean latency)."};
+      header(commands);
+      for (const auto& [serial, c] : totals) {
+        text +=
+            std::string(commands.name) + labels(serial) + " " + std::to_string(c.commands) + "\n";
+      }
+      header(errors);
+      for (const auto& [serial, c] : totals) {
+        text += std::string(errors.name) + labels(serial) + " " + std::to_string(c.errors) + "\n";
+      }
+      header(seconds);
+      for (const auto& [serial, c] : totals) {
+        text += std::string(seconds.name) + labels(serial) + " " + Number(c.seconds) + "\n";
+      }
+    }
+  }
+  if (ctx.services.health == nullptr) return;
+  const std::vector<orchestrator::DeviceHealthSnapshot> health = ctx.services.health->Snapshot();
+  if (health.empty()) return;
+  using Snapshot = orchestrator::DeviceHealthSnapshot;
+  struct Gauge {
+    PhoneSeries series;
+    std::function<std::optional<double>(const Snapshot&)> value;
+  };
+  auto opt = [](const std::optional<int64_t>& v) -> std::optional<double> {
+    if (!v) return std::nullopt;
+    return static_cast<double>(*v);
+  };
+  const std::vector<Gauge> gauges = {
+      {{"droidlab_device_battery_level_percent", "gauge", "The battery's level at the last check."},
+       [&](const Snapshot& s) { return opt(s.battery_level); }},
+      {{"droidlab_device_battery_temperature_celsius", "gauge",
+        "The battery's temperature at the last check."},
+       [](const Snapshot& s) -> std::optional<double> {
+         if (!s.battery_temp_tenths) return std::nullopt;
+         return static_cast<double>(*s.battery_temp_tenths) / 10.0;
+       }},
+      {{"droidlab_device_thermal_status", "gauge",
+        "PowerManager's thermal status at the last check: 0 none, 1 light, 2 moderate, 3 "
+        "severe, 4 critical, 5 emergency, 6 shutdown."},
+       [&](const Snapshot& s) { return opt(s.thermal_status); }},
+      {{"droidlab_device_answering", "gauge",
+        "Whether the phone answered its last check (1) or not (0)."},
+       [](const Snapshot& s) -> std::optional<double> { return s.answering ? 1.0 : 0.0; }},
+      {{"droidlab_device_quarantined", "gauge",
+        "Whether the phone is quarantined: out of every pool until an operator releases it."},
+       [](const Snapshot& s) -> std::optional<double> { return s.quarantined_at ? 1.0 : 0.0; }},
+      {{"droidlab_device_reconnects_total", "counter",
+        "Times adb listed the phone as a device again after another state."},
+       [](const Snapshot& s) -> std::optional<double> {
+         return static_cast<double>(s.reconnects);
+       }},
+      {{"droidlab_device_reboots_total", "counter",
+        "Reboots seen (its uptime went back), whoever rebooted it."},
+       [](const Snapshot& s) -> std::optional<double> { return static_cast<double>(s.reboots); }},
+      {{"droidlab_device_runs_failed_total", "counter",
+        "Runs that failed for a device reason: gone, offline, unauthorized, or no answer."},
+       [](const Snapshot& s) -> std::optional<double> {
+         return static_cast<double>(s.runs_failed);
+       }},
+  };
+  for (const Gauge& g : gauges) {
+    header(g.series);
+    for (const Snapshot& s : health) {
+      if (auto v = g.value(s))
+        text += std::string(g.series.name) + labels(s.serial) + " " + Number(*v) + "\n";
+    }
+  }
+  const PhoneSeries steps{"droidlab_device_recovery_steps_total", "counter",
+                          "Rungs of the recovery ladder taken for the phone, by step."};
+  header(steps);
+  for (const Snapshot& s : health) {
+    std::string l = labels(s.serial);
+    l.pop_back();
+    text += std::string(steps.name) + l + ",step=\"reconnect_transport\"} " +
+            std::to_string(s.transport_reconnects) + "\n";
+    text += std::string(steps.name) + l + ",step=\"reconnect_device\"} " +
+            std::to_string(s.device_reconnects) + "\n";
+    text += std::string(steps.name) + l + ",step=\"reboot\"} " + std::to_string(s.reboot_requests) +
+            "\n";
+  }
+}
+
 // Issue 17 §3, fleet health: each phone of this host's adb server as the registry sees it now —
 // one series per phone, exported by the host that holds it (another host's phones are that
 // host's to export), so a lab's Prometheus sums the hosts without counting a phone twice.
@@ -90,6 +215,7 @@ void AppendDeviceHealth(const RouteContext& ctx, std::string& text) {
     text +=
         "droidlab_device_properties_failing" + labels(d) + (d.properties_error ? " 1\n" : " 0\n");
   }
+  AppendMonitoredHealth(ctx, phones, text);
 }
 
 std::string MetricsExposition(const RouteContext& ctx, const std::vector<store::Device>& devices,

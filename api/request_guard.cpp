@@ -32,7 +32,9 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
          });
 }
 
-bool ChangesState(std::string_view method) {
+// Not one of HTTP's safe methods (RFC 9110 §9.2.1): a browser's cross-site request of this kind
+// must be refused.
+bool IsUnsafeMethod(std::string_view method) {
   return method != "GET" && method != "HEAD" && method != "OPTIONS";
 }
 
@@ -62,7 +64,7 @@ std::optional<GuardRefusal> CheckHostAndOrigin(const GuardPolicy& policy, std::s
                             "' is not this daemon's: with no token it answers only to loopback "
                             "names (localhost, 127.0.0.1, [::1])"};
   }
-  if (!ChangesState(method) || origin.empty()) return std::nullopt;
+  if (!IsUnsafeMethod(method) || origin.empty()) return std::nullopt;
   if (!host.empty() && EqualsIgnoringCase(origin, "http://" + std::string(host))) return std::nullopt;
   if (policy.cors_origins) {
     for (const auto& allowed : *policy.cors_origins) {

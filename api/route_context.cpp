@@ -39,6 +39,11 @@ HttpResponse StoreFailure(const store::StoreError& e) {
 
 // JSON is built in plain functions, never in a coroutine's body: g++ 12 also destroys twice the
 // temporaries of initializer lists and of `?:` over class types inside coroutines.
+HttpResponse DeletedResponse(int64_t id) {
+  nlohmann::json body = {{"id", id}, {"deleted", true}};
+  return JsonResponse(200, Dump(body));
+}
+
 HttpResponse Wrapped(const char* key, nlohmann::json value, int status) {
   nlohmann::json body = nlohmann::json::object();
   body[key] = std::move(value);

@@ -42,6 +42,8 @@ HttpResponse Unavailable(std::string_view message);     // 503 unavailable
 HttpResponse StoreFailure(const store::StoreError& e);  // 404 for kNotFound, else 503
 // {"KEY": value}.
 HttpResponse Wrapped(const char* key, nlohmann::json value, int status = 200);
+// DELETE's answer: {"id": id, "deleted": true}.
+HttpResponse DeletedResponse(int64_t id);
 // "field: message", or the message alone when no field is named.
 std::string FieldMessage(const std::string& field, const std::string& message);
 // The 400 for a body's FieldError: "package: is given more than once"; "" names "body".

@@ -20,6 +20,8 @@ constexpr RouteEntry kRoutes[] = {
     {"GET", "/api/v1/devices", Devices},
     {"GET", "/api/v1/devices/{serial}", Device},
     {"PUT", "/api/v1/devices/{serial}/labels", SetDeviceLabels},
+    {"GET", "/api/v1/devices/{serial}/health", DeviceHealth},
+    {"POST", "/api/v1/devices/{serial}/release", ReleaseDevice},
     {"GET", "/api/v1/hosts", Hosts},
     {"GET", "/api/v1/audit", ListAudit},
     {"POST", "/api/v1/runs", CreateRun},

@@ -16,6 +16,7 @@
 #include "api/router.h"
 #include "base/embedded_file.h"
 #include "orchestrator/builds/build_library.h"
+#include "orchestrator/lab/device_health.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/run_queue.h"
 #include "orchestrator/lab/scheduler.h"
@@ -31,10 +32,16 @@ struct Services {
   // The adb server's protocol version, or nullopt when it does not answer (health).
   std::function<boost::asio::awaitable<std::optional<int>>()> adb_version;
   std::string version;  // droidlab's
+  std::string host_name = "local";  // this daemon's host in the lab (device events name it)
   // Launch and adb histograms the daemon feeds (io thread); null: /metrics has none.
   const LabMetrics* lab_metrics = nullptr;
   // The builds under test (uploads are spooled into it); null: the builds routes answer 503.
   orchestrator::BuildLibrary* builds = nullptr;
+  // Fleet health (issue 17 §3): each phone's checks, ladder and quarantine since the daemon
+  // started, and the adb commands sent to it; null: /metrics has no such series (the device's
+  // stored health and events are read from the store either way).
+  const orchestrator::DeviceHealthMonitor* health = nullptr;
+  const orchestrator::AdbCommandTally* adb_tally = nullptr;
 };
 
 // The one route whose body the server streams to a file (the builds library's), not memory.

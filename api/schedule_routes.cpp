@@ -15,11 +15,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-HttpResponse DeletedResponse(int64_t id) {
-  Json body = {{"id", id}, {"deleted", true}};
-  return JsonResponse(200, Dump(body));
-}
-
 // A schedule body, parsed once, → the schedule to store, or the 400 that says why not.
 BasicResult<store::NewSchedule, HttpResponse> ScheduleFromBody(const HttpRequest& request,
                                                                int64_t now_ms) {

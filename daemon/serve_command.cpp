@@ -37,6 +37,7 @@
 #include "daemon/serve_config.h"
 #include "orchestrator/alerts/alert_center.h"
 #include "orchestrator/builds/build_library.h"
+#include "orchestrator/lab/device_health.h"
 #include "orchestrator/lab/device_registry.h"
 #include "orchestrator/lab/host_registration.h"
 #include "orchestrator/lab/run_queue.h"
@@ -298,6 +299,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                                              adb::Clock::duration elapsed, bool) {
     lab_metrics.ObserveAdbCommand(command, std::chrono::duration<double>(elapsed).count());
   };
+  // Fleet health: the commands sent to each phone, its errors and round trips.
+  orchestrator::AdbCommandTally adb_tally;
+  client_options.on_device_command = [&adb_tally](std::string_view serial, std::string_view,
+                                                  adb::Clock::duration elapsed, bool ok) {
+    adb_tally.Count(serial, elapsed, ok);
+  };
   adb::Client client(io.get_executor(), client_options);
 
   // What undoes each change runs make to devices, durable in the store: what a run could not
@@ -312,6 +319,25 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     return PayOwedRestoreOf(owed_restores, client, std::move(serial));
   };
   orchestrator::DeviceRegistry registry(client, *st, registry_options);
+
+  // Each phone checked every minute, its health kept; one that stops answering climbs the
+  // recovery ladder and is quarantined if that does not bring it back (issue 17 §3). Whether a
+  // run is on a phone is the run queue's to say, which is built below.
+  orchestrator::RunQueue* queue_for_health = nullptr;
+  orchestrator::DeviceHealthOptions health_options;
+  health_options.host = host_name;
+  health_options.interval = std::chrono::seconds(config.health.interval_seconds);
+  health_options.recovery.probe_timeout = std::chrono::seconds(config.health.probe_timeout_seconds);
+  health_options.recovery.settle_timeout = std::chrono::seconds(config.health.settle_seconds);
+  health_options.recovery.boot_timeout = std::chrono::seconds(config.health.boot_timeout_seconds);
+  health_options.recovery.allow_reboot = config.health.recovery_reboot;
+  health_options.max_reboots_per_day = static_cast<int>(config.health.max_reboots_per_day);
+  health_options.busy = [&queue_for_health](std::string_view serial) {
+    return queue_for_health != nullptr && queue_for_health->Pending(serial) > 0;
+  };
+  health_options.tally = &adb_tally;
+  health_options.log = LogAs("health", spdlog::level::info);
+  orchestrator::DeviceHealthMonitor health(client, *st, registry, health_options);
 
   // Alerts and their delivery to the configured webhooks: the store holds what is pending, so
   // deliveries a stopped daemon left are sent by this one. The run queue raises them as runs
@@ -337,10 +363,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   // Runs are claimed in the store by the host that measures them (several daemons may share a
   // PostgreSQL database): this host's idle phones take the runs for them and for their pools.
   queue_options.host = host_name;
-  queue_options.local_phones = [&registry] {
+  queue_options.local_phones = [&registry, &health] {
     std::vector<std::string> phones;
     for (const auto& device : registry.Snapshot()) {
-      if (device.state == "device") phones.push_back(device.serial);
+      if (device.state == "device" && !health.Quarantined(device.serial)) {
+        phones.push_back(device.serial);
+      }
     }
     return phones;
   };
@@ -354,6 +382,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                                         std::move(options));
       },
       queue_options);
+  queue_for_health = &queue;
+  queue.Subscribe([&health](const orchestrator::RunEvent& event) { health.CountRunEnd(event); });
 
   // Several daemons on one PostgreSQL database: the changes other hosts make to runs reach this
   // daemon's event stream (the dashboards' live view, `droidlab watch`) through NOTIFY. This
@@ -392,8 +422,11 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   services.store = st.get();
   services.queue = &queue;
   services.registry = &registry;
+  services.health = &health;
+  services.adb_tally = &adb_tally;
   services.scheduler = &scheduler;
   services.version = DROIDLAB_VERSION;
+  services.host_name = host_name;
   services.lab_metrics = &lab_metrics;
   services.builds = &builds;
   services.adb_version = [&client]() -> asio::awaitable<std::optional<int>> {
@@ -438,7 +471,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
 
   // Each long-lived part runs until its signal says stop; `running` counts those still up.
   asio::cancellation_signal stop_registry, stop_queue, stop_scheduler, stop_prune, stop_alerts,
-      stop_heartbeat;
+      stop_heartbeat, stop_health;
   int running = 0;
   auto started = [&running](const char* what) {
     ++running;
@@ -456,6 +489,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                  asio::bind_cancellation_slot(stop_registry.slot(), started("device tracking")));
   asio::co_spawn(io, queue.Run(),
                  asio::bind_cancellation_slot(stop_queue.slot(), started("run queue")));
+  asio::co_spawn(io, health.Run(),
+                 asio::bind_cancellation_slot(stop_health.slot(), started("device health")));
   asio::co_spawn(io, scheduler.Run(),
                  asio::bind_cancellation_slot(stop_scheduler.slot(), started("scheduler")));
   asio::co_spawn(io, alerts.Run(),
@@ -478,8 +513,8 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     if (ec) return;
     spdlog::info("signal {}: stopping (runs in progress are cancelled and restore their devices)",
                  signal_number);
-    for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_registry, &stop_prune,
-                    &stop_backfill, &stop_alerts, &stop_heartbeat}) {
+    for (auto* s : {&stop_http, &stop_scheduler, &stop_queue, &stop_health, &stop_registry,
+                    &stop_prune, &stop_backfill, &stop_alerts, &stop_heartbeat}) {
       s->emit(asio::cancellation_type::terminal);
     }
   });

@@ -38,6 +38,45 @@ bool KnownLogLevel(std::string_view level) {
   return kLevels.count(level) > 0;
 }
 
+// "health": fleet health's checks and recovery ladder (orchestrator/lab/device_health.h).
+template <class Where>
+std::optional<std::string> ApplyHealth(const nlohmann::json& v, const Where& where,
+                                       ServeConfig& config) {
+  if (!v.is_object()) return where("health") + " must be an object";
+  struct Bounded {
+    const char* key;
+    int64_t most;
+    int64_t ServeConfig::Health::*field;
+  };
+  static constexpr Bounded kNumbers[] = {
+      {"interval_seconds", 86400, &ServeConfig::Health::interval_seconds},
+      {"probe_timeout_seconds", 600, &ServeConfig::Health::probe_timeout_seconds},
+      {"settle_seconds", 3600, &ServeConfig::Health::settle_seconds},
+      {"boot_timeout_seconds", 3600, &ServeConfig::Health::boot_timeout_seconds},
+      {"max_reboots_per_day", 24, &ServeConfig::Health::max_reboots_per_day},
+  };
+  for (auto h = v.begin(); h != v.end(); ++h) {
+    const std::string name = "health." + h.key();
+    const nlohmann::json& value = h.value();
+    if (h.key() == "recovery_reboot") {
+      if (!value.is_boolean()) return where(name) + " must be true or false";
+      config.health.recovery_reboot = value.get<bool>();
+      continue;
+    }
+    const Bounded* number = nullptr;
+    for (const Bounded& b : kNumbers) {
+      if (h.key() == b.key) number = &b;
+    }
+    if (number == nullptr) return where(name) + " is not a setting";
+    if (!value.is_number_integer() || value.get<int64_t>() < 1 ||
+        value.get<int64_t>() > number->most) {
+      return where(name) + " must be an integer from 1 to " + std::to_string(number->most);
+    }
+    config.health.*(number->field) = value.get<int64_t>();
+  }
+  return std::nullopt;
+}
+
 // Applies the config file's keys onto `config`.
 // "alerts": {"webhooks": [{"url", "secret"}], "max_attempts", "timeout_seconds"}.
 template <class Where>
@@ -177,6 +216,8 @@ std::optional<std::string> ApplyConfigFile(const std::string& path, FileReader r
       }
     } else if (key == "alerts") {
       if (auto refused = ApplyAlerts(v, where, config)) return refused;
+    } else if (key == "health") {
+      if (auto refused = ApplyHealth(v, where, config)) return refused;
     } else {
       return where(key) + " is not a setting";
     }

@@ -17,7 +17,9 @@
 //    "retention":{"max_age_days":90,"max_runs":100000},"schedule_grace_minutes":60,
 //    "builds_dir":"/var/lib/droidlab/builds","host_name":"lab-3",
 //    "alerts":{"webhooks":[{"url":"http://hooks.lab:9000/droidlab","secret":"…"}],
-//              "max_attempts":8,"timeout_seconds":10}}
+//              "max_attempts":8,"timeout_seconds":10},
+//    "health":{"interval_seconds":60,"probe_timeout_seconds":10,"settle_seconds":30,
+//              "boot_timeout_seconds":180,"recovery_reboot":false,"max_reboots_per_day":1}}
 // Unknown keys are refused (a typo would silently keep a default).
 #pragma once
 
@@ -69,6 +71,18 @@ struct ServeConfig {
   std::vector<Webhook> alert_webhooks;
   int64_t alert_max_attempts = 8;
   int64_t alert_timeout_seconds = 10;
+  // Config "health" (issue 17 §3, orchestrator/lab/device_health.h): how often each phone is
+  // checked, a probe's deadline, how long a phone has to answer again after a reconnect and
+  // after a reboot, whether the recovery ladder may reboot a phone, and at most how often a day.
+  struct Health {
+    int64_t interval_seconds = 60;
+    int64_t probe_timeout_seconds = 10;
+    int64_t settle_seconds = 30;
+    int64_t boot_timeout_seconds = 180;
+    bool recovery_reboot = false;
+    int64_t max_reboots_per_day = 1;
+  };
+  Health health;
 };
 
 // Reads a file's bytes (the config, the token file). Error: one line naming the file.

@@ -47,7 +47,7 @@ bool IsString(const BinaryXmlAttribute& a) {
   return a.type == static_cast<uint8_t>(BinaryXmlValueType::kString) && a.string;
 }
 
-ParseError Malformed(std::string message) {
+ParseError MalformedManifest(std::string message) {
   return MakeError(ParseErrorCode::kMalformed, "AndroidManifest.xml: " + std::move(message));
 }
 
@@ -60,8 +60,8 @@ Result<std::optional<int>> SdkLevel(const BinaryXmlAttribute* a, const char* nam
     codename = *a->string;
     return std::optional<int>();
   }
-  return Malformed(std::string(name) + " is neither a number nor a codename (value type " +
-                   std::to_string(a->type) + ")");
+  return MalformedManifest(std::string(name) + " is neither a number nor a codename (value type " +
+                           std::to_string(a->type) + ")");
 }
 
 }  // namespace
@@ -78,7 +78,7 @@ Result<ApkManifest> ParseApkManifest(std::string_view binary_xml) {
   ApkManifest manifest;
   const BinaryXmlAttribute* package = PlainAttribute(root, "package");
   if (package == nullptr || !IsString(*package) || package->string->empty()) {
-    return Malformed("<manifest> has no package");
+    return MalformedManifest("<manifest> has no package");
   }
   manifest.package = *package->string;
   if (const BinaryXmlAttribute* split = PlainAttribute(root, "split"); split && IsString(*split)) {
@@ -88,11 +88,11 @@ Result<ApkManifest> ParseApkManifest(std::string_view binary_xml) {
   uint32_t code = 0;
   uint32_t major = 0;
   if (const auto* a = AndroidAttribute(root, kVersionCodeId, "versionCode")) {
-    if (!IsInteger(*a)) return Malformed("android:versionCode is not an integer");
+    if (!IsInteger(*a)) return MalformedManifest("android:versionCode is not an integer");
     code = a->data;
   }
   if (const auto* a = AndroidAttribute(root, kVersionCodeMajorId, "versionCodeMajor")) {
-    if (!IsInteger(*a)) return Malformed("android:versionCodeMajor is not an integer");
+    if (!IsInteger(*a)) return MalformedManifest("android:versionCodeMajor is not an integer");
     major = a->data;
   }
   manifest.version_code = static_cast<int64_t>(static_cast<uint64_t>(major) << 32 | code);

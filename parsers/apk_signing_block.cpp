@@ -46,7 +46,7 @@ class Cursor {
   std::string_view rest_;
 };
 
-ParseError Malformed(std::string what) {
+ParseError MalformedBlock(std::string what) {
   return MakeError(ParseErrorCode::kMalformed, "APK signing block: " + std::move(what));
 }
 
@@ -69,33 +69,33 @@ std::optional<std::vector<std::string_view>> Certificates(std::string_view signe
 Result<std::vector<ApkSigner>> Signers(std::string_view value, bool v3, const char* scheme) {
   Cursor outer(value);
   auto sequence = outer.Prefixed();
-  if (!sequence) return Malformed(std::string(scheme) + " signer sequence cut short");
+  if (!sequence) return MalformedBlock(std::string(scheme) + " signer sequence cut short");
   std::vector<ApkSigner> signers;
   Cursor list(*sequence);
   while (!list.empty()) {
     auto signer_bytes = list.Prefixed();
-    if (!signer_bytes) return Malformed(std::string(scheme) + " signer cut short");
+    if (!signer_bytes) return MalformedBlock(std::string(scheme) + " signer cut short");
     Cursor signer(*signer_bytes);
     auto signed_data = signer.Prefixed();
-    if (!signed_data) return Malformed(std::string(scheme) + " signed data cut short");
+    if (!signed_data) return MalformedBlock(std::string(scheme) + " signed data cut short");
     ApkSigner out;
     if (v3) {
       auto min_sdk = signer.U32();
       auto max_sdk = signer.U32();
       if (!min_sdk || !max_sdk)
-        return Malformed(std::string(scheme) + " signer's SDK range cut short");
+        return MalformedBlock(std::string(scheme) + " signer's SDK range cut short");
       out.min_sdk = *min_sdk;
       out.max_sdk = *max_sdk;
     }
     auto certs = Certificates(*signed_data);
-    if (!certs) return Malformed(std::string(scheme) + " certificates cut short");
+    if (!certs) return MalformedBlock(std::string(scheme) + " certificates cut short");
     if (certs->empty() || certs->front().empty()) {
-      return Malformed(std::string(scheme) + " signer with no certificate");
+      return MalformedBlock(std::string(scheme) + " signer with no certificate");
     }
     out.certificates = std::move(*certs);
     signers.push_back(std::move(out));
   }
-  if (signers.empty()) return Malformed(std::string(scheme) + " block with no signer");
+  if (signers.empty()) return MalformedBlock(std::string(scheme) + " block with no signer");
   return signers;
 }
 
@@ -123,7 +123,7 @@ Result<ApkSigningBlock> ParseApkSigningBlock(std::string_view apk) {
   const uint64_t cd_size = Le(apk, *eocd + 12, 4);
   const uint64_t cd_offset = Le(apk, *eocd + 16, 4);
   if (cd_offset == 0xffffffff || cd_size == 0xffffffff) {
-    return Malformed("a ZIP64 archive (Android installs no ZIP64 APK)");
+    return MalformedBlock("a ZIP64 archive (Android installs no ZIP64 APK)");
   }
   ApkSigningBlock out;
   if (cd_offset + cd_size != *eocd || cd_offset < kFooterSize + 8) return out;
@@ -132,21 +132,21 @@ Result<ApkSigningBlock> ParseApkSigningBlock(std::string_view apk) {
   const uint64_t size = Le(apk, footer, 8);
   // The size counts everything after the first size field: pairs, the second size, the magic.
   if (size < kFooterSize || size > cd_offset - 8) {
-    return Malformed("its size " + std::to_string(size) +
-                     " does not fit before the central directory");
+    return MalformedBlock("its size " + std::to_string(size) +
+                          " does not fit before the central directory");
   }
   const size_t start = static_cast<size_t>(cd_offset - size - 8);
-  if (Le(apk, start, 8) != size) return Malformed("its two size fields differ");
+  if (Le(apk, start, 8) != size) return MalformedBlock("its two size fields differ");
   out.present = true;
 
   std::string_view pairs = apk.substr(start + 8, footer - (start + 8));
   while (!pairs.empty()) {
-    if (pairs.size() < 8) return Malformed("a pair's length cut short");
+    if (pairs.size() < 8) return MalformedBlock("a pair's length cut short");
     const uint64_t length = Le(pairs, 0, 8);
     pairs.remove_prefix(8);
     if (length < 4 || length > pairs.size()) {
-      return Malformed("a pair of " + std::to_string(length) + " bytes where " +
-                       std::to_string(pairs.size()) + " remain");
+      return MalformedBlock("a pair of " + std::to_string(length) + " bytes where " +
+                            std::to_string(pairs.size()) + " remain");
     }
     const auto id = static_cast<uint32_t>(Le(pairs, 0, 4));
     const std::string_view value = pairs.substr(4, static_cast<size_t>(length) - 4);

@@ -29,7 +29,7 @@ uint32_t U32(std::string_view b, size_t at) {
   return static_cast<uint32_t>(U16(b, at)) | static_cast<uint32_t>(U16(b, at + 2)) << 16;
 }
 
-ParseError Malformed(std::string message) {
+ParseError MalformedXml(std::string message) {
   return MakeError(ParseErrorCode::kMalformed, "binary XML: " + std::move(message));
 }
 
@@ -58,7 +58,7 @@ ParseError Why(const char* what) { return MakeError(ParseErrorCode::kMalformed, 
 class StringPool {
  public:
   Result<bool> Load(std::string_view chunk) {
-    if (chunk.size() < kStringPoolHeaderSize) return Malformed("string pool header cut short");
+    if (chunk.size() < kStringPoolHeaderSize) return MalformedXml("string pool header cut short");
     const size_t header_size = U16(chunk, 2);
     const uint32_t count = U32(chunk, 8);
     const uint32_t style_count = U32(chunk, 12);
@@ -66,25 +66,25 @@ class StringPool {
     const uint32_t strings_start = U32(chunk, 20);
     const uint32_t styles_start = U32(chunk, 24);
     if (header_size < kStringPoolHeaderSize || header_size > chunk.size()) {
-      return Malformed("string pool header size " + std::to_string(header_size));
+      return MalformedXml("string pool header size " + std::to_string(header_size));
     }
     // Each string needs a 4-byte offset: a count beyond the chunk is a lie, not a big pool.
     if (count > (chunk.size() - header_size) / 4) {
-      return Malformed("string pool claims " + std::to_string(count) + " strings");
+      return MalformedXml("string pool claims " + std::to_string(count) + " strings");
     }
     size_t strings_end = chunk.size();
     if (style_count > 0 && styles_start != 0 && styles_start <= chunk.size()) {
       strings_end = styles_start;
     }
     if (count > 0 && (strings_start < header_size + 4ull * count || strings_start > strings_end)) {
-      return Malformed("string pool's strings start at " + std::to_string(strings_start));
+      return MalformedXml("string pool's strings start at " + std::to_string(strings_start));
     }
     const bool utf8 = (flags & kUtf8Flag) != 0;
     strings_.reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
       const size_t at = static_cast<size_t>(strings_start) + U32(chunk, header_size + 4 * i);
       auto s = utf8 ? Utf8At(chunk, at, strings_end) : Utf16At(chunk, at, strings_end);
-      if (!s) return Malformed("string " + std::to_string(i) + ": " + s.error().message);
+      if (!s) return MalformedXml("string " + std::to_string(i) + ": " + s.error().message);
       strings_.push_back(std::move(*s));
     }
     return true;
@@ -95,8 +95,8 @@ class StringPool {
   Result<std::string> At(uint32_t index, const char* what) const {
     if (index == kNoString) return std::string();
     if (index >= strings_.size()) {
-      return Malformed(std::string(what) + " names string " + std::to_string(index) + " of " +
-                       std::to_string(strings_.size()));
+      return MalformedXml(std::string(what) + " names string " + std::to_string(index) + " of " +
+                          std::to_string(strings_.size()));
     }
     return strings_[index];
   }
@@ -183,7 +183,7 @@ Result<BinaryXmlAttribute> ReadAttribute(std::string_view b, size_t at, const St
 Result<BinaryXmlElement> ReadStartElement(std::string_view chunk, size_t header_size,
                                           const StringPool& pool,
                                           const std::vector<uint32_t>& resource_ids) {
-  if (chunk.size() - header_size < kAttrExtSize) return Malformed("element cut short");
+  if (chunk.size() - header_size < kAttrExtSize) return MalformedXml("element cut short");
   const size_t ext = header_size;
   BinaryXmlElement element;
   auto ns = pool.At(U32(chunk, ext), "an element's namespace");
@@ -196,11 +196,12 @@ Result<BinaryXmlElement> ReadStartElement(std::string_view chunk, size_t header_
   const size_t size = U16(chunk, ext + 10);
   const size_t count = U16(chunk, ext + 12);
   if (count > 0 && size < kAttributeSize) {
-    return Malformed("<" + element.name + ">'s attributes are " + std::to_string(size) + " bytes");
+    return MalformedXml("<" + element.name + ">'s attributes are " + std::to_string(size) +
+                        " bytes");
   }
   if (ext + start > chunk.size() || count * size > chunk.size() - ext - start) {
-    return Malformed("<" + element.name + ">'s " + std::to_string(count) +
-                     " attributes run past the element");
+    return MalformedXml("<" + element.name + ">'s " + std::to_string(count) +
+                        " attributes run past the element");
   }
   element.attributes.reserve(count);
   for (size_t i = 0; i < count; ++i) {
@@ -222,8 +223,8 @@ Result<std::vector<BinaryXmlElement>> ParseBinaryXml(std::string_view bytes) {
   const size_t header_size = U16(bytes, 2);
   const size_t total = U32(bytes, 4);
   if (header_size < kChunkHeaderSize || total > bytes.size() || header_size > total) {
-    return Malformed("the document's chunk says " + std::to_string(total) + " bytes, " +
-                     std::to_string(bytes.size()) + " given");
+    return MalformedXml("the document's chunk says " + std::to_string(total) + " bytes, " +
+                        std::to_string(bytes.size()) + " given");
   }
   const std::string_view document = bytes.substr(0, total);
 
@@ -233,14 +234,14 @@ Result<std::vector<BinaryXmlElement>> ParseBinaryXml(std::string_view bytes) {
   std::vector<BinaryXmlElement> elements;
   int depth = 0;
   for (size_t at = header_size; at < document.size();) {
-    if (document.size() - at < kChunkHeaderSize) return Malformed("a chunk header cut short");
+    if (document.size() - at < kChunkHeaderSize) return MalformedXml("a chunk header cut short");
     const uint16_t type = U16(document, at);
     const size_t chunk_header = U16(document, at + 2);
     const size_t chunk_size = U32(document, at + 4);
     if (chunk_header < kChunkHeaderSize || chunk_size < chunk_header ||
         chunk_size > document.size() - at) {
-      return Malformed("chunk of type " + std::to_string(type) + " at byte " + std::to_string(at) +
-                       " runs past the document");
+      return MalformedXml("chunk of type " + std::to_string(type) + " at byte " +
+                          std::to_string(at) + " runs past the document");
     }
     const std::string_view chunk = document.substr(at, chunk_size);
     at += chunk_size;
@@ -254,20 +255,20 @@ Result<std::vector<BinaryXmlElement>> ParseBinaryXml(std::string_view bytes) {
       resource_ids.resize(n);
       for (size_t i = 0; i < n; ++i) resource_ids[i] = U32(chunk, chunk_header + 4 * i);
     } else if (type == kStartElementType) {
-      if (chunk_header < kNodeHeaderSize) return Malformed("an element's header is too short");
+      if (chunk_header < kNodeHeaderSize) return MalformedXml("an element's header is too short");
       auto element = ReadStartElement(chunk, chunk_header, pool, resource_ids);
       if (!element) return element.error();
       element->depth = depth++;
       elements.push_back(std::move(*element));
     } else if (type == kEndElementType) {
-      if (depth == 0) return Malformed("an end element with no element open");
+      if (depth == 0) return MalformedXml("an end element with no element open");
       --depth;
     } else if (type == kStartNamespaceType || type == kEndNamespaceType || type == kCdataType) {
       // Namespaces are resolved through each attribute's own URI; text is not needed.
     }
     // Other chunk types are skipped by their size, as ResXMLParser does.
   }
-  if (elements.empty()) return Malformed("no element");
+  if (elements.empty()) return MalformedXml("no element");
   return elements;
 }
 

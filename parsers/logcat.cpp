@@ -9,12 +9,12 @@
 #endif
 
 #include "parsers/android_uid.h"
+#include "parsers/logcat_tags.h"
 #include "parsers/text.h"
 
 namespace droidlab::parsers {
 namespace {
 
-constexpr std::string_view kActivityManager = "ActivityManager";
 constexpr std::string_view kActivityTaskManager = "ActivityTaskManager";
 
 // The tag check is the hot path's only look at content: a length test first, then one memcmp.

@@ -2,12 +2,12 @@
 
 #include <utility>
 
+#include "parsers/logcat_tags.h"
 #include "parsers/text.h"
 
 namespace droidlab::parsers {
 namespace {
 
-constexpr std::string_view kActivityManager = "ActivityManager";
 constexpr std::string_view kAndroidRuntime = "AndroidRuntime";
 constexpr std::string_view kDebug = "DEBUG";
 constexpr std::string_view kLooper = "Looper";

@@ -278,7 +278,8 @@ pages.devices = (root) => {
       const run = now.get(d.serial);
       return h('tr', {'data-serial': d.serial},
         h('td', {}, h('a', {href: `#/devices/${encodeURIComponent(d.serial)}`}, d.serial)),
-        h('td', {}, statusBadge(d.state)), h('td', {}, d.model ?? '—'),
+        h('td', {}, statusBadge(d.state), d.quarantine ? [' ', h('span', {class: 'badge quarantined',
+                     title: d.quarantine.reason}, 'quarantined')] : []), h('td', {}, d.model ?? '—'),
         h('td', {}, d.manufacturer ?? '—'), h('td', {}, d.sdk ?? '—'), h('td', {}, d.release ?? '—'),
         h('td', {}, d.abi ?? '—'), h('td', {}, d.host ?? '—'),
         h('td', {class: 'labels'}, (d.labels ?? []).length ? d.labels.join(', ') : '—'),
@@ -306,18 +307,55 @@ pages.devices = (root) => {
   return () => { off(); clearInterval(poll); };
 };
 
-// One device: its facts and what droidlab installed on it (per package, the last build a run
-// recorded there: installed, or found already installed).
+// One device: its facts, its health (issue 17 §3: the last checks, the recovery ladder's steps,
+// a quarantine and its release) and what droidlab installed on it (per package, the last build a
+// run recorded there: installed, or found already installed).
 pages.device = (root, params, serial) => {
   const facts = h('p', {class: 'device-facts'});
+  const quarantine = h('div', {id: 'quarantine'});
+  const checks = h('table', {id: 'health-checks'});
+  const events = h('table', {id: 'device-events'});
   const table = h('table', {id: 'installed-builds'});
-  root.append(h('h2', {}, `Device ${serial}`), facts,
+  root.append(h('h2', {}, `Device ${serial}`), facts, quarantine,
+              h('h3', {}, 'Health'), checks, h('h3', {}, 'What happened to it'), events,
               h('h3', {}, 'Installed by droidlab'), table);
+  const release = async () => {
+    await api(`/api/v1/devices/${encodeURIComponent(serial)}/release`, {method: 'POST'}).catch(report);
+    load().catch(report);
+  };
+  const loadHealth = async () => {
+    const health = await api(`/api/v1/devices/${encodeURIComponent(serial)}/health?limit=10`);
+    const q = health.quarantine;
+    quarantine.replaceChildren(...(q ? [h('p', {class: 'quarantined'},
+      h('strong', {}, 'Quarantined'), ` since ${fmtTime(q.since)}: ${q.reason} `,
+      h('button', {type: 'button', id: 'release', title: 'POST /api/v1/devices/SERIAL/release',
+                   onclick: release}, 'Release'))] : []));
+    const celsius = (t) => (t === null ? '—' : `${(t / 10).toFixed(1)} °C`);
+    checks.replaceChildren(
+      h('tr', {}, ['when', 'answered', 'battery', 'temperature', 'thermal', 'adb commands',
+                   'adb errors', 'adb ms'].map((t) => h('th', {}, t))),
+      ...health.samples.map((c) => h('tr', {},
+        h('td', {}, fmtTime(c.at)), h('td', {}, c.answered ? 'yes' : 'no'),
+        h('td', {}, c.battery_level === null ? '—' : `${c.battery_level} %`),
+        h('td', {}, celsius(c.battery_temp_tenths_c)), h('td', {}, c.thermal_status ?? '—'),
+        h('td', {}, c.adb_commands), h('td', {}, c.adb_errors), h('td', {}, c.adb_ms))));
+    if (health.samples.length === 0) {
+      checks.append(h('tr', {}, h('td', {colspan: 8}, 'not checked yet')));
+    }
+    events.replaceChildren(
+      h('tr', {}, ['when', 'what', 'detail', 'host'].map((t) => h('th', {}, t))),
+      ...health.events.map((e) => h('tr', {'data-kind': e.kind},
+        h('td', {}, fmtTime(e.at)), h('td', {}, e.kind), h('td', {}, e.detail), h('td', {}, e.host))));
+    if (health.events.length === 0) {
+      events.append(h('tr', {}, h('td', {colspan: 4}, 'nothing: it has answered every check')));
+    }
+  };
   const load = async () => {
     const d = await api(`/api/v1/devices/${encodeURIComponent(serial)}`);
     facts.replaceChildren(statusBadge(d.state),
       ` ${d.manufacturer ?? ''} ${d.model ?? '—'}, Android ${d.release ?? '?'} (SDK ${d.sdk ?? '?'}), `,
       h('a', {href: `#/runs?serial=${encodeURIComponent(serial)}`}, 'its runs'));
+    await loadHealth();
     table.replaceChildren(
       h('tr', {}, ['package', 'build', 'versionCode', 'sha256', 'how', 'when', 'run'].map((t) => h('th', {}, t))),
       ...d.installed_builds.map((b) => h('tr', {'data-package': b.package},
@@ -333,8 +371,10 @@ pages.device = (root, params, serial) => {
   const off = onEvent((event) => {
     if (event === 'device' || event === 'run' || event === 'refresh') reload();
   });
+  // Checks come every minute and raise no event: read them again every 15 s.
+  const poll = setInterval(() => loadHealth().catch(report), 15000);
   load().catch(report);
-  return off;
+  return () => { off(); clearInterval(poll); };
 };
 
 pages.runs = (root, params) => {

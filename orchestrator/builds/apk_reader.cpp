@@ -6,19 +6,13 @@
 #include <string_view>
 
 #include "adb/names.h"
+#include "orchestrator/builds/zip_handles.h"
 
 namespace droidlab::orchestrator {
 
 namespace {
 
 constexpr char kManifestEntry[] = "AndroidManifest.xml";
-
-struct ArchiveCloser {
-  void operator()(zip_t* archive) const { zip_discard(archive); }  // read-only: nothing to write
-};
-struct EntryCloser {
-  void operator()(zip_file_t* file) const { zip_fclose(file); }
-};
 
 std::string ZipOpenError(int code) {
   zip_error_t error;
@@ -28,7 +22,7 @@ std::string ZipOpenError(int code) {
   return text;
 }
 
-using Archive = std::unique_ptr<zip_t, ArchiveCloser>;
+using Archive = ZipArchive;
 
 // The zip at `path`, or why not ("not an APK", "not a .dm": `what`).
 BasicResult<Archive, std::string> OpenZip(const std::string& path, std::string_view what) {
@@ -70,7 +64,7 @@ BasicResult<parsers::ApkManifest, std::string> ReadApkManifest(const std::string
     return path + ": AndroidManifest.xml is larger than " + std::to_string(kMaxManifestBytes) +
            " bytes: refused";
   }
-  std::unique_ptr<zip_file_t, EntryCloser> entry(zip_fopen(archive.get(), kManifestEntry, 0));
+  ZipEntry entry(zip_fopen(archive.get(), kManifestEntry, 0));
   if (!entry) {
     return path + ": AndroidManifest.xml cannot be read: " + zip_strerror(archive.get());
   }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string_view>
 
+#include "orchestrator/builds/zip_handles.h"
 #include "parsers/apk_signing_block.h"
 
 namespace droidlab::orchestrator {
@@ -31,12 +32,6 @@ struct Mapping {
   std::string_view view() const { return {static_cast<const char*>(data), size}; }
 };
 
-struct ArchiveCloser {
-  void operator()(zip_t* archive) const { zip_discard(archive); }
-};
-struct EntryCloser {
-  void operator()(zip_file_t* file) const { zip_fclose(file); }
-};
 struct Pkcs7Free {
   void operator()(PKCS7* p7) const { PKCS7_free(p7); }
 };
@@ -65,7 +60,7 @@ bool IsSignatureBlockFile(std::string_view name) {
 // The signer certificates of every v1 signature block file, hashed; an empty list: none.
 BasicResult<std::vector<std::string>, std::string> V1Hashes(const std::string& path) {
   int open_error = 0;
-  std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(path.c_str(), ZIP_RDONLY, &open_error));
+  ZipArchive archive(zip_open(path.c_str(), ZIP_RDONLY, &open_error));
   if (!archive) return path + ": cannot open as a zip archive";
   std::vector<std::string> hashes;
   const zip_int64_t entries = zip_get_num_entries(archive.get(), 0);
@@ -80,8 +75,7 @@ BasicResult<std::vector<std::string>, std::string> V1Hashes(const std::string& p
       return path + ": " + name + " is larger than " + std::to_string(kMaxSignatureBlockBytes) +
              " bytes or cannot be read";
     }
-    std::unique_ptr<zip_file_t, EntryCloser> entry(
-        zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(i), 0));
+    ZipEntry entry(zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(i), 0));
     if (!entry) return path + ": " + name + " cannot be read: " + zip_strerror(archive.get());
     std::string bytes(static_cast<size_t>(stat.size), '\0');
     size_t have = 0;

@@ -5,12 +5,11 @@
 
 #include "base/parse_int.h"
 #include "orchestrator/builds/build_library.h"
+#include "orchestrator/builds/multipart.h"
 
 namespace droidlab::orchestrator {
 
 namespace {
-
-std::string Stem(const std::string& name) { return std::filesystem::path(name).stem().string(); }
 
 // The session name of an APK of the build.
 std::string SessionApkName(const store::BuildFile& file) {
@@ -37,8 +36,9 @@ std::vector<adb::SessionFile> SessionFilesOf(const std::string& builds_dir,
   for (const store::BuildFile& dm : build.files) {
     if (dm.kind != "dm") continue;
     for (const store::BuildFile& apk : build.files) {
-      if (apk.kind != "dm" && Stem(apk.name) == Stem(dm.name)) {
-        files.push_back({KeptFilePath(builds_dir, dm), Stem(SessionApkName(apk)) + ".dm"});
+      if (apk.kind != "dm" && NameStem(apk.name) == NameStem(dm.name)) {
+        files.push_back(
+            {KeptFilePath(builds_dir, dm), std::string(NameStem(SessionApkName(apk))) + ".dm"});
         break;
       }
     }

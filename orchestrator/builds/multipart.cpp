@@ -59,13 +59,12 @@ bool ForEachParameter(std::string_view params,
   return true;
 }
 
-// "base.apk" -> "base"; "app.dm" -> "app".
-std::string_view Stem(std::string_view name) {
+}  // namespace
+
+std::string_view NameStem(std::string_view name) {
   const size_t dot = name.rfind('.');
   return dot == std::string_view::npos ? name : name.substr(0, dot);
 }
-
-}  // namespace
 
 BasicResult<std::string, BoundaryError> MultipartBoundary(std::string_view content_type) {
   const size_t semicolon = content_type.find(';');
@@ -281,10 +280,10 @@ BasicResult<size_t, std::string> CheckBuildFiles(const std::vector<BuildFileFact
   for (const BuildFileFacts& f : files) {
     if (f.dex_metadata) {
       const bool paired = std::any_of(files.begin(), files.end(), [&](const BuildFileFacts& apk) {
-        return !apk.dex_metadata && Stem(apk.name) == Stem(f.name);
+        return !apk.dex_metadata && NameStem(apk.name) == NameStem(f.name);
       });
       if (!paired) {
-        return f.name + " has no APK of the same name beside it (" + std::string(Stem(f.name)) +
+        return f.name + " has no APK of the same name beside it (" + std::string(NameStem(f.name)) +
                ".apk): Android pairs a .dm with its APK by name";
       }
       continue;

@@ -103,4 +103,8 @@ struct BuildFileFacts {
 // base, or why not, in words for the uploader.
 BasicResult<size_t, std::string> CheckBuildFiles(const std::vector<BuildFileFacts>& files);
 
+// A file's name without its last extension: "base.apk" -> "base", "app.dm" -> "app" (a .dm
+// belongs to the APK of the same stem, as the package manager pairs them).
+std::string_view NameStem(std::string_view name);
+
 }  // namespace droidlab::orchestrator

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/joined.h"
 #include "orchestrator/run/cooldown.h"
 #include "orchestrator/spec/run_spec.h"
 
@@ -109,12 +110,6 @@ std::optional<int64_t> ArmVersionCode(const json& installs, std::string_view arm
   return std::nullopt;
 }
 
-std::string Joined(const std::vector<std::string>& states) {
-  std::string out;
-  for (const auto& s : states) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace
 
 MeasuredConditions MeasuredConditionsOf(const store::Run& run) {
@@ -159,7 +154,7 @@ Comparability JudgeSideBySide(const store::Run& run,
   if (!one_state) {
     c.comparable = false;
     c.differences.push_back("the builds were measured in different compilation states: baseline " +
-                            Joined(baseline) + "; candidate " + Joined(candidate));
+                            Joined(baseline, ", ") + "; candidate " + Joined(candidate, ", "));
   }
   if (CompilationChanged(run)) {
     c.comparable = false;

@@ -172,7 +172,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
         self->progress[p.run_id] = p;
       }
       const store::RunStatus status = p.running ? store::RunStatus::kRunning : store::RunStatus::kQueued;
-      self->Emit(RunEvent{p.run_id, serial, status, p, {}});
+      self->Emit(RunEvent{p.run_id, serial, status, p, {}, false});
     };
 
     // The run in a coroutine of its own, so that its cancellation slot is ours to signal.
@@ -191,11 +191,13 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
                        }));
     co_await WaitForSignal(*done);
 
-    RunEvent finished{run.run_id, serial, store::RunStatus::kFailed, std::nullopt, std::nullopt};
+    RunEvent finished{run.run_id,   serial,       store::RunStatus::kFailed,
+                      std::nullopt, std::nullopt, false};
     bool stored = true;  // the end is on disk: only then is it announced
     if (*outcome) {
       finished.status = (*outcome)->status;
       finished.error = (*outcome)->error;
+      finished.device_fault = (*outcome)->device_fault;
       stored = (*outcome)->status_stored;
     } else {
       // The executor broke its promise to record the end itself: record it here.
@@ -249,13 +251,15 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     return it == devices.end() || (!it->second.busy && it->second.queue.empty());
   }
 
-  // Whether the store says another host holds `serial` now: its runs are that host's to claim.
-  // One host (no local_phones): never.
+  // Whether the store says another host holds `serial` now (its runs are that host's to claim),
+  // or that the phone is quarantined (schema 0019: its runs wait, unclaimed, until an operator
+  // releases it and it claims them as an idle phone). One host (no local_phones): never.
   asio::awaitable<bool> HeldElsewhere(std::string serial) {
     if (!options.local_phones) co_return false;
     auto reading = store.GetDevice(std::move(serial));
     auto device = co_await std::move(reading);
-    co_return device.ok() && device->host&& * device->host != options.host;
+    if (!device.ok()) co_return false;
+    co_return (device->host && *device->host != options.host) || device->quarantined_at.has_value();
   }
 
   // Run `id` (a run for a serial) claimed for this host and queued here; false when another
@@ -365,7 +369,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       if (!s) {
         *failure = "the cancel could not be stored: " + s.error().message;
       } else {
-        Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, why});
+        Emit(RunEvent{run_id, serial, store::RunStatus::kCancelled, std::nullopt, why, false});
       }
     } else if (running_done) {
       co_await WaitForSignal(*running_done);
@@ -620,7 +624,8 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Submit(RunSpec spec,
 
   // Told before Enqueue: co_spawn may start the device's worker at once, and its `running` must
   // not reach a dashboard before `queued`.
-  impl->Emit(RunEvent{run.id, run.serial, store::RunStatus::kQueued, std::nullopt, std::nullopt});
+  impl->Emit(
+      RunEvent{run.id, run.serial, store::RunStatus::kQueued, std::nullopt, std::nullopt, false});
   if (spec.pool) {
     impl->Wake();  // a phone of this host may match
     co_return run;
@@ -675,8 +680,8 @@ asio::awaitable<QueueResult<store::Run>> RunQueue::Cancel(int64_t run_id) {
                                 store::RunStatusName(run->status) + ")"};
   }
   if (elsewhere == store::CancelRequest::kCancelled) {
-    impl->Emit(
-        RunEvent{run_id, run->serial, store::RunStatus::kCancelled, std::nullopt, run->error});
+    impl->Emit(RunEvent{run_id, run->serial, store::RunStatus::kCancelled, std::nullopt, run->error,
+                        false});
   }
   co_return std::move(*run);
 }

@@ -68,6 +68,7 @@ struct RunEvent {
   store::RunStatus status = store::RunStatus::kQueued;
   std::optional<RunProgress> progress;  // while running
   std::optional<std::string> error;
+  bool device_fault = false;  // a failure the phone caused (RunOutcome::device_fault)
 };
 
 // Runs one run to its end and records its status (ExecuteRun's contract); the queue passes

@@ -4,6 +4,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <utility>
 
+#include "base/joined.h"
 #include "orchestrator/run/device_commands.h"
 #include "parsers/dumpsys_package.h"
 #include "parsers/pm_compile.h"
@@ -53,12 +54,6 @@ bool Meets(Compilation wanted, std::string_view filter) {
       return true;
   }
   return false;
-}
-
-std::string Joined(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
 }
 
 }  // namespace
@@ -111,7 +106,7 @@ asio::awaitable<CommandResult<CompilationRecord>> ForceCompilation(
         "compilation not forced: Android 6 and older compile apps when they are installed");
   }
   if (!argv.empty()) {
-    record.command = Joined(argv);
+    record.command = Joined(argv, " ");
     auto compiling = shell.Run(std::move(argv), adb::DeadlineAfter(compile_timeout), false);
     auto compiled = co_await std::move(compiling);
     if (!compiled) co_return compiled.error();

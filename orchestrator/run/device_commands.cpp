@@ -70,6 +70,7 @@ std::vector<std::string> DumpsysMeminfo(std::string_view package) {
   return Args({"dumpsys", "meminfo", package});
 }
 std::vector<std::string> DumpsysThermalservice() { return Args({"dumpsys", "thermalservice"}); }
+std::vector<std::string> CatProcUptime() { return {"cat", "/proc/uptime"}; }
 std::vector<std::string> DumpsysPackage(std::string_view package) {
   return Args({"dumpsys", "package", package});
 }

@@ -48,6 +48,9 @@ std::vector<std::string> Getprop();
 std::vector<std::string> GetpropValue(std::string_view name);  // getprop NAME: the value or ""
 std::vector<std::string> DumpsysBattery();
 std::vector<std::string> DumpsysThermalservice();
+// Fleet health's check (lab/device_health.h, lab/device_recovery.h): is the phone answering,
+// and did it reboot since the last check.
+std::vector<std::string> CatProcUptime();
 std::vector<std::string> DumpsysPackage(std::string_view package);
 std::vector<std::string> DumpsysPower();
 std::vector<std::string> DumpsysActivityActivities();

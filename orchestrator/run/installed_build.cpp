@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/joined.h"
 #include "orchestrator/run/device_commands.h"
 
 namespace droidlab::orchestrator {
@@ -21,12 +22,6 @@ std::vector<std::string> SplitHashes(const std::string& text) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-std::string Joined(std::vector<std::string> hashes) {
-  std::string text;
-  for (const auto& h : hashes) text += (text.empty() ? "" : ", ") + h;
-  return text;
 }
 
 }  // namespace
@@ -70,8 +65,8 @@ std::optional<std::string> WhyInstall(const store::Build& build,
   std::sort(phone.begin(), phone.end());
   const std::vector<std::string> ours = SplitHashes(*build.signature);
   if (phone != ours) {
-    return "another signature is installed (" + Joined(phone) + "; the build's: " + Joined(ours) +
-           ")";
+    return "another signature is installed (" + Joined(phone, ", ") +
+           "; the build's: " + Joined(ours, ", ") + ")";
   }
   if (!last_installed_sha256) {
     return "droidlab has not installed this package on the phone before (the same versionCode and "

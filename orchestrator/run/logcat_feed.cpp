@@ -4,20 +4,12 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "orchestrator/run/cancelled.h"
 #include "orchestrator/run/device_commands.h"
 
 namespace droidlab::orchestrator {
 
 namespace asio = boost::asio;
-
-namespace {
-
-asio::awaitable<bool> Cancelled() {
-  auto cs = co_await asio::this_coro::cancellation_state;
-  co_return cs.cancelled() != asio::cancellation_type::none;
-}
-
-}  // namespace
 
 asio::awaitable<void> FollowLogcat(DeviceShell& shell, std::shared_ptr<LogcatFeed> feed) {
   co_await asio::this_coro::throw_if_cancelled(false);

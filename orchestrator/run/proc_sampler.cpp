@@ -6,6 +6,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <charconv>
 
+#include "orchestrator/run/cancelled.h"
 #include "orchestrator/run/device_commands.h"
 #include "parsers/pidof.h"
 #include "parsers/proc_sample_stream.h"
@@ -66,11 +67,6 @@ bool TakeStreamLine(ProcSamplerState& state, const ProcSamplerConfig& config,
   }
   last_flush = now;
   return true;
-}
-
-asio::awaitable<bool> Cancelled() {
-  auto cs = co_await asio::this_coro::cancellation_state;
-  co_return cs.cancelled() != asio::cancellation_type::none;
 }
 
 }  // namespace

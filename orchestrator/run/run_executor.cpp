@@ -1,5 +1,6 @@
 #include "orchestrator/run/run_executor.h"
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -9,7 +10,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <exception>
@@ -19,10 +19,11 @@
 #include <mutex>
 #include <utility>
 
-#include "base/wall_clock.h"
 #include "adb/install_plan.h"
+#include "base/wall_clock.h"
 #include "orchestrator/builds/build_install.h"
 #include "orchestrator/builds/build_library.h"
+#include "orchestrator/run/cancelled.h"
 #include "orchestrator/run/compilation.h"
 #include "orchestrator/run/cooldown.h"
 #include "orchestrator/run/device_clock.h"
@@ -35,12 +36,12 @@
 #include "orchestrator/run/logcat_feed.h"
 #include "orchestrator/run/looper_rows.h"
 #include "orchestrator/run/looper_session.h"
+#include "orchestrator/run/lost_writes.h"
 #include "orchestrator/run/preflight.h"
 #include "orchestrator/run/proc_sampler.h"
 #include "orchestrator/run/side_by_side.h"
 #include "orchestrator/run/slow_message_session.h"
 #include "orchestrator/stderr_log.h"
-#include "orchestrator/run/lost_writes.h"
 #include "parsers/looper_stats.h"
 #include "store/async_store.h"
 
@@ -57,11 +58,6 @@ int YearOf(int64_t epoch_ms) {
   std::tm tm{};
   gmtime_r(&t, &tm);
   return tm.tm_year + 1900;
-}
-
-asio::awaitable<bool> Cancelled() {
-  auto cs = co_await asio::this_coro::cancellation_state;
-  co_return cs.cancelled() != asio::cancellation_type::none;
 }
 
 // What the launch loop leaves behind; shared because the `||` race may end on another operand.
@@ -84,6 +80,7 @@ struct LoopState {
   std::map<int64_t, Counted> counted;
   bool cancelled = false;
   std::optional<std::string> error;  // the run fails with this
+  bool device_fault = false;         // ... because the phone went away or stopped answering
 };
 
 // Warm and hot launches need a process (and for hot a created activity) to come back to: one
@@ -258,6 +255,7 @@ class Execution {
       End(store::RunStatus::kCancelled, "cancelled during " + what);
     } else {
       End(store::RunStatus::kFailed, what + ": " + e.message);
+      outcome_.device_fault = e.device_lost() || e.timed_out();
     }
   }
   asio::awaitable<RunOutcome> Finish();
@@ -682,8 +680,10 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
         auto describing = DescribeDeviceLoss(shell, clock_->realtime_at_boot_ms);
         const std::string why = co_await std::move(describing);
         state->error = where + ": " + why + " (" + it.fatal->message + ")";
+        state->device_fault = true;
       } else {
         state->error = where + ": " + it.fatal->message;
+        state->device_fault = it.fatal->timed_out();
       }
       co_return;
     }
@@ -1150,6 +1150,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
       cancelled = true;
     } else if (loop->error) {
       error = loop->error;
+      outcome_.device_fault = loop->device_fault;
     } else if (loop->valid_launches == 0 && loop->measured > 0 && loop->faulted == loop->measured &&
                loop->first_fault) {
       error = EveryIterationFaultedReason(*loop->first_fault, loop->one_fault_kind);

@@ -75,6 +75,10 @@ struct RunOutcome {
   // no end the store does not have; the run stays `running` there until the next start marks
   // it interrupted.
   bool status_stored = true;
+  // A failure the phone caused: it went away (not found, offline, unauthorized, the connection
+  // lost) or stopped answering a command within its deadline. Fleet health counts these per
+  // phone (lab/device_health.h).
+  bool device_fault = false;
 };
 
 struct RunExecutorOptions {

@@ -56,10 +56,6 @@ constexpr CompilationNameOf kCompilationNames[] = {{Compilation::kAsIs, "as-is"}
 constexpr std::array<std::string_view, 7> kThermalStatusNames = {
     "none", "light", "moderate", "severe", "critical", "emergency", "shutdown"};
 
-FieldError Error(std::string field, std::string message) {
-  return FieldError{std::move(field), std::move(message)};
-}
-
 std::string Range(int64_t lo, int64_t hi) {
   return "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
 }

@@ -19,10 +19,6 @@ constexpr KindName kKindNames[] = {{Kind::kTap, "tap"},      {Kind::kSwipe, "swi
                                    {Kind::kKey, "key"},      {Kind::kText, "text"},
                                    {Kind::kWait, "wait_ms"}, {Kind::kMonkey, "monkey"}};
 
-FieldError Error(std::string field, std::string message) {
-  return FieldError{std::move(field), std::move(message)};
-}
-
 // [n, n, ...] of `count` numbers, each in its bounds.
 std::optional<FieldError> ReadNumbers(const json& v, const std::string& field,
                                       const std::vector<std::pair<int64_t, int64_t>>& bounds,

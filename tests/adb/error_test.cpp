@@ -5,13 +5,13 @@
 namespace droidlab::adb {
 namespace {
 
-struct FailCase {
+struct FailTextCase {
   const char* name;
   const char* text;
   AdbErrc code;
 };
 
-class ClassifyFailTextTest : public ::testing::TestWithParam<FailCase> {};
+class ClassifyFailTextTest : public ::testing::TestWithParam<FailTextCase> {};
 
 TEST_P(ClassifyFailTextTest, KeepsTextAndClassifies) {
   AdbError e = ClassifyFailText(GetParam().text);
@@ -24,37 +24,39 @@ TEST_P(ClassifyFailTextTest, KeepsTextAndClassifies) {
 INSTANTIATE_TEST_SUITE_P(
     AdbTexts, ClassifyFailTextTest,
     ::testing::Values(
-        FailCase{"NotFound", "device 'R58M123ABC' not found", AdbErrc::kDeviceNotFound},
-        FailCase{"NotFoundTcp", "device '127.0.0.1:5555' not found", AdbErrc::kDeviceNotFound},
-        FailCase{"NotFoundQuoteInSerial", "device 'a'b' not found", AdbErrc::kDeviceNotFound},
-        FailCase{"NoDevices", "no devices/emulators found", AdbErrc::kDeviceNotFound},
-        FailCase{"NoUsbDevices", "no devices found", AdbErrc::kDeviceNotFound},
-        FailCase{"NoEmulators", "no emulators found", AdbErrc::kDeviceNotFound},
-        FailCase{"NoTransportId", "no device with transport id '7'", AdbErrc::kDeviceNotFound},
-        FailCase{"Offline", "device offline", AdbErrc::kDeviceOffline},
-        FailCase{"OfflineNoTransport", "device offline (no transport)", AdbErrc::kDeviceOffline},
-        FailCase{"OfflineTransport", "device offline (transport offline)", AdbErrc::kDeviceOffline},
-        FailCase{"Connecting", "device still connecting", AdbErrc::kDeviceOffline},
-        FailCase{"Authorizing", "device still authorizing", AdbErrc::kDeviceOffline},
-        FailCase{"Unauthorized",
-                 "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry "
-                 "'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation "
-                 "dialog on your device.",
-                 AdbErrc::kDeviceUnauthorized},
-        FailCase{"NoPermissions",
-                 "insufficient permissions for device: user in plugdev group; are your udev "
-                 "rules wrong?\nSee [http://developer.android.com/tools/device.html] for more "
-                 "information",
-                 AdbErrc::kDeviceUnauthorized},
-        FailCase{"Ambiguous", "more than one device/emulator", AdbErrc::kInvalidArgument},
-        FailCase{"AmbiguousSerial", "more than one device with serial 1234",
-                 AdbErrc::kInvalidArgument},
-        FailCase{"Closed", "closed", AdbErrc::kRejected},
-        FailCase{"UnknownHostService", "unknown host service 'host:frobnicate'",
-                 AdbErrc::kRejected},
-        FailCase{"Empty", "", AdbErrc::kRejected},
-        FailCase{"NotFoundPrefixOnly", "device '", AdbErrc::kRejected}),
-    [](const ::testing::TestParamInfo<FailCase>& param_info) {
+        FailTextCase{"NotFound", "device 'R58M123ABC' not found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NotFoundTcp", "device '127.0.0.1:5555' not found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NotFoundQuoteInSerial", "device 'a'b' not found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NoDevices", "no devices/emulators found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NoUsbDevices", "no devices found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NoEmulators", "no emulators found", AdbErrc::kDeviceNotFound},
+        FailTextCase{"NoTransportId", "no device with transport id '7'", AdbErrc::kDeviceNotFound},
+        FailTextCase{"Offline", "device offline", AdbErrc::kDeviceOffline},
+        FailTextCase{"OfflineNoTransport", "device offline (no transport)",
+                     AdbErrc::kDeviceOffline},
+        FailTextCase{"OfflineTransport", "device offline (transport offline)",
+                     AdbErrc::kDeviceOffline},
+        FailTextCase{"Connecting", "device still connecting", AdbErrc::kDeviceOffline},
+        FailTextCase{"Authorizing", "device still authorizing", AdbErrc::kDeviceOffline},
+        FailTextCase{"Unauthorized",
+                     "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry "
+                     "'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation "
+                     "dialog on your device.",
+                     AdbErrc::kDeviceUnauthorized},
+        FailTextCase{"NoPermissions",
+                     "insufficient permissions for device: user in plugdev group; are your udev "
+                     "rules wrong?\nSee [http://developer.android.com/tools/device.html] for more "
+                     "information",
+                     AdbErrc::kDeviceUnauthorized},
+        FailTextCase{"Ambiguous", "more than one device/emulator", AdbErrc::kInvalidArgument},
+        FailTextCase{"AmbiguousSerial", "more than one device with serial 1234",
+                     AdbErrc::kInvalidArgument},
+        FailTextCase{"Closed", "closed", AdbErrc::kRejected},
+        FailTextCase{"UnknownHostService", "unknown host service 'host:frobnicate'",
+                     AdbErrc::kRejected},
+        FailTextCase{"Empty", "", AdbErrc::kRejected},
+        FailTextCase{"NotFoundPrefixOnly", "device '", AdbErrc::kRejected}),
+    [](const ::testing::TestParamInfo<FailTextCase>& param_info) {
       return std::string(param_info.param.name);
     });
 

@@ -25,6 +25,16 @@ TEST(ServicesTest, DeviceSelection) {
   EXPECT_EQ(HostSerialFeatures(S("emulator-5554")).str(), "host-serial:emulator-5554:features");
 }
 
+// The recovery ladder's services, as adb's own client sends them (client/commandline.cpp:
+// `adb -s S reconnect` is format_host_command("reconnect"), `adb connect` host:connect:,
+// `adb reconnect device` opens "reconnect" on the device, `adb reboot` "reboot:").
+TEST(ServicesTest, RecoveryLadderServices) {
+  EXPECT_EQ(HostSerialReconnect(S("R58M123ABC")).str(), "host-serial:R58M123ABC:reconnect");
+  EXPECT_EQ(HostConnect(S("127.0.0.1:5555")).str(), "host:connect:127.0.0.1:5555");
+  EXPECT_EQ(DeviceReconnect().str(), "reconnect");
+  EXPECT_EQ(Reboot().str(), "reboot:");
+}
+
 // client/commandline.cpp ShellServiceString: "shell" + ",v2,raw" + ":" + command.
 TEST(ServicesTest, Shell) {
   auto cmd = BuildShellCommand({"echo", "hi there"});

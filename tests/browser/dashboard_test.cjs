@@ -466,6 +466,16 @@ async function main() {
     check(installedText.includes(`#${builds[0].id}`) && installedText.includes(`#${built.body.id}`) &&
           installedText.includes('42'),
           `the device page shows the build the run installed: ${installedText}`);
+    // Its health (issue 17 §3): the daemon checked it at start-up, an idle phone, with the
+    // battery and thermal readings; nothing has happened to it.
+    const checkRow = page.locator('#health-checks tr').nth(1);
+    await checkRow.waitFor({timeout: 10000});
+    const checkText = await checkRow.textContent();
+    check(checkText.includes('yes') && checkText.includes('%') && checkText.includes('°C'),
+          `the device page shows its last check: ${checkText}`);
+    const eventsText = await page.locator('#device-events').textContent();
+    check(eventsText.includes('it has answered every check'), `no event yet: ${eventsText}`);
+    check(await page.locator('#quarantine .quarantined').count() === 0, 'a healthy phone is not quarantined');
     await page.screenshot({path: path.join(artifacts, 'device.png'), fullPage: true});
     // A side-by-side run (issue 14 §4) of a second build against the first: the run page shows
     // each build's launches and the verdict of one against the other, with the conditions.

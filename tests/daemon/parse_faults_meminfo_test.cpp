@@ -24,7 +24,7 @@ class ParseFaultsMeminfoTest : public testutil::ParseCommandFixture {};
 // Android 13 threadtime: a launch, an ANR (ProcessErrorStateRecord.appNotResponding), a Java
 // crash (RuntimeInit) interleaved with another process, a slow dispatch (Looper.showSlowLog) and
 // an am_anr (events buffer).
-constexpr const char* kLogcat =
+constexpr const char* kFaultsLogcat =
     "11-22 10:01:02.897  1234  1281 I ActivityTaskManager: Displayed "
     "com.example.app/.MainActivity: +1s797ms\n"
     "11-22 10:01:10.000  1234  1300 E ActivityManager: ANR in com.example.app "
@@ -43,7 +43,7 @@ constexpr const char* kLogcat =
     "Input dispatching timed out (a, b)]\n";
 
 TEST_F(ParseFaultsMeminfoTest, LogcatFaultEventsNextToLaunches) {
-  ProcessResult r = Parse("logcat", WriteFile("faults.txt", kLogcat));
+  ProcessResult r = Parse("logcat", WriteFile("faults.txt", kFaultsLogcat));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json doc = json::parse(r.out);
   EXPECT_EQ(doc["skipped_lines"], 0);
@@ -174,8 +174,8 @@ TEST_F(ParseFaultsMeminfoTest, MeminfoAndroid11PlusRss) {
 }
 
 TEST_F(ParseFaultsMeminfoTest, MeminfoNoProcessOrNoMeminfoExitsTwoWithOneLine) {
-  for (const std::string& text :
-       {std::string("No process found for: com.gone\n"), std::string(kLogcat), std::string()}) {
+  for (const std::string& text : {std::string("No process found for: com.gone\n"),
+                                  std::string(kFaultsLogcat), std::string()}) {
     ProcessResult r = Parse("meminfo", WriteFile("x.txt", text));
     EXPECT_EQ(r.exit_code, 2) << r.out;
     EXPECT_TRUE(r.out.empty());

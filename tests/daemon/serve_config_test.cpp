@@ -108,17 +108,29 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->alert_max_attempts, 8);
   EXPECT_EQ(config->alert_timeout_seconds, 10);
   EXPECT_EQ(config->host_name, "lab-1");
+  EXPECT_EQ(config->health.interval_seconds, 60);
+  EXPECT_EQ(config->health.probe_timeout_seconds, 10);
+  EXPECT_EQ(config->health.settle_seconds, 30);
+  EXPECT_EQ(config->health.boot_timeout_seconds, 180);
+  EXPECT_TRUE(config->health.recovery_reboot) << "the example allows it; the default does not";
+  EXPECT_EQ(config->health.max_reboots_per_day, 1);
 
   // Some values above are the defaults: the keys themselves must be there too, every one the
   // loader accepts (serve_config.cpp), so the example documents them all.
   const auto doc = nlohmann::json::parse(*ReadExampleFiles(DROIDLAB_EXAMPLE_CONFIG));
   std::set<std::string> keys;
   for (auto it = doc.begin(); it != doc.end(); ++it) keys.insert(it.key());
-  EXPECT_EQ(keys,
-            (std::set<std::string>{
-                "listen", "db", "builds_dir", "adb_server", "adb_path", "host_name", "token_file",
-                "log_level", "cors_origins", "max_connections", "max_connections_per_client",
-                "max_event_streams", "insecure", "retention", "schedule_grace_minutes", "alerts"}));
+  EXPECT_EQ(keys, (std::set<std::string>{"listen", "db", "builds_dir", "adb_server", "adb_path",
+                                         "host_name", "token_file", "log_level", "cors_origins",
+                                         "max_connections", "max_connections_per_client",
+                                         "max_event_streams", "insecure", "retention",
+                                         "schedule_grace_minutes", "alerts", "health"}));
+  std::set<std::string> health_keys;
+  for (auto it = doc["health"].begin(); it != doc["health"].end(); ++it)
+    health_keys.insert(it.key());
+  EXPECT_EQ(health_keys, (std::set<std::string>{"interval_seconds", "probe_timeout_seconds",
+                                                "settle_seconds", "boot_timeout_seconds",
+                                                "recovery_reboot", "max_reboots_per_day"}));
   std::set<std::string> alert_keys;
   for (auto it = doc["alerts"].begin(); it != doc["alerts"].end(); ++it) alert_keys.insert(it.key());
   EXPECT_EQ(alert_keys, (std::set<std::string>{"webhooks", "max_attempts", "timeout_seconds"}));
@@ -159,45 +171,83 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"MissingTokenFile", {"--token-file", "/nope"}, "", "--token-file: cannot read"},
         BadCase{"MissingConfig", {"--config", "/nope.json"}, "", "--config: cannot read"},
         BadCase{"ConfigNotJson", {"--config", "/bad.json"}, "{nope", "not a JSON object"},
-        BadCase{"ConfigUnknownKey", {"--config", "/bad.json"}, R"({"lisen":"x"})",
+        BadCase{"ConfigUnknownKey",
+                {"--config", "/bad.json"},
+                R"({"lisen":"x"})",
                 "\"lisen\" is not a setting"},
-        BadCase{"ConfigWrongType", {"--config", "/bad.json"}, R"({"db":5})",
-                "\"db\" must be a string"},
-        BadCase{"ConfigBadRetention", {"--config", "/bad.json"},
-                R"({"retention":{"max_age_days":0}})", "retention.max_age_days"},
+        BadCase{
+            "ConfigWrongType", {"--config", "/bad.json"}, R"({"db":5})", "\"db\" must be a string"},
+        BadCase{"ConfigBadRetention",
+                {"--config", "/bad.json"},
+                R"({"retention":{"max_age_days":0}})",
+                "retention.max_age_days"},
         // 24 h × 10^17 days overflows the retention cut-off: a number no one means is refused
         // at load, not wrapped into "delete everything" an hour later.
-        BadCase{"ConfigRetentionAgeOutOfRange", {"--config", "/bad.json"},
+        BadCase{"ConfigRetentionAgeOutOfRange",
+                {"--config", "/bad.json"},
                 R"({"retention":{"max_age_days":100000000000000000}})",
                 "must be at most 36500"},
-        BadCase{"ConfigRetentionRunsOutOfRange", {"--config", "/bad.json"},
+        BadCase{"ConfigRetentionRunsOutOfRange",
+                {"--config", "/bad.json"},
                 R"({"retention":{"max_runs":10000000000000}})",
                 "must be at most 1000000000"},
-        BadCase{"ConfigInsecureNotBoolean", {"--config", "/bad.json"}, R"({"insecure":"yes"})",
+        BadCase{"ConfigInsecureNotBoolean",
+                {"--config", "/bad.json"},
+                R"({"insecure":"yes"})",
                 "\"insecure\" must be true or false"},
-        BadCase{"AlertWebhookHttps", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookHttps",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"https://h/x","secret":"s"}]}})",
                 "\"alerts.webhooks[0].url\": 'https://h/x': https:// is not supported"},
-        BadCase{"AlertWebhookNotAUrl", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookNotAUrl",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"hooks.lab:80","secret":"s"}]}})",
                 "expected an http:// URL"},
-        BadCase{"AlertWebhookBadPort", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookBadPort",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"http://h:0/x","secret":"s"}]}})",
                 "port must be 1 to 65535"},
-        BadCase{"AlertWebhookWithoutSecret", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookWithoutSecret",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"http://h/x"}]}})",
                 "\"alerts.webhooks[0].secret\" is required"},
-        BadCase{"AlertWebhookTwice", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookTwice",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"http://h/x","secret":"a"},)"
                 R"({"url":"http://h/x","secret":"b"}]}})",
                 "\"alerts.webhooks[1].url\" is given twice"},
-        BadCase{"AlertWebhookUnknownKey", {"--config", "/bad.json"},
+        BadCase{"AlertWebhookUnknownKey",
+                {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"http://h/x","secret":"a","sekret":"b"}]}})",
                 "\"alerts.webhooks[0].sekret\" is not a setting"},
-        BadCase{"AlertUnknownKey", {"--config", "/bad.json"}, R"({"alerts":{"hooks":[]}})",
+        BadCase{"AlertUnknownKey",
+                {"--config", "/bad.json"},
+                R"({"alerts":{"hooks":[]}})",
                 "\"alerts.hooks\" is not a setting"},
-        BadCase{"AlertAttemptsOutOfRange", {"--config", "/bad.json"},
-                R"({"alerts":{"max_attempts":0}})", "\"alerts.max_attempts\" must be an integer"}),
+        BadCase{"AlertAttemptsOutOfRange",
+                {"--config", "/bad.json"},
+                R"({"alerts":{"max_attempts":0}})",
+                "\"alerts.max_attempts\" must be an integer"},
+        BadCase{"HealthUnknownKey",
+                {"--config", "/bad.json"},
+                R"({"health":{"reboot":true}})",
+                "\"health.reboot\" is not a setting"},
+        BadCase{"HealthRebootNotBoolean",
+                {"--config", "/bad.json"},
+                R"({"health":{"recovery_reboot":1}})",
+                "\"health.recovery_reboot\" must be true or false"},
+        BadCase{"HealthIntervalZero",
+                {"--config", "/bad.json"},
+                R"({"health":{"interval_seconds":0}})",
+                "\"health.interval_seconds\" must be an integer from 1 to 86400"},
+        BadCase{"HealthTooManyReboots",
+                {"--config", "/bad.json"},
+                R"({"health":{"max_reboots_per_day":100}})",
+                "\"health.max_reboots_per_day\" must be an integer from 1 to 24"},
+        BadCase{"HealthNotAnObject",
+                {"--config", "/bad.json"},
+                R"({"health":[]})",
+                "\"health\" must be an object"}),
     [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
 
 // Issue 17 §3: a daemon's tokens file names each token; a bare token still works as before.

@@ -15,8 +15,6 @@ namespace {
 using parsers::GfxinfoFramestats;
 using parsers::GfxinfoProfile;
 
-constexpr char kApp[] = "com.example.app";
-
 class AppDumpsTest : public PinnedClockPhoneTest {
  protected:
   void Make(int sdk) {

@@ -16,8 +16,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-constexpr char kApp[] = "com.example.app";
-
 class CompilationTest : public PinnedClockPhoneTest {
  protected:
   void Start(int sdk, std::string filter = "speed-profile", bool has_profile = true,

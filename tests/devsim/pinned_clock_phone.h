@@ -14,6 +14,9 @@
 
 namespace droidlab::devsim {
 
+// The app of DefaultScenario(), which the tests launch and dump.
+inline constexpr char kApp[] = "com.example.app";
+
 class PinnedClockPhoneTest : public ::testing::Test {
  protected:
   // The phone of `scenario` (FinishScenario must accept it); call in ASSERT_NO_FATAL_FAILURE.

@@ -53,5 +53,18 @@ TEST(ServiceNameTest, OtherServicesAreNotShell) {
   EXPECT_FALSE(ParseShellService("reverse:list-forward"));
 }
 
+// adbd's services that take the transport down (packages/modules/adb/daemon/services.cpp):
+// "reconnect" exactly (`adb reconnect device` sends it NUL-terminated), "reboot:" with or
+// without a target (`adb reboot`, `adb reboot bootloader`).
+TEST(ServiceNameTest, AdbdReconnectAndRebootServices) {
+  EXPECT_EQ(ParseAdbdService(std::string_view("reconnect\0", 10)), AdbdService::kReconnect);
+  EXPECT_EQ(ParseAdbdService("reconnect"), AdbdService::kReconnect);
+  EXPECT_EQ(ParseAdbdService("reboot:"), AdbdService::kReboot);
+  EXPECT_EQ(ParseAdbdService("reboot:bootloader"), AdbdService::kReboot);
+  EXPECT_EQ(ParseAdbdService("reconnect-offline"), AdbdService::kNone);
+  EXPECT_EQ(ParseAdbdService("reboot"), AdbdService::kNone);
+  EXPECT_EQ(ParseAdbdService("shell:reboot"), AdbdService::kNone);
+}
+
 }  // namespace
 }  // namespace droidlab::devsim

@@ -5,9 +5,11 @@
 // on that device works; a server that is not running is started.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -23,6 +25,7 @@
 #include "adb/client.h"
 #include "tests/common/adb_lab.h"
 #include "tests/common/fake_adb_server.h"
+#include "tests/common/wait_until.h"
 
 namespace droidlab::testutil {
 namespace {
@@ -161,6 +164,79 @@ TEST_F(AdbClientE2eTest, HungCommandTimesOutAndTheNextOneWorks) {
       RunAwaitable(io, client.ShellArgv(serial, {"echo", "still here"}, DeadlineAfter(seconds(5))));
   ASSERT_TRUE(next.ok()) << next.error().message;
   EXPECT_EQ(next->out, "still here\n");
+}
+
+// The recovery ladder's calls against Debian's adb 29 (issue 17 §3): `reconnect` for one
+// transport (adb.cpp answers OKAY either way; an unknown serial's words are its FAIL text), which
+// drops a network phone for good until `adb connect` again; adbd's `reconnect`, which answers
+// "done". Neither waits for the phone's command slots: four hung shells hold them all.
+TEST_F(AdbClientE2eTest, TheLaddersCallsReachThePhoneEvenWithEveryCommandSlotHung) {
+  const std::string address = ConnectDevsim();
+  const auto serial = *adb::Serial::Parse(address);
+  asio::io_context io;
+  auto options = Options();
+  std::vector<std::string> observed;
+  options.on_device_command = [&](std::string_view s, std::string_view command,
+                                  adb::Clock::duration, bool ok) {
+    observed.push_back(std::string(s) + " " + std::string(command) + (ok ? " ok" : " failed"));
+  };
+  adb::Client client(io.get_executor(), options);
+
+  auto unknown = RunAwaitable(
+      io, client.ReconnectTransport(*adb::Serial::Parse("127.0.0.1:1"), DeadlineAfter(seconds(5))));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().code, AdbErrc::kDeviceNotFound) << unknown.error().message;
+
+  // Every slot (max_commands_per_device, 4) taken by a shell that never ends.
+  ASSERT_EQ(Shell({address, ""}, "devsim-fault wedge device").out, "wedged until device\n");
+  int hung = 0;
+  const std::vector<std::string> uptime{"cat", "/proc/uptime"};  // outlives the spawned shells
+  for (int i = 0; i < 4; ++i) {
+    asio::co_spawn(
+        io,
+        [&client, &serial, &uptime, &hung]() -> asio::awaitable<void> {
+          auto shell = client.ShellArgv(serial, uptime, DeadlineAfter(seconds(8)));
+          auto r = co_await std::move(shell);
+          if (!r) ++hung;
+        },
+        asio::detached);
+  }
+  io.run_for(milliseconds(300));
+  auto done = RunAwaitable(io, client.ReconnectDevice(serial, DeadlineAfter(seconds(5))));
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  EXPECT_EQ(*done, "done");
+  // adbd dropping its end takes the hung shells with it.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        io.run_for(milliseconds(50));
+        return hung == 4;
+      },
+      seconds(9)));
+  WaitForDevice(server_, address);
+  auto answered = RunAwaitable(
+      io, client.ShellArgv(serial, {"cat", "/proc/uptime"}, DeadlineAfter(seconds(5))));
+  ASSERT_TRUE(answered.ok()) << answered.error().message;
+
+  auto reconnecting =
+      RunAwaitable(io, client.ReconnectTransport(serial, DeadlineAfter(seconds(5))));
+  ASSERT_TRUE(reconnecting.ok()) << reconnecting.error().message;
+  EXPECT_EQ(*reconnecting, "reconnecting " + address + " [device]");
+  const bool gone = WaitUntil(
+      [&] { return server_.Adb({"devices"}).out.find(address) == std::string::npos; }, seconds(5));
+  EXPECT_TRUE(gone) << "adb 29 keeps a reset network transport: " << server_.Adb({"devices"}).out;
+  auto connected = RunAwaitable(io, client.Connect(serial, DeadlineAfter(seconds(5))));
+  ASSERT_TRUE(connected.ok()) << connected.error().message;
+  EXPECT_EQ(*connected, "connected to " + address);
+  WaitForDevice(server_, address);
+  auto again = RunAwaitable(io, client.Connect(serial, DeadlineAfter(seconds(5))));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, "already connected to " + address);
+
+  EXPECT_NE(std::find(observed.begin(), observed.end(), address + " reconnect-device ok"),
+            observed.end());
+  EXPECT_NE(std::find(observed.begin(), observed.end(), address + " shell failed"), observed.end());
+  EXPECT_NE(std::find(observed.begin(), observed.end(), "127.0.0.1:1 reconnect failed"),
+            observed.end());
 }
 
 TEST_F(AdbClientE2eTest, LogcatStreamDeliversTheDisplayedLineOfALaunch) {

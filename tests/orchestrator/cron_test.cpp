@@ -153,14 +153,14 @@ TEST(CronParseTest, RestrictedFlagsFollowVixieStarRule) {
 }
 
 TEST(CronParseTest, MacrosExpandToTheirFiveFieldForms) {
-  struct Case {
+  struct MacroCase {
     const char* macro;
     const char* fields;
   };
-  for (const Case& c :
-       {Case{"@yearly", "0 0 1 1 *"}, Case{"@annually", "0 0 1 1 *"}, Case{"@monthly", "0 0 1 * *"},
-        Case{"@weekly", "0 0 * * 0"}, Case{"@daily", "0 0 * * *"}, Case{"@midnight", "0 0 * * *"},
-        Case{"@hourly", "0 * * * *"}, Case{"@DAILY", "0 0 * * *"}}) {
+  for (const MacroCase& c : {MacroCase{"@yearly", "0 0 1 1 *"}, MacroCase{"@annually", "0 0 1 1 *"},
+                             MacroCase{"@monthly", "0 0 1 * *"}, MacroCase{"@weekly", "0 0 * * 0"},
+                             MacroCase{"@daily", "0 0 * * *"}, MacroCase{"@midnight", "0 0 * * *"},
+                             MacroCase{"@hourly", "0 * * * *"}, MacroCase{"@DAILY", "0 0 * * *"}}) {
     const auto m = Cron(c.macro);
     const auto f = Cron(c.fields);
     EXPECT_EQ(m.minutes(), f.minutes()) << c.macro;

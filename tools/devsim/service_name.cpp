@@ -131,4 +131,11 @@ bool IsSyncService(std::string_view service) {
   return WithoutTrailingNuls(service) == "sync:";
 }
 
+AdbdService ParseAdbdService(std::string_view service) {
+  while (!service.empty() && service.back() == '\0') service.remove_suffix(1);
+  if (service == "reconnect") return AdbdService::kReconnect;
+  if (service.starts_with("reboot:")) return AdbdService::kReboot;
+  return AdbdService::kNone;
+}
+
 }  // namespace droidlab::devsim

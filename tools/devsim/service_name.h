@@ -42,4 +42,9 @@ std::optional<InstallServiceRequest> ParseInstallService(std::string_view servic
 // "sync:" (the file sync protocol, tools/devsim/sync_service.h).
 bool IsSyncService(std::string_view service);
 
+// adbd's services that take the transport down (packages/modules/adb/daemon/services.cpp):
+// "reconnect" (reconnect_service) and "reboot:" with an optional target (reboot_device).
+enum class AdbdService { kNone, kReconnect, kReboot };
+AdbdService ParseAdbdService(std::string_view service);
+
 }  // namespace droidlab::devsim

@@ -156,6 +156,33 @@ class ShellStream : public Stream, public std::enable_shared_from_this<ShellStre
   ShellPacketDecoder stdin_decoder_;
 };
 
+// adbd's own services that end by taking the transport down
+// (packages/modules/adb/daemon/services.cpp): "reconnect" writes "done" and kicks the transport
+// (reconnect_service); "reboot:" runs /system/bin/reboot, which prints nothing: the phone goes down
+// under the stream.
+class AdbdServiceStream : public Stream {
+ public:
+  AdbdServiceStream(Connection& connection, std::uint32_t local_id, std::uint32_t remote_id,
+                    bool reboot, SimulatedAndroid& android, asio::any_io_executor executor)
+      : connection_(connection),
+        out_(connection, local_id, remote_id),
+        reboot_(reboot),
+        android_(android),
+        executor_(std::move(executor)) {}
+
+  void Start() override;
+  void OnOkay() override { out_.OnOkay(); }
+  bool OnData(std::string_view) override { return true; }
+  void Stop() override {}
+
+ private:
+  Connection& connection_;
+  Outbox out_;
+  bool reboot_;
+  SimulatedAndroid& android_;
+  asio::any_io_executor executor_;
+};
+
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(tcp::socket socket, std::shared_ptr<SimulatedAndroid> android,
@@ -201,6 +228,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Accept() {
     awaiting_auth_ = false;
     connected_ = true;
+    android_->TransportConnected();
     Send(Packet{kCommandCnxn, kVersionSkipChecksum, kMaxPayload, android_->ConnectBanner()});
   }
   void SendAuthToken() {
@@ -371,6 +399,23 @@ void Outbox::Pump() {
     connection_.Send(Packet{kCommandClse, local_id_, remote_id_, {}});
     connection_.Forget(local_id_);
   }
+}
+
+void AdbdServiceStream::Start() {
+  if (reboot_) {
+    out_.Finish();
+    android_.RebootRequested();  // the transport drops every connection shortly
+    return;
+  }
+  android_.AdbdReconnect();
+  out_.Add("done");
+  out_.Finish();
+  // kick_transport: this connection goes once "done" and the CLSE are out.
+  auto connection = connection_.shared_from_this();
+  auto timer = std::make_shared<asio::steady_timer>(executor_, std::chrono::milliseconds(100));
+  timer->async_wait([connection, timer](boost::system::error_code ec) {
+    if (!ec) connection->Shutdown();
+  });
 }
 
 bool ShellStream::OnData(std::string_view data) {
@@ -607,6 +652,11 @@ void Connection::Handle(Packet packet) {
                                                  *android_);
       } else if (IsSyncService(packet.payload)) {
         stream = std::make_shared<SyncStream>(*this, local_id, packet.arg0, *android_);
+      } else if (const AdbdService adbd = ParseAdbdService(packet.payload);
+                 adbd != AdbdService::kNone) {
+        stream = std::make_shared<AdbdServiceStream>(*this, local_id, packet.arg0,
+                                                     adbd == AdbdService::kReboot, *android_,
+                                                     socket_.get_executor());
       } else {
         // CLSE with local id 0 is how adbd refuses an OPEN.
         Send(Packet{kCommandClse, 0, packet.arg0, {}});

@@ -119,6 +119,7 @@ double DeviceState::UptimeSeconds() const {
 void DeviceState::Reboot(std::chrono::milliseconds services_after) {
   const auto now = clock();
   ++boots;
+  OnReboot(faults);
   booted = now;
   services_up_at = now + services_after;
   // init, zygote and system_server start again; every app process is gone and pids count

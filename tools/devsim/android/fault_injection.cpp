@@ -65,7 +65,8 @@ CommandOutput RunDevsimFault(DeviceState& device, const Argv& argv) {
   static constexpr char kUsage[] =
       "usage: devsim-fault unplug MS | reboot [MS [BOOT_MS]] | unauthorized MS |\n"
       "                    hang PREFIX [N] | truncate PREFIX BYTES [N] |\n"
-      "                    slow PREFIX MS_PER_KIB [N] | garbage N | list | clear\n";
+      "                    slow PREFIX MS_PER_KIB [N] | wedge transport|device|reboot|never |\n"
+      "                    garbage N | list | clear\n";
   if (argv.size() < 2) return Error(kUsage, 2);
   const std::string& kind = argv[1];
   FaultState& faults = device.faults;
@@ -116,6 +117,21 @@ CommandOutput RunDevsimFault(DeviceState& device, const Argv& argv) {
     if (!count || *count < 1) return Error(kUsage, 2);
     fault.remaining = *count;
     faults.active.push_back(std::move(fault));
+  } else if (kind == "wedge") {
+    if (argv.size() != 3) return Error(kUsage, 2);
+    const std::string& until = argv[2];
+    if (until == "transport") {
+      faults.wedge = Wedge::kTransport;
+    } else if (until == "device") {
+      faults.wedge = Wedge::kDevice;
+    } else if (until == "reboot") {
+      faults.wedge = Wedge::kReboot;
+    } else if (until == "never") {
+      faults.wedge = Wedge::kNever;
+    } else {
+      return Error(kUsage, 2);
+    }
+    output.Out("wedged until " + until + "\n");
   } else if (kind == "garbage") {
     const auto count = number(2, 1);
     if (!count || *count < 1) return Error(kUsage, 2);
@@ -127,6 +143,7 @@ CommandOutput RunDevsimFault(DeviceState& device, const Argv& argv) {
     }
   } else if (kind == "clear") {
     faults.active.clear();
+    faults.wedge = Wedge::kNone;
   } else {
     return Error(kUsage, 2);
   }
@@ -156,7 +173,23 @@ std::string CommandLine(const Argv& argv) {
 
 }  // namespace
 
+void OnTransportConnected(FaultState& faults) {
+  if (faults.wedge == Wedge::kTransport) faults.wedge = Wedge::kNone;
+}
+
+void OnAdbdReconnect(FaultState& faults) {
+  if (faults.wedge == Wedge::kTransport || faults.wedge == Wedge::kDevice) {
+    faults.wedge = Wedge::kNone;
+  }
+}
+
+void OnReboot(FaultState& faults) {
+  if (faults.wedge != Wedge::kNever) faults.wedge = Wedge::kNone;
+}
+
 bool TakeFault(FaultState& faults, std::string_view kind, const Argv& argv) {
+  // A wedged phone takes no stream's bytes either.
+  if (kind == "hang" && faults.wedge != Wedge::kNone) return true;
   const std::string line = CommandLine(argv);
   for (auto it = faults.active.begin(); it != faults.active.end(); ++it) {
     if (it->kind != kind || !line.starts_with(it->prefix)) continue;
@@ -167,7 +200,13 @@ bool TakeFault(FaultState& faults, std::string_view kind, const Argv& argv) {
 }
 
 void ApplyFaults(FaultState& faults, const Argv& argv, CommandOutput& output) {
-  if (faults.active.empty() || argv.empty() || argv[0] == "devsim-fault") return;
+  if (argv.empty() || argv[0] == "devsim-fault") return;
+  if (faults.wedge != Wedge::kNone) {
+    output = CommandOutput{};
+    output.hang = true;
+    return;
+  }
+  if (faults.active.empty()) return;
   const std::string line = CommandLine(argv);
   for (auto it = faults.active.begin(); it != faults.active.end(); ++it) {
     if (!line.starts_with(it->prefix)) continue;

@@ -32,15 +32,25 @@ struct ActiveFault {
   long remaining = 1;  // how many more commands it applies to
 };
 
+// `devsim-fault wedge UNTIL`: the phone stops answering — every command but devsim-fault prints
+// nothing and never ends — until what UNTIL names happens (the recovery ladder's rungs,
+// orchestrator/lab/device_recovery.h): "transport" a new connection from the host (the adb
+// server reconnected its transport), "device" adbd's `reconnect` service, "reboot" a reboot,
+// "never" nothing (a phone whose flash or modem is gone). Each rung also clears the ones below
+// it: a reboot clears every wedge but "never".
+enum class Wedge { kNone, kTransport, kDevice, kReboot, kNever };
+
 struct FaultState {
   std::vector<ActiveFault> active;
+  Wedge wedge = Wedge::kNone;
   std::size_t next_scheduled = 0;  // index into Scenario::faults
   UnplugHandler unplug_handler;
   RefuseAuthHandler refuse_auth_handler;
 };
 
 // devsim-fault unplug MS | reboot [MS [BOOT_MS]] | unauthorized MS | hang PREFIX [N] |
-// truncate PREFIX BYTES [N] | slow PREFIX MS [N] | garbage N | list | clear. Usage errors exit 2.
+// truncate PREFIX BYTES [N] | slow PREFIX MS [N] | wedge UNTIL | garbage N | list | clear. Usage
+// errors exit 2. `clear` clears a wedge too.
 CommandOutput RunDevsimFault(DeviceState& device, const std::vector<std::string>& argv);
 
 // Runs the scenario's faults whose time (seconds after the device was created) has come.
@@ -49,6 +59,11 @@ void RunScheduledFaults(DeviceState& device, std::chrono::system_clock::time_poi
 // Rewrites the output of the command `argv` if an active fault matches its command line, and
 // counts that use down. devsim-fault itself is never faulted, so a test can always clear.
 void ApplyFaults(FaultState& faults, const std::vector<std::string>& argv, CommandOutput& output);
+
+// The wedge's rungs: a new connection from the host, adbd's `reconnect` service, a reboot.
+void OnTransportConnected(FaultState& faults);
+void OnAdbdReconnect(FaultState& faults);
+void OnReboot(FaultState& faults);
 
 // For streams that are no shell (an install's bytes): true when an active fault of `kind`
 // matches the command line `argv`, counted down as ApplyFaults does.

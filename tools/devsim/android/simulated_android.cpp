@@ -93,6 +93,11 @@ bool SimulatedAndroid::StallsStream(const std::vector<std::string>& argv) {
   return TakeFault(device_.faults, "hang", argv);
 }
 
+void SimulatedAndroid::RebootRequested() {
+  const std::vector<std::string> reboot{"devsim-fault", "reboot"};
+  RunDevsimFault(device_, reboot);
+}
+
 void SimulatedAndroid::Tick() { AdvanceDeviceTo(device_, device_.Now()); }
 
 CommandOutput SimulatedAndroid::Run(const std::vector<std::string>& argv) {

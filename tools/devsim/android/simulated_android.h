@@ -59,6 +59,15 @@ class SimulatedAndroid : public CommandRunner {
     device_.faults.refuse_auth_handler = std::move(handler);
   }
 
+  // The host connected (CNXN): a `devsim-fault wedge transport` ends.
+  void TransportConnected() { OnTransportConnected(device_.faults); }
+  // adbd's `reconnect` service (packages/modules/adb/daemon/services.cpp reconnect_service): a
+  // wedge until "transport" or "device" ends; the transport then drops its connections.
+  void AdbdReconnect() { OnAdbdReconnect(device_.faults); }
+  // adbd's `reboot:` service (/system/bin/reboot): the phone restarts as under `devsim-fault
+  // reboot` with its defaults (3 s off the wire, services 3 s after).
+  void RebootRequested();
+
   // "device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…"
   std::string ConnectBanner() const;
   const Scenario& scenario() const { return device_.scenario; }
