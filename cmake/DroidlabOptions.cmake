@@ -17,6 +17,12 @@ target_compile_options(droidlab_options INTERFACE
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(droidlab_options INTERFACE -Wno-restrict -Wno-mismatched-new-delete)
 endif()
+# A unity build compiles each .cpp as an include of a generated file, and g++ then takes every
+# anonymous-namespace type and lambda of ours for one defined in a header: -Wsubobject-linkage
+# (meant for headers) fires on each coroutine frame that holds one. Our headers define none.
+if(DROIDLAB_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(droidlab_options INTERFACE -Wno-subobject-linkage)
+endif()
 if(DROIDLAB_WERROR)
   target_compile_options(droidlab_options INTERFACE -Werror)
 endif()

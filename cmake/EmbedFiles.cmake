@@ -34,6 +34,9 @@ function(droidlab_embed_files)
     DEPENDS ${paths} ${DROIDLAB_EMBED_SCRIPT}
     COMMENT "Embedding ${ARG_NAMESPACE}::${ARG_FUNCTION}()"
     VERBATIM)
+  # Each generated file names its arrays kFile0, kFile1, …: compiled on its own, never in a
+  # unity batch beside another (the names would clash).
+  set_source_files_properties(${ARG_OUTPUT} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()
 
 if(NOT CMAKE_SCRIPT_MODE_FILE)
