@@ -273,13 +273,16 @@ TEST_F(DeviceHealthE2eTest, ARebootIsTheLastRungAndAPhoneItDoesNotHelpIsQuaranti
   auto options = FastOptions();
   options.recovery.allow_reboot = true;
   RunningMonitor running(ClientOptions(), *st, options);
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        auto samples =
-            st->Read([&](store::Reader& r) { return r.ListDeviceHealth(dead.address, 0, 10); });
-        return samples && !samples->empty() && samples->front().uptime_ms;
-      },
-      seconds(20)));
+  // Both answered a check first: a reboot is seen against the uptime the last check read.
+  for (const auto* phone : {&rebootable, &dead}) {
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          auto samples =
+              st->Read([&](store::Reader& r) { return r.ListDeviceHealth(phone->address, 0, 10); });
+          return samples && !samples->empty() && samples->front().uptime_ms;
+        },
+        seconds(20)));
+  }
   EXPECT_EQ(Shell(rebootable, "devsim-fault wedge reboot").out, "wedged until reboot\n");
   EXPECT_EQ(Shell(dead, "devsim-fault wedge never").out, "wedged until never\n");
 
