@@ -10,7 +10,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <deque>
 #include <exception>
-#include <set>
 #include <utility>
 
 #include "base/wall_clock.h"
@@ -328,7 +327,11 @@ struct DeviceHealthMonitor::Impl : std::enable_shared_from_this<Impl> {
   asio::awaitable<void> Recover(std::string serial_text, std::string why) {
     co_await asio::this_coro::throw_if_cancelled(false);
     auto serial = adb::Serial::Parse(serial_text);
-    if (!serial) co_return;
+    if (!serial) {
+      // Not a serial adb would take (never from adb's own list): leave it to the next check.
+      Update(serial_text, [](Phone& p) { p.busy_task = false; });
+      co_return;
+    }
     const int64_t now = options.now_ms();
     bool may_reboot = false;
     Update(serial_text, [&](Phone& p) {
