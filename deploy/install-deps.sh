@@ -15,7 +15,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake make ccache
+  g++ cmake make ccache mold
   libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libzip-dev libssl-dev
   libgtest-dev libbenchmark-dev adb libhowardhinnant-date-dev tzdata curl
   libjs-chart.js libpq-dev dpkg-dev

@@ -629,7 +629,10 @@ TEST_F(RunQueueLabTest, ACancelThroughAnotherDaemonReachesTheRunAtItsHostsNextRe
   ASSERT_TRUE(asked) << asked.error().message;
   EXPECT_TRUE(asked->cancel_requested);
   EXPECT_EQ(asked->status, store::RunStatus::kRunning) << "lab-b ends it, restoring its phone";
-  ASSERT_TRUE(RunUntil([&] { return Stored(run->id).status == store::RunStatus::kCancelled; }));
+  // The store holds the end before the executor's coroutine resumes from writing it: wait for both.
+  ASSERT_TRUE(RunUntil([&] {
+    return Stored(run->id).status == store::RunStatus::kCancelled && !b.executor->finished.empty();
+  }));
   EXPECT_EQ(b.executor->finished, (std::vector<int64_t>{run->id}));
 
   // A queued run no host holds is cancelled by whichever daemon is asked.
