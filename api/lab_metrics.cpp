@@ -17,15 +17,13 @@ const std::vector<double> kLaunchBounds = {0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75,
 const std::vector<double> kAdbBounds = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                                         0.1,    0.25,  0.5,    1,     2.5,  5,     10};
 
-// The shortest fixed-point text that reads back as the same double ("0.1", not
-// 0.10000000000000001; "0.0005", not 5e-04).
-std::string Number(double value) {
+}  // namespace
+
+std::string MetricValue(double value) {
   char buffer[400];  // fixed notation of a large double is long
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
   return ec == std::errc() ? std::string(buffer, end) : "NaN";
 }
-
-}  // namespace
 
 Histogram::Histogram(std::vector<double> upper_bounds)
     : bounds_(std::move(upper_bounds)), counts_(bounds_.size() + 1, 0) {}
@@ -43,12 +41,12 @@ void Histogram::AppendExposition(std::string& out, std::string_view name,
   uint64_t cumulative = 0;
   for (size_t i = 0; i <= bounds_.size(); ++i) {
     cumulative += counts_[i];
-    const std::string le = i < bounds_.size() ? Number(bounds_[i]) : "+Inf";
+    const std::string le = i < bounds_.size() ? MetricValue(bounds_[i]) : "+Inf";
     out.append(name).append("_bucket{").append(prefix).append("le=\"").append(le);
     out.append("\"} ").append(std::to_string(cumulative)).append("\n");
   }
   const std::string braces = labels.empty() ? "" : "{" + std::string(labels) + "}";
-  out.append(name).append("_sum").append(braces).append(" ").append(Number(sum_)).append("\n");
+  out.append(name).append("_sum").append(braces).append(" ").append(MetricValue(sum_)).append("\n");
   out.append(name).append("_count").append(braces).append(" ");
   out.append(std::to_string(count_)).append("\n");
 }

@@ -46,4 +46,8 @@ class LabMetrics {
 // A Prometheus label value: backslash, double quote and newline escaped.
 std::string EscapeLabelValue(std::string_view value);
 
+// A sample's value: the shortest fixed-point text that reads back as the same double ("0.1",
+// not 0.10000000000000001; "0.0005", not 5e-04; a count of seconds in full, not "1.23457e+06").
+std::string MetricValue(double value);
+
 }  // namespace droidlab::api

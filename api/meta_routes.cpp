@@ -1,6 +1,5 @@
 // What is not a lab resource: health, the OpenAPI document, /metrics, the dashboard's files, and
 // the placeholder of the event stream (the server streams it itself).
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -8,6 +7,7 @@
 
 #include "api/handlers.h"
 #include "api/json.h"
+#include "api/lab_metrics.h"
 #include "api/web_assets.h"
 
 namespace droidlab::api {
@@ -62,12 +62,6 @@ struct PhoneSeries {
   const char* help;
 };
 
-std::string Number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
-
 void AppendMonitoredHealth(const RouteContext& ctx,
                            const std::vector<orchestrator::DeviceSnapshot>& phones,
                            std::string& text) {
@@ -105,7 +99,7 @@ void AppendMonitoredHealth(const RouteContext& ctx,
       }
       header(seconds);
       for (const auto& [serial, c] : totals) {
-        text += std::string(seconds.name) + labels(serial) + " " + Number(c.seconds) + "\n";
+        text += std::string(seconds.name) + labels(serial) + " " + MetricValue(c.seconds) + "\n";
       }
     }
   }
@@ -158,7 +152,7 @@ void AppendMonitoredHealth(const RouteContext& ctx,
     header(g.series);
     for (const Snapshot& s : health) {
       if (auto v = g.value(s))
-        text += std::string(g.series.name) + labels(s.serial) + " " + Number(*v) + "\n";
+        text += std::string(g.series.name) + labels(s.serial) + " " + MetricValue(*v) + "\n";
     }
   }
   const PhoneSeries steps{"droidlab_device_recovery_steps_total", "counter",

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -22,6 +21,7 @@
 #include <exception>
 #include <map>
 
+#include "api/as_tuple.h"
 #include "api/event_hub.h"
 #include "api/json.h"
 #include "api/request_guard.h"
@@ -39,8 +39,6 @@ using tcp = asio::ip::tcp;
 using asio::use_awaitable;
 
 namespace {
-
-constexpr auto kTuple = asio::as_tuple(use_awaitable);
 
 bool IsAllowedOrigin(const std::vector<std::string>& allowed, const std::string& origin) {
   if (origin.empty()) return false;

@@ -1,6 +1,5 @@
 #include "api/webhook_client.h"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -13,6 +12,8 @@
 #include <memory>
 #include <string>
 
+#include "api/as_tuple.h"
+
 namespace droidlab::api {
 
 namespace {
@@ -22,7 +23,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
 // A receiver's answer is read for its status; its body is not wanted, only bounded.
 constexpr uint64_t kMaxAnswerBody = 64 * 1024;
 

@@ -8,12 +8,6 @@
 namespace droidlab::parsers {
 namespace {
 
-std::optional<bool> ParseJavaBool(std::string_view s) {
-  if (s == "true") return true;
-  if (s == "false") return false;
-  return std::nullopt;
-}
-
 class BatteryReader {
  public:
   void Line(std::string_view raw) {

@@ -21,12 +21,6 @@ std::optional<double> ParseJavaFloat(std::string_view s) {
   return value;
 }
 
-std::optional<bool> ParseJavaBool(std::string_view s) {
-  if (s == "true") return true;
-  if (s == "false") return false;
-  return std::nullopt;
-}
-
 // "Temperature{mValue=36.1, mType=3, mName=battery, mStatus=0}". mName is free text, so it is
 // taken between ", mName=" and the last ", mStatus=".
 std::optional<ThermalTemperature> ParseTemperatureItem(std::string_view item) {

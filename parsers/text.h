@@ -20,6 +20,13 @@ inline std::optional<uint64_t> ParseUint64(std::string_view s) { return ParseInt
 
 inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
+// A Java boolean as dumpsys prints it (String.valueOf(boolean)): "true" or "false", nothing else.
+inline std::optional<bool> ParseJavaBool(std::string_view s) {
+  if (s == "true") return true;
+  if (s == "false") return false;
+  return std::nullopt;
+}
+
 // Scans the non-negative decimal number at p (stopping at the first non-digit) into `out`.
 // Returns the end of the digits, or nullptr when there are none or the value exceeds INT64_MAX.
 // For per-row hot paths: libstdc++ 12 keeps std::from_chars out of line with an overflow check

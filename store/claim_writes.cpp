@@ -10,29 +10,6 @@
 
 namespace droidlab::store::writes {
 
-namespace {
-
-// Steps a cached statement that returns rows, `row` called on each; the error names `what`.
-template <class Bind, class Row>
-Status EachRow(Database& db, const char* sql, Bind bind, Row row, std::string_view what) {
-  auto st = db.Cached(sql);
-  if (!st) return st.error();
-  bind(**st);
-  for (;;) {
-    switch ((*st)->StepOnce()) {
-      case Statement::Step::kRow:
-        row(**st);
-        break;
-      case Statement::Step::kDone:
-        return OkStatus();
-      case Statement::Step::kError:
-        return (*st)->Error(what);
-    }
-  }
-}
-
-}  // namespace
-
 StoreResult<std::optional<int64_t>> ClaimRun(Database& db, const RunClaim& claim) {
   std::optional<int64_t> claimed;
   const char* sql = claim.run_id ? sql::kClaimRunById : sql::kClaimRunForPhone;

@@ -21,6 +21,25 @@ Status RunCached(Database& db, const char* sql, Bind bind, std::string_view what
   return (*st)->Run(what);
 }
 
+// Steps a cached statement that returns rows, `row` called on each; the error names `what`.
+template <class Bind, class Row>
+Status EachRow(Database& db, const char* sql, Bind bind, Row row, std::string_view what) {
+  auto st = db.Cached(sql);
+  if (!st) return st.error();
+  bind(**st);
+  for (;;) {
+    switch ((*st)->StepOnce()) {
+      case Statement::Step::kRow:
+        row(**st);
+        break;
+      case Statement::Step::kDone:
+        return OkStatus();
+      case Statement::Step::kError:
+        return (*st)->Error(what);
+    }
+  }
+}
+
 // kNotFound (naming `what`) when the last statement changed no row.
 inline Status NotFoundUnlessChanged(Database& db, std::string_view what) {
   if (db.Changes() == 0) return MakeStoreError(StoreErrorCode::kNotFound, std::string(what));

@@ -18,22 +18,22 @@ namespace droidlab::orchestrator {
 namespace {
 
 using nlohmann::json;
+using Argv = std::vector<std::string>;
 
-std::string Body(const std::string& scenario) {
+std::string ScenarioBody(const std::string& scenario) {
   return R"({"serial":"R58M123ABC","package":"com.example.app","mode":"cold","iterations":5,)"
          R"("scenario":)" +
          scenario + "}";
 }
 
 TEST(ScenarioTest, EveryStepBecomesItsArgv) {
-  auto spec = ParseRunSpec(
-      Body(R"([{"tap":[540,1200]},{"wait_ms":500},{"swipe":[540,1600,540,400,300]},{"key":"BACK"},)"
-           R"x({"key":"KEYCODE_ENTER"},{"key":"66"},{"text":"hello world; $(reboot)"},)x"
-           R"({"monkey":{"events":200,"seed":42,"throttle_ms":50}}])"));
+  auto spec = ParseRunSpec(ScenarioBody(
+      R"([{"tap":[540,1200]},{"wait_ms":500},{"swipe":[540,1600,540,400,300]},{"key":"BACK"},)"
+      R"x({"key":"KEYCODE_ENTER"},{"key":"66"},{"text":"hello world; $(reboot)"},)x"
+      R"({"monkey":{"events":200,"seed":42,"throttle_ms":50}}])"));
   ASSERT_TRUE(spec.ok()) << spec.error().field << ": " << spec.error().message;
   ASSERT_EQ(spec->scenario.size(), 8u);
   const std::string pkg = spec->package;
-  using Argv = std::vector<std::string>;
   EXPECT_EQ(ScenarioStepArgv(spec->scenario[0], pkg), (Argv{"input", "tap", "540", "1200"}));
   EXPECT_EQ(ScenarioStepArgv(spec->scenario[1], pkg), Argv{});  // the host waits
   EXPECT_EQ(ScenarioStepArgv(spec->scenario[2], pkg),
@@ -54,7 +54,8 @@ TEST(ScenarioTest, EveryStepBecomesItsArgv) {
 }  // namespace
 
 TEST(ScenarioTest, RoundTripsThroughTheStoredSpecAndIsEmptyByDefault) {
-  auto spec = ParseRunSpec(Body(R"([{"tap":[1,2]},{"key":"4"},{"text":"a b"},{"wait_ms":0},)"
+  auto spec =
+      ParseRunSpec(ScenarioBody(R"([{"tap":[1,2]},{"key":"4"},{"text":"a b"},{"wait_ms":0},)"
                                 R"({"monkey":{"events":1,"seed":0}}])"));
   ASSERT_TRUE(spec.ok()) << spec.error().message;
   EXPECT_EQ(spec->scenario[4].numbers, (std::vector<int64_t>{1, 0, 0}));  // throttle 0
@@ -70,7 +71,7 @@ TEST(ScenarioTest, RoundTripsThroughTheStoredSpecAndIsEmptyByDefault) {
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(plain->scenario.empty());
   EXPECT_EQ(json::parse(RunSpecToJson(*plain))["scenario"], json::array());
-  auto null_scenario = ParseRunSpec(Body("null"));
+  auto null_scenario = ParseRunSpec(ScenarioBody("null"));
   ASSERT_TRUE(null_scenario.ok());
   EXPECT_TRUE(null_scenario->scenario.empty());
 }
@@ -92,7 +93,7 @@ std::string Waits(int n) {
 class ScenarioRefusedTest : public ::testing::TestWithParam<BadScenario> {};
 
 TEST_P(ScenarioRefusedTest, NamesTheStepAndWhy) {
-  auto parsed = ParseRunSpec(Body(GetParam().scenario));
+  auto parsed = ParseRunSpec(ScenarioBody(GetParam().scenario));
   ASSERT_FALSE(parsed.ok()) << GetParam().scenario;
   EXPECT_EQ(parsed.error().field, GetParam().field);
   EXPECT_NE(parsed.error().message.find(GetParam().message), std::string::npos)

@@ -1,15 +1,27 @@
 // What a simulated command produces: output in the order and at the time a real one would,
-// and its exit status. Pure data, shared by the shell interpreter and the simulated Android.
+// and its exit status; and how a command reads a numeric argument. Shared by the shell
+// interpreter and the simulated Android.
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace droidlab::devsim {
+
+// The whole text as a decimal number, or nothing.
+inline std::optional<long> ParseLong(std::string_view text) {
+  long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
 
 struct OutputChunk {
   // How long after the previous chunk this one appears (am start -W blocks for the launch).

@@ -490,13 +490,6 @@ CommandOutput ApplyRedirections(CommandOutput output, const Redirections& redire
   return result;
 }
 
-std::optional<long> ParseLong(std::string_view text) {
-  long value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 // toybox's xparsetime (lib/xwrap.c) as sleep uses it: SECONDS[.FRACTION][s|m|h|d].
 std::optional<std::chrono::milliseconds> ParseSleep(std::string_view text) {
   long multiplier = 1000;

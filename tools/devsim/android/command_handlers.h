@@ -26,14 +26,6 @@ inline CommandOutput Error(std::string_view text, int exit_code) {
   return output;
 }
 
-// The whole text as a decimal number, or nothing.
-inline std::optional<long> ParseLong(std::string_view text) {
-  long value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 // system_info_commands.cpp: read-only facts of the build and the clock.
 CommandOutput RunGetprop(DeviceState& device, const Argv& argv);
 CommandOutput RunSetprop(DeviceState& device, const Argv& argv);
