@@ -3,6 +3,7 @@
 #include <string>
 
 #include "store/looper_stats_columns.h"
+#include "store/run_ended.h"
 #include "store/sql/iteration_faults.h"
 #include "store/sql/iteration_frames.h"
 #include "store/sql/iteration_memory.h"
@@ -71,7 +72,13 @@ Status UpdateRunStatus(Database& db, const RunStatusUpdate& update) {
       },
       what);
   if (!s) return s;
-  return NotFoundUnlessChanged(db, what + ": no such run");
+  if (db.Changes() > 0) return OkStatus();
+  std::optional<std::string> ended;
+  auto read = EachRow(
+      db, sql::kRunStatusOf, [&](Statement& st) { st.BindInt64(1, update.run_id); },
+      [&](const Statement& row) { ended = row.ColumnString(0); }, what);
+  if (!read) return read;
+  return RunEndedOrMissing(what, ended);
 }
 
 StoreResult<int64_t> InterruptRunningRuns(Database& db, std::string_view reason, int64_t now_ms) {

@@ -116,7 +116,8 @@ class Store {
   // ---- Run state: committed durably before the result is returned / the completion runs.
   StoreResult<int64_t> CreateRun(const NewRun& run);  // the new run's id; status "queued"
   void CreateRunAsync(NewRun run, UniqueFunction<void(StoreResult<int64_t>)> done);
-  // kNotFound for an unknown run.
+  // A queued or running run only: kNotFound for an unknown run, kConstraint for one that has
+  // ended (its end is kept — one another host wrote when this one lost its claim, say).
   Status UpdateRunStatus(const RunStatusUpdate& update);
   void UpdateRunStatusAsync(RunStatusUpdate update, Completion done);
   // Start-up after a crash: every run left `running` becomes `interrupted` with `reason` as its

@@ -8,6 +8,7 @@
 #include "store/pg/sql/launches.h"
 #include "store/pg/sql/proc_samples.h"
 #include "store/pg/sql/runs.h"
+#include "store/run_ended.h"
 
 namespace droidlab::store::pg::writes {
 
@@ -104,10 +105,18 @@ Status UpdateRunStatus(Connection& db, const RunStatusUpdate& update) {
       .Optional(update.preflight_json);
   auto result = db.Query(sql::kUpdateRunStatus, params, what);
   if (!result) return result.error();
-  if (result->affected() == 0) {
-    return MakeStoreError(StoreErrorCode::kNotFound, what + ": no such run");
+  if (result->affected() > 0) return OkStatus();
+  Params id;
+  id.Int64(update.run_id);
+  auto status = db.Query(sql::kRunStatusOf, id, what);
+  if (!status) return status.error();
+  std::optional<std::string> ended;
+  if (status->rows() > 0) {
+    auto text = status->Text(0, "status");
+    if (!text) return text.error();
+    ended = *text;
   }
-  return OkStatus();
+  return RunEndedOrMissing(what, ended);
 }
 
 StoreResult<int64_t> InterruptRunningRuns(Connection& db, std::string_view reason, int64_t now_ms) {

@@ -32,12 +32,17 @@ inline constexpr char kDeleteDeviceStatesBefore[] =
 inline constexpr char kDeletePaidRestoresBefore[] =
     "DELETE FROM device_restores WHERE paid_at IS NOT NULL AND paid_at < ?1";
 
-// NULL arguments leave the stored value alone.
+// NULL arguments leave the stored value alone. A run that has ended keeps its end: a host that
+// lost its claim on a run another host then ended `interrupted` stops its executor, whose own
+// end ("cancelled") must not overwrite the other host's (issue 17 §2).
 inline constexpr char kUpdateRunStatus[] =
     "UPDATE runs SET status = ?2, error = coalesce(?3, error),"
     " started_at = coalesce(?4, started_at), finished_at = coalesce(?5, finished_at),"
     " fingerprint = coalesce(?6, fingerprint), preflight = coalesce(?7, preflight)"
-    " WHERE id = ?1";
+    " WHERE id = ?1 AND status IN ('queued', 'running')";
+
+// Why kUpdateRunStatus changed nothing: no such run, or the end it already has.
+inline constexpr char kRunStatusOf[] = "SELECT status FROM runs WHERE id = ?1";
 
 inline constexpr char kInterruptRunning[] =
     "UPDATE runs SET status = 'interrupted', error = ?1, finished_at = ?2"

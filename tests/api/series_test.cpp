@@ -14,10 +14,11 @@ namespace {
 class SeriesApiTest : public ApiTest {
  protected:
   // A succeeded run with one valid launch per value of `displayed`, summarised.
-  int64_t AddSummarisedRun(int64_t created_at, std::optional<std::string> model,
-                           const std::string& mode, const std::vector<int64_t>& displayed,
-                           int64_t version_code = 1200,
-                           const std::string& spec_json = "{}") {
+  int64_t AddSummarisedRun(
+      int64_t created_at, std::optional<std::string> model, const std::string& mode,
+      const std::vector<int64_t>& displayed, int64_t version_code = 1200,
+      const std::string& spec_json = "{}",
+      const std::string& fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys") {
     store::NewRun run;
     run.spec_json = spec_json;
     run.serial = kSerial;
@@ -31,7 +32,7 @@ class SeriesApiTest : public ApiTest {
     store::RunStatusUpdate done;
     done.run_id = *id;
     done.status = store::RunStatus::kSucceeded;
-    done.fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys";
+    done.fingerprint = fingerprint;
     done.preflight_json = R"({"package":{"version_code":)" + std::to_string(version_code) +
                           R"(,"compiler_filter":"speed-profile"}})";
     EXPECT_TRUE(store_->UpdateRunStatus(done).ok());
@@ -162,13 +163,8 @@ TEST_F(SeriesApiTest, AnEmptyModelIsTheRunsOfAnUnknownModel) {
 // The points are written straight into the body (series_routes.cpp): a value that needs escaping
 // still comes back as stored, and the body is JSON.
 TEST_F(SeriesApiTest, AFingerprintThatNeedsEscapingComesBackAsStored) {
-  const int64_t id = AddSummarisedRun(1000, "Pixel \"7\"", "cold", {500, 510});
   const std::string odd = "vendor/\"odd\"\\build:14/\x01/\xc3\xa9:user";
-  store::RunStatusUpdate update;
-  update.run_id = id;
-  update.status = store::RunStatus::kSucceeded;
-  update.fingerprint = odd;
-  ASSERT_TRUE(store_->UpdateRunStatus(update).ok());
+  const int64_t id = AddSummarisedRun(1000, "Pixel \"7\"", "cold", {500, 510}, 1200, "{}", odd);
   auto run = store_->Read([&](store::Reader& r) { return r.GetRun(id); });
   auto launches = store_->Read([&](store::Reader& r) { return r.ListLaunches(id); });
   ASSERT_TRUE(store_->AddRunSummaries(orchestrator::SummarizeRunForSeries(*run, *launches)).ok());

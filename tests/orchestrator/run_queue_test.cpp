@@ -671,6 +671,13 @@ TEST_F(RunQueueLabTest, AHostThatStopsRenewingLosesItsRunAndThePoolRunGoesToAnot
   EXPECT_EQ(fresh.host, "lab-a");
   EXPECT_EQ(fresh.serial, "A1");
   EXPECT_EQ(fresh.spec_json, lost.spec_json);
+
+  // lab-b comes back and its executor ends the run it still had: the end lab-a wrote is kept.
+  b.executor->Release(run->id);
+  ASSERT_TRUE(RunUntil([&] { return !b.executor->finished.empty(); }));
+  store::Run kept = Stored(run->id);
+  EXPECT_EQ(kept.status, store::RunStatus::kInterrupted) << "a late end overwrote it";
+  EXPECT_EQ(kept.error, lost.error);
 }
 
 }  // namespace

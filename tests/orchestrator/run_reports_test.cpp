@@ -168,8 +168,10 @@ TEST_F(RunReportsTest, ThePreviousBaselineIsTheLatestEarlierSuccessOfTheSameMode
 
 // Issue 14 §4: a regression measured across an OTA is no verdict unless asked for.
 TEST_F(RunReportsTest, AcrossAnOtaTheComparisonIsNotComparableUnlessAllowed) {
-  const int64_t baseline = AddRun("Pixel 7", "cold", 2'000, Around(800));
-  const int64_t candidate = AddRun("Pixel 7", "cold", 3'000, Around(1'000));
+  // Left queued by AddRun and ended here with their builds' fingerprints: an ended run keeps
+  // what it ended with.
+  const int64_t baseline = AddRun("Pixel 7", "cold", 2'000, Around(800), false);
+  const int64_t candidate = AddRun("Pixel 7", "cold", 3'000, Around(1'000), false);
   for (const auto& [id, fingerprint] :
        {std::pair{baseline, "google/panther/panther:13/T/1:user/release-keys"},
         std::pair{candidate, "google/panther/panther:14/U/2:user/release-keys"}}) {

@@ -147,17 +147,22 @@ TEST_F(PgRunChangesLab, EachCommitOfARunIsHeardByAnotherDaemonInOrder) {
 
   // How long another daemon waits to hear a change: from the store call that makes it to the
   // listener hearing it, beside the call itself (the commit's own round trip).
+  // A second run, moved between running and queued: a run that has ended keeps its end.
+  auto second = store->CreateRun(run);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  ASSERT_TRUE(heard.WaitFor(5));
+  update.run_id = *second;
   constexpr int kRounds = 200;
   std::vector<double> heard_ms;
   std::vector<double> call_ms;
   for (int i = 0; i < kRounds; ++i) {
-    update.status = i % 2 == 0 ? RunStatus::kRunning : RunStatus::kSucceeded;
+    update.status = i % 2 == 0 ? RunStatus::kRunning : RunStatus::kQueued;
     const auto asked = Clock::now();
     ASSERT_TRUE(store->UpdateRunStatus(update).ok());
     const auto committed = Clock::now();
-    ASSERT_TRUE(heard.WaitFor(5 + static_cast<size_t>(i)));
+    ASSERT_TRUE(heard.WaitFor(6 + static_cast<size_t>(i)));
     heard_ms.push_back(
-        std::chrono::duration<double, std::milli>(heard.at(4 + static_cast<size_t>(i)) - asked)
+        std::chrono::duration<double, std::milli>(heard.at(5 + static_cast<size_t>(i)) - asked)
             .count());
     call_ms.push_back(std::chrono::duration<double, std::milli>(committed - asked).count());
   }

@@ -238,6 +238,39 @@ TEST_F(RunClaimTest, LapsedClaimsEndRunningRunsAndAPoolRunIsQueuedAgain) {
   EXPECT_EQ(Claim("lab-b", "A3"), claimed) << "the released run is anyone's again";
 }
 
+// The host that lost its claim stops its executor, which then writes the end it saw
+// ("cancelled"): the interrupted end another host wrote, with its reason, is the one kept.
+TEST_F(RunClaimTest, AnEndWrittenByTheHostThatLostTheClaimDoesNotReplaceTheInterruptedOne) {
+  Phone("A1", "Pixel 7", 34);
+  const int64_t run = Queue("A1");
+  ASSERT_EQ(Claim("lab-a", "A1", 1000), run);
+  SetStatus(run, RunStatus::kRunning);
+  auto expired = store_->ExpireLeases(LeaseExpiry{2000, std::nullopt, ""});
+  ASSERT_TRUE(expired.ok()) << expired.error().message;
+  ASSERT_EQ(expired->interrupted, (std::vector<int64_t>{run}));
+
+  RunStatusUpdate late;
+  late.run_id = run;
+  late.status = RunStatus::kCancelled;
+  late.error = "cancelled during launch 3 of 10";
+  late.finished_at = 2500;
+  auto refused = store_->UpdateRunStatus(late);
+  ASSERT_FALSE(refused.ok()) << "an ended run's status was overwritten";
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kConstraint);
+  EXPECT_NE(refused.error().message.find("already ended interrupted"), std::string::npos)
+      << refused.error().message;
+  store::Run kept = Get(run);
+  EXPECT_EQ(kept.status, RunStatus::kInterrupted);
+  EXPECT_EQ(kept.finished_at, 2000);
+  EXPECT_NE(kept.error.value_or("").find("host lab-a stopped renewing"), std::string::npos)
+      << kept.error.value_or("");
+
+  late.run_id = run + 1000;
+  auto missing = store_->UpdateRunStatus(late);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, StoreErrorCode::kNotFound);
+}
+
 TEST_F(RunClaimTest, AHostStartingAgainEndsItsOwnClaimsAtOnceAndOnlyItsOwn) {
   Phone("A1", "Pixel 7", 34);
   Phone("A2", "Pixel 7", 34);

@@ -28,7 +28,9 @@ inline constexpr const char* kUpdateRunStatus =
     "UPDATE runs SET status = $2, error = coalesce($3, error),"
     " started_at = coalesce($4, started_at), finished_at = coalesce($5, finished_at),"
     " fingerprint = coalesce($6, fingerprint), preflight = coalesce($7::json, preflight)"
-    " WHERE id = $1";
+    " WHERE id = $1 AND status IN ('queued', 'running')";
+
+inline constexpr const char* kRunStatusOf = "SELECT status FROM runs WHERE id = $1";
 
 inline constexpr const char* kInterruptRunning =
     "UPDATE runs SET status = 'interrupted', error = $1, finished_at = $2"
