@@ -60,12 +60,18 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
   session.previous = *previous;
   session.previous_read = true;
   session.value = LooperSettingValue(session.previous, sampling_interval);
-  // What undoes the put, on disk before the put is sent.
+  // What undoes the puts, on disk before the first is sent.
   store::DeviceRestore setting_restore = GlobalSettingRestore(kSetting, session.previous.value);
   auto recording_setting = record(std::move(setting_restore));
   if (auto r = co_await std::move(recording_setting); !r) co_return r.error();
-  auto settings_put = shell.Run(SettingsPutGlobal(kSetting, session.value), deadline());
-  if (auto r = co_await std::move(settings_put); !r) {
+  // The gate is probed with every message sampled: LooperStats creates an entry only for a
+  // sampled message (findEntry(msg, allowCreateNew = sampled)), so at the run's interval — 1,000
+  // by default — a probe's few hundred messages often leave no entry at all, and a working gate
+  // was taken for a closed one (the battery then unplugged for nothing, and the run failed).
+  // The run's own interval is put once the gate is known.
+  const std::string probe_value = LooperSettingValue(session.previous, 1);
+  auto probe_put = shell.Run(SettingsPutGlobal(kSetting, probe_value), deadline());
+  if (auto r = co_await std::move(probe_put); !r) {
     co_return r.error();
   }
   // Also the first sign of a device without the service (Android 9: "Can't find service").
@@ -105,7 +111,13 @@ asio::awaitable<CommandResult<bool>> StartLooperSession(DeviceShell& shell,
     }
     session.gate = "battery_unplug";
   }
-  // The run's window starts here: the probe's rows are not the run's.
+  // The run's sampling interval; then its window starts: the probe's rows are not the run's.
+  if (session.value != probe_value) {
+    auto settings_put = shell.Run(SettingsPutGlobal(kSetting, session.value), deadline());
+    if (auto r = co_await std::move(settings_put); !r) {
+      co_return r.error();
+    }
+  }
   auto run_window_reset = shell.Run(LooperStatsReset(), deadline());
   if (auto r = co_await std::move(run_window_reset); !r) {
     co_return r.error();

@@ -404,6 +404,30 @@ TEST_F(RunExecutorE2eTest, Sdk34HotWithLooperStatsUsesIgnoreBatteryStatus) {
             std::string::npos);
 }
 
+// The charging gate is found whatever the run's sampling interval: LooperStats creates an entry
+// only for a sampled message (LooperStats.java findEntry), so a probe at the run's own interval —
+// here the largest a spec takes — recorded nothing through an open gate, unplugged the battery
+// for nothing, and failed the run ("recorded nothing, neither with ignore_battery_status=true nor
+// with the battery unplugged"). The probe samples every message; the run's interval is put after.
+// (A run window at 1 in 1,000,000 may hold no row: only the gate is asked of this run.)
+TEST_F(RunExecutorE2eTest, Sdk34TheGateIsFoundAtASamplingIntervalNoProbeCouldMeet) {
+  const DevsimDevice device = StartPhone(34);
+  RunSpec spec = Spec(device, LaunchMode::kCold, 1);
+  spec.looper_sampling_interval = orchestrator::kMaxSamplingInterval;
+  const int64_t id = CreateRun(spec);
+  const auto outcome = RunToEnd(id, spec);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->error.value_or("").find("recorded nothing"), std::string::npos)
+      << *outcome->error;
+  const auto stored = StoredRun(id);
+  ASSERT_TRUE(stored && stored->preflight_json);
+  EXPECT_NE(stored->preflight_json->find("\"charging_gate\":\"ignore_battery_status\""),
+            std::string::npos)
+      << *stored->preflight_json;
+  EXPECT_EQ(Shell(device, "dumpsys battery").out.find("UPDATES STOPPED"), std::string::npos);
+  EXPECT_EQ(LooperSetting(device), "null\n");
+}
+
 // A cancel mid-run stops within a second, restores the setting, and says cancelled.
 // Issue 13 §3: the disk fills once the run is `running` (this process may write no further in
 // any file: RLIMIT_FSIZE at the WAL's size, SIGXFSZ ignored, so SQLite's writes fail as they do
