@@ -127,6 +127,23 @@ bool OwedRestores::Owes(const std::string& serial) const {
   return owed && !owed->empty();
 }
 
+OwedRestores::RunHold::RunHold(OwedRestores& owed, std::string serial)
+    : owed_(owed), serial_(std::move(serial)) {
+  std::lock_guard lock(owed_.mutex_);
+  owed_.running_.insert(serial_);
+}
+
+OwedRestores::RunHold::~RunHold() {
+  std::lock_guard lock(owed_.mutex_);
+  auto it = owed_.running_.find(serial_);
+  if (it != owed_.running_.end()) owed_.running_.erase(it);
+}
+
+bool OwedRestores::RunOn(const std::string& serial) const {
+  std::lock_guard lock(mutex_);
+  return running_.count(serial) > 0;
+}
+
 bool OwedRestores::BeginPaying(const std::string& serial) {
   std::lock_guard lock(mutex_);
   return paying_.insert(serial).second;
@@ -139,7 +156,7 @@ void OwedRestores::EndPaying(const std::string& serial) {
 
 asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
     adb::Client& client, std::string serial, adb::Deadline deadline,
-    std::function<void(std::string_view)> log) {
+    std::function<void(std::string_view)> log, bool leave_a_run_alone) {
   while (!BeginPaying(serial)) {
     if (adb::Clock::now() >= deadline) {
       co_return std::string("another restore of this device is still running");
@@ -149,6 +166,13 @@ asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
     boost::system::error_code ec;
     co_await poll.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return std::string("cancelled while another restore of this device ran");
+  }
+  // Checked once this payer holds the device, with no co_await between: a run that starts after
+  // this waits in its own Pay until this payment ends, and records nothing new before.
+  if (leave_a_run_alone && RunOn(serial)) {
+    EndPaying(serial);
+    log(serial + ": a run is on it: what it owes is put back when that run ends");
+    co_return std::nullopt;
   }
   // Paying from here: every exit below ends it.
   std::optional<std::string> first_error;
@@ -206,7 +230,8 @@ asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
 asio::awaitable<std::optional<std::string>> PayOwedRestore(
     OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline deadline,
     std::function<void(std::string_view)> log) {
-  auto paying = owed.Pay(client, std::move(serial), deadline, std::move(log));
+  auto paying = owed.Pay(client, std::move(serial), deadline, std::move(log),
+                         /*leave_a_run_alone=*/true);
   co_return co_await std::move(paying);
 }
 

@@ -11,9 +11,12 @@
 // mid-run (kill -9, OOM, power cut) — stays owed in the store and is paid, by this process or
 // the next one, as soon as the device is online: by the device registry when it sees the device
 // (at start-up too), and by the device's next run before its preflight reads anything,
-// whichever comes first. Without this, a phone keeps sampling looper stats (the setting
-// survives reboots) and reports a fake battery until somebody notices, and the next run
-// records the run's value as "the device's setting".
+// whichever comes first. Never by the registry while a run is on the device (HoldForRun): that
+// run's own restores are owed until its end, and paying them mid-run — a phone that blinked
+// offline and back, or tracking reconnected, reads as "came online" — would undo the setting
+// the run measures with (looper stats switched off between its probe and its dump). Without this, a
+// phone keeps sampling looper stats (the setting survives reboots) and reports a fake battery until
+// somebody notices, and the next run records the run's value as "the device's setting".
 //
 // After a reboot adbd answers seconds before system_server has published its services: then
 // `settings put` fails ("cmd: Can't find service: settings", exit 20) and `dumpsys battery
@@ -88,12 +91,30 @@ class OwedRestores {
   // Puts back everything `serial` owes, if anything. Waits (until `deadline`) while another
   // caller is paying the same device, so that a run never reads a setting halfway through a
   // restore. Returns an error line when something owed could not be paid (it stays owed).
+  // `leave_a_run_alone` (the registry's): nothing is paid while a run holds the device.
   boost::asio::awaitable<std::optional<std::string>> Pay(adb::Client& client, std::string serial,
                                                          adb::Deadline deadline,
-                                                         std::function<void(std::string_view)> log);
+                                                         std::function<void(std::string_view)> log,
+                                                         bool leave_a_run_alone = false);
 
   // Blocking (a store read; not on an io thread): whether `serial` owes anything.
   bool Owes(const std::string& serial) const;
+
+  // While the returned hold lives, a run is on `serial`: PayOwedRestore (the registry's) leaves
+  // the device alone, and the run pays what it owes at its end (Pay). Held by the run executor
+  // for the whole run.
+  class RunHold {
+   public:
+    RunHold(OwedRestores& owed, std::string serial);
+    RunHold(const RunHold&) = delete;
+    RunHold& operator=(const RunHold&) = delete;
+    ~RunHold();
+
+   private:
+    OwedRestores& owed_;
+    std::string serial_;
+  };
+  bool RunOn(const std::string& serial) const;
 
  private:
   bool BeginPaying(const std::string& serial);
@@ -104,6 +125,7 @@ class OwedRestores {
   std::function<int64_t()> now_ms_;
   mutable std::mutex mutex_;
   std::set<std::string> paying_;
+  std::multiset<std::string> running_;  // RunHold's
 };
 
 // Polls (every 250 ms, until `deadline`) until `getprop sys.boot_completed` is 1 and
@@ -112,7 +134,8 @@ class OwedRestores {
 boost::asio::awaitable<std::optional<std::string>> WaitUntilBooted(DeviceShell& shell,
                                                                    adb::Deadline deadline);
 
-// owed.Pay(...), for the registry's on_online and the run's start.
+// owed.Pay(...) for the registry's on_online, unless a run is on the device (RunHold): then
+// nothing is paid (nullopt; `log` says why) and the run's end pays.
 boost::asio::awaitable<std::optional<std::string>> PayOwedRestore(
     OwedRestores& owed, adb::Client& client, std::string serial, adb::Deadline deadline,
     std::function<void(std::string_view)> log);

@@ -289,6 +289,7 @@ class Execution {
   std::shared_ptr<std::function<void()>> announce_;
   store::Store& store_ref_;
   std::unique_ptr<OwedRestores> own_restores_;
+  std::optional<OwedRestores::RunHold> run_hold_;  // after own_restores_: released first
 };
 
 asio::awaitable<std::optional<std::string>> Execution::StoreSamplesSoFar(
@@ -1052,6 +1053,9 @@ asio::awaitable<RunOutcome> Execution::Run() {
     co_return co_await Finish();
   }
   DeviceShell shell(client_, *serial);
+  // From here to the run's end the registry pays nothing this device owes: what this run
+  // records as owed is its own to put back (owed_restores.h).
+  run_hold_.emplace(Owed(), spec_.serial);
 
   // 0. What an earlier run (of this daemon or of one that died) left changed on the device and
   // could not put back, before anything reads it.
@@ -1196,6 +1200,7 @@ asio::awaitable<RunOutcome> Execution::Run() {
   // 8. Always: the device as it was.
   co_await asio::this_coro::reset_cancellation_state();
   auto restore_error = co_await Restore(shell);
+  run_hold_.reset();  // the run changes nothing more: what is still owed is the registry's to pay
   // 9. Nothing is reported that the store does not have: wait for the writer — a cancelled run
   // too, so that no launch's completion comes after the run (and its executor) is gone.
   auto checking_writes = WritesLost();

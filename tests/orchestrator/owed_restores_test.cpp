@@ -8,7 +8,10 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <string>
+#include <vector>
 
+#include "adb/client.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/test_store.h"
 
@@ -71,6 +74,56 @@ TEST(OwedRestoresTest, WhatIsRecordedIsOwedAcrossInstances) {
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].created_at, 42);
   EXPECT_EQ((*listed)[0].kind, kRestoreBatteryReset);
+}
+
+// The registry pays what a phone owes when it sees it come online, but not while a run is on it:
+// that run's restores are owed until its end, and a phone that blinked offline and back (or a
+// tracking reconnect, which reads every phone as come online) would have had, mid-run, the very
+// setting it measures with put back. No adb server answers here: a payment tried says so.
+TEST(OwedRestoresTest, TheRegistryLeavesWhatARunOwesToThatRun) {
+  testutil::TempDir dir;
+  auto st = testutil::OpenTestStore(dir);
+  ASSERT_TRUE(st);
+  OwedRestores owed(*st);
+  asio::io_context io(1);
+  adb::ClientOptions options;
+  options.server.port = 1;  // nothing listens there
+  options.adb_path = "";    // and nothing is started
+  adb::Client client(io.get_executor(), options);
+  const std::string serial = "emulator-5554";
+  std::vector<std::string> logged;
+  auto log = [&logged](std::string_view line) { logged.emplace_back(line); };
+
+  auto pay = [&]() -> std::optional<std::string> {
+    std::optional<std::optional<std::string>> paid;
+    auto body = [&]() -> asio::awaitable<void> {
+      store::DeviceRestore restore = GlobalSettingRestore("looper_stats", std::nullopt);
+      restore.serial = serial;
+      auto recording = owed.Record(std::move(restore));
+      auto id = co_await std::move(recording);
+      EXPECT_TRUE(id.ok());
+      auto paying =
+          PayOwedRestore(owed, client, serial, adb::DeadlineAfter(std::chrono::seconds(2)), log);
+      paid = co_await std::move(paying);
+    };
+    io.restart();
+    asio::co_spawn(io, body(), asio::detached);
+    io.run();
+    EXPECT_TRUE(paid.has_value());
+    return paid.value_or("never ran");
+  };
+
+  {
+    OwedRestores::RunHold run(owed, serial);
+    const std::optional<std::string> during = pay();
+    EXPECT_FALSE(during) << "the registry tried to put back a running run's setting: " << *during;
+    EXPECT_TRUE(owed.Owes(serial)) << "left owed for the run to pay";
+    ASSERT_FALSE(logged.empty());
+    EXPECT_NE(logged.back().find("a run is on it"), std::string::npos) << logged.back();
+  }
+  const std::optional<std::string> after = pay();
+  EXPECT_TRUE(after) << "once the run has ended the registry pays (and here cannot)";
+  EXPECT_TRUE(owed.Owes(serial));
 }
 
 }  // namespace
