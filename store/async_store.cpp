@@ -108,6 +108,15 @@ AsyncStore::Awaitable<StoreResult<ExpiredLeases>> AsyncStore::ExpireLeases(
   co_return co_await std::move(expiring);
 }
 
+AsyncStore::Awaitable<StoreResult<bool>> AsyncStore::ReleaseClaim(int64_t run_id,
+                                                                  std::string host) const {
+  auto start = [this, run_id, &host](auto done) {
+    store_->ReleaseClaimAsync(run_id, std::move(host), std::move(done));
+  };
+  auto releasing = AwaitCompletion<StoreResult<bool>>(std::move(start));
+  co_return co_await std::move(releasing);
+}
+
 AsyncStore::Awaitable<StoreResult<CancelRequest>> AsyncStore::RequestRunCancel(
     int64_t run_id, std::string reason, int64_t now_ms) const {
   auto start = [this, run_id, &reason, now_ms](auto done) {

@@ -59,6 +59,7 @@ class AsyncStore {
   Awaitable<StoreResult<ExpiredLeases>> ExpireLeases(LeaseExpiry expiry) const;
   Awaitable<StoreResult<CancelRequest>> RequestRunCancel(int64_t run_id, std::string reason,
                                                          int64_t now_ms) const;
+  Awaitable<StoreResult<bool>> ReleaseClaim(int64_t run_id, std::string host) const;
 
   // ---- Measurements and devices: resume once the writer's queue took the records (back-
   // pressure); `committed` (may be null) runs on the writer thread once they are on disk, or

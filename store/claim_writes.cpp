@@ -118,4 +118,16 @@ StoreResult<CancelRequest> RequestRunCancel(Database& db, int64_t run_id, std::s
   return CancelRequest::kAlreadyEnded;
 }
 
+StoreResult<bool> ReleaseClaim(Database& db, int64_t run_id, std::string_view host) {
+  auto s = RunCached(
+      db, sql::kReleaseClaim,
+      [&](Statement& st) {
+        st.BindInt64(1, run_id);
+        st.BindText(2, host);
+      },
+      "giving back run " + std::to_string(run_id) + "'s claim");
+  if (!s) return s.error();
+  return db.Changes() > 0;
+}
+
 }  // namespace droidlab::store::writes

@@ -23,6 +23,8 @@ StoreResult<ExpiredLeases> ExpireLeases(Database& db, const LeaseExpiry& expiry)
 // kNotFound for an unknown run. `reason` and `now_ms` for a run cancelled at once.
 StoreResult<CancelRequest> RequestRunCancel(Database& db, int64_t run_id, std::string_view reason,
                                             int64_t now_ms);
+// Whether run_id was a queued run `host` held, now unclaimed.
+StoreResult<bool> ReleaseClaim(Database& db, int64_t run_id, std::string_view host);
 
 }  // namespace writes
 }  // namespace droidlab::store

@@ -141,6 +141,10 @@ class Reader {
   virtual StoreResult<std::vector<Schedule>> ListSchedules() = 0;
   // How many runs there are of each status present ("queued", ...), by status name.
   virtual StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus() = 0;
+  // The database server's clock, ms since the epoch (PostgreSQL's clock_timestamp()): the one
+  // clock all the hosts of a lab share, so the one their claims' leases are kept in. None for
+  // SQLite, whose file only this host uses: its clock is this host's.
+  virtual StoreResult<std::optional<int64_t>> DatabaseClockMs() = 0;
   virtual StoreResult<Schedule> GetSchedule(int64_t schedule_id) = 0;  // kNotFound
   // The restores `serial` owes (recorded, not paid), oldest first.
   virtual StoreResult<std::vector<DeviceRestore>> ListOwedRestores(std::string_view serial) = 0;

@@ -68,6 +68,9 @@ class SqliteReader final : public Reader {
       std::string_view serial) override;
   StoreResult<std::vector<Schedule>> ListSchedules() override;
   StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus() override;
+  StoreResult<std::optional<int64_t>> DatabaseClockMs() override {
+    return std::optional<int64_t>();
+  }
   StoreResult<Schedule> GetSchedule(int64_t schedule_id) override;
   StoreResult<std::vector<DeviceRestore>> ListOwedRestores(std::string_view serial) override;
   StoreResult<AlertPage> ListAlerts(const AlertQuery& query) override;

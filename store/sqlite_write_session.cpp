@@ -111,6 +111,9 @@ StoreResult<CancelRequest> SqliteWriteSession::RequestRunCancel(int64_t run_id,
                                                                 int64_t now_ms) {
   return writes::RequestRunCancel(db_, run_id, reason, now_ms);
 }
+StoreResult<bool> SqliteWriteSession::ReleaseClaim(int64_t run_id, std::string_view host) {
+  return writes::ReleaseClaim(db_, run_id, host);
+}
 Status SqliteWriteSession::InsertLaunches(const std::vector<Launch>& launches) {
   return writes::InsertLaunches(db_, launches);
 }

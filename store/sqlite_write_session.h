@@ -38,6 +38,7 @@ class SqliteWriteSession final : public WriteSession {
   StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry) override;
   StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
                                               int64_t now_ms) override;
+  StoreResult<bool> ReleaseClaim(int64_t run_id, std::string_view host) override;
   Status InsertLaunches(const std::vector<Launch>& launches) override;
   Status InsertLooperStats(const std::vector<LooperStatsRow>& rows) override;
   Status InsertProcSamples(const std::vector<ProcSample>& samples) override;

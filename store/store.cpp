@@ -315,6 +315,19 @@ void Store::RequestRunCancelAsync(int64_t run_id, std::string reason, int64_t no
       std::move(done));
 }
 
+void Store::ReleaseClaimAsync(int64_t run_id, std::string host,
+                              UniqueFunction<void(StoreResult<bool>)> done) {
+  PushDurableAsync<bool>([run_id, host = std::move(host)](
+                             WriteSession& session) { return session.ReleaseClaim(run_id, host); },
+                         std::move(done));
+}
+
+StoreResult<bool> Store::ReleaseClaim(int64_t run_id, std::string_view host) {
+  Waiter<StoreResult<bool>> waiter;
+  ReleaseClaimAsync(run_id, std::string(host), waiter.Callback());
+  return waiter.Wait();
+}
+
 StoreResult<CancelRequest> Store::RequestRunCancel(int64_t run_id, std::string_view reason,
                                                    int64_t now_ms) {
   Waiter<StoreResult<CancelRequest>> waiter;

@@ -137,6 +137,11 @@ class Store {
   StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry);
   StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
                                               int64_t now_ms);  // kNotFound
+  // A claimed run `host` has not started given back, unclaimed (a pool run's phone forgotten):
+  // a phone quarantined with runs already claimed for it. Whether it was such a run.
+  StoreResult<bool> ReleaseClaim(int64_t run_id, std::string_view host);
+  void ReleaseClaimAsync(int64_t run_id, std::string host,
+                         UniqueFunction<void(StoreResult<bool>)> done);
   void ClaimRunAsync(RunClaim claim,
                      UniqueFunction<void(StoreResult<std::optional<int64_t>>)> done);
   // One claim per phone (RunClaim without run_id), all in one durable commit: what a host's idle

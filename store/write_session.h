@@ -75,6 +75,7 @@ class WriteSession {
   virtual StoreResult<ExpiredLeases> ExpireLeases(const LeaseExpiry& expiry) = 0;
   virtual StoreResult<CancelRequest> RequestRunCancel(int64_t run_id, std::string_view reason,
                                                       int64_t now_ms) = 0;
+  virtual StoreResult<bool> ReleaseClaim(int64_t run_id, std::string_view host) = 0;
   virtual Status InsertLaunches(const std::vector<Launch>& launches) = 0;
   virtual Status InsertLooperStats(const std::vector<LooperStatsRow>& rows) = 0;
   virtual Status InsertProcSamples(const std::vector<ProcSample>& samples) = 0;

@@ -10,6 +10,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <iostream>
@@ -87,7 +88,13 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // The claim loop (Run): its wait, cancelled to wake it; a wake that came while it was busy.
   std::shared_ptr<asio::steady_timer> claim_wait;
   bool woken = false;
-  int64_t last_renewed_ms = 0;  // the last renewal the store accepted
+  int64_t last_renewed_ms = 0;  // the last renewal the store accepted (LeaseNow's clock)
+  // Claims and their leases are kept in the database server's clock, which every host of a lab
+  // shares (store::Reader::DatabaseClockMs): this host's clock plus this offset, measured at
+  // each renewal. With each host's own clock, one running a minute behind wrote leases the
+  // others saw as lapsed and lost the runs it was measuring; one ahead kept a dead host's runs
+  // from the others as long. 0 on SQLite (one host: its clock is the database's).
+  int64_t clock_offset_ms = 0;
 
   // Any thread.
   mutable std::mutex mutex;
@@ -134,6 +141,15 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // One device's runs, one after the other, until its queue is empty.
   static asio::awaitable<void> ServeDevice(std::shared_ptr<Impl> self, std::string serial) {
     for (;;) {
+      if (self->devices[serial].queue.empty() || self->stopping) break;
+      // Quarantined since its runs were claimed (schema 0019): none of them starts on it.
+      auto checking = self->Quarantined(serial);
+      const bool quarantined = co_await std::move(checking);
+      if (quarantined) {
+        auto giving_back = self->GiveBackQueued(serial);
+        co_await std::move(giving_back);
+        continue;
+      }
       Device& device = self->devices[serial];
       if (device.queue.empty() || self->stopping) break;
       Queued next = std::move(device.queue.front());
@@ -244,7 +260,29 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     if (claim_wait) claim_wait->cancel();
   }
 
-  int64_t LeaseUntil() const { return options.now_ms() + options.lease_ms; }
+  int64_t LeaseNow() const { return options.now_ms() + clock_offset_ms; }
+  int64_t LeaseUntil() const { return LeaseNow() + options.lease_ms; }
+
+  // clock_offset_ms measured: the server's clock against the middle of the round trip that
+  // read it. A failed read keeps the last offset (the renewal that follows says why).
+  asio::awaitable<void> MeasureClockOffset() {
+    const int64_t asked = options.now_ms();
+    auto reading = store.Read([](store::Reader& r) { return r.DatabaseClockMs(); });
+    auto server = co_await std::move(reading);
+    const int64_t answered = options.now_ms();
+    if (!server) co_return;
+    if (!*server) {
+      clock_offset_ms = 0;
+      co_return;
+    }
+    const int64_t offset = **server - asked / 2 - answered / 2;
+    if (std::abs(offset) >= 1000 && std::abs(offset - clock_offset_ms) >= 1000) {
+      options.log("this host's clock is " + std::to_string(std::abs(offset) / 1000) + " s " +
+                  (offset > 0 ? "behind" : "ahead of") +
+                  " the database server's: its claims are kept in the server's time");
+    }
+    clock_offset_ms = offset;
+  }
 
   bool Idle(const std::string& serial) const {
     auto it = devices.find(serial);
@@ -260,6 +298,36 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
     auto device = co_await std::move(reading);
     if (!device.ok()) co_return false;
     co_return (device->host && *device->host != options.host) || device->quarantined_at.has_value();
+  }
+
+  // Whether the store has `serial` quarantined; with claims only (local_phones), as HeldElsewhere.
+  asio::awaitable<bool> Quarantined(std::string serial) {
+    if (!options.local_phones) co_return false;
+    auto reading = store.GetDevice(std::move(serial));
+    auto device = co_await std::move(reading);
+    co_return device.ok() && device->quarantined_at.has_value();
+  }
+
+  // The runs queued here for a quarantined phone, given back unclaimed: a run for its serial
+  // waits for the phone's release (then its idle phone claims it again), a pool run goes to any
+  // phone that matches. One the store would not take back stays claimed until its lease lapses.
+  asio::awaitable<void> GiveBackQueued(std::string serial) {
+    std::deque<Queued> queued;
+    queued.swap(devices[serial].queue);
+    for (const Queued& run : queued) {
+      AddPending(serial, -1);
+      enqueued.erase(run.run_id);  // this host may claim it again once the phone is released
+      const std::string id = std::to_string(run.run_id);
+      auto releasing = store.ReleaseClaim(run.run_id, options.host);
+      auto released = co_await std::move(releasing);
+      if (!released) {
+        options.log("run " + id + ": its claim could not be given back (it lapses instead): " +
+                    released.error().message);
+      } else if (*released) {
+        options.log("run " + id + ": not started on " + serial +
+                    ", quarantined: given back unclaimed");
+      }
+    }
   }
 
   // Run `id` (a run for a serial) claimed for this host and queued here; false when another
@@ -407,13 +475,15 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // Renews this host's claims, acts on the cancels asked of them through other daemons, then
   // ends the claims of hosts that stopped renewing theirs.
   static asio::awaitable<void> RenewClaims(std::shared_ptr<Impl> self) {
-    const int64_t now = self->options.now_ms();
+    auto measuring = self->MeasureClockOffset();
+    co_await std::move(measuring);
+    const int64_t now = self->LeaseNow();
     auto renewing = self->RenewHeld(now + self->options.lease_ms);
     auto renewed = co_await std::move(renewing);
     if (!renewed) {
       self->options.log("could not renew this host's claims: " + renewed.error().message);
       // Stopped before the lease can lapse (two renewals early), so that no other host starts a
-      // run this one still measures (as long as the hosts' clocks agree).
+      // run this one still measures (the lease is in the server's time: clock_offset_ms).
       const int64_t margin = 2 * static_cast<int64_t>(self->options.renew_every.count());
       if (now - self->last_renewed_ms >= std::max<int64_t>(self->options.lease_ms - margin, 0)) {
         const std::string why = "this host could not renew its claims for " +
@@ -462,8 +532,10 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // queued ones released; a pool run queued again), then the runs left queued for a phone no
   // other host holds are claimed and queued again here, oldest first.
   asio::awaitable<void> Recover() {
+    auto measuring = MeasureClockOffset();
+    co_await std::move(measuring);
     store::LeaseExpiry expiry;
-    expiry.now_ms = options.now_ms();
+    expiry.now_ms = LeaseNow();
     expiry.restarting_host = options.host;
     expiry.restart_reason = "the daemon stopped while the run was running";
     auto expiring = store.ExpireLeases(std::move(expiry));
@@ -474,7 +546,7 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
       options.log(std::to_string(expired->interrupted.size()) +
                   " run(s) left running marked interrupted");
     }
-    last_renewed_ms = options.now_ms();
+    last_renewed_ms = LeaseNow();
     std::vector<store::Run> queued;
     store::RunQuery query;
     query.status = store::RunStatus::kQueued;
@@ -574,7 +646,7 @@ asio::awaitable<void> RunQueue::Run() {
   impl->workers_done.reset();
   // The runs this host claimed and never started are released at once for any host to take.
   store::LeaseExpiry release;
-  release.now_ms = impl->options.now_ms();
+  release.now_ms = impl->LeaseNow();
   release.restarting_host = impl->options.host;
   release.restart_reason = "the daemon stopped while the run was running";
   auto releasing = impl->store.ExpireLeases(std::move(release));

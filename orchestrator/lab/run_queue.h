@@ -21,7 +21,9 @@
 // `renew_every` it renews its claims (a claim holds `lease_ms`), cancels the runs a cancel was
 // asked of through another daemon, and ends the claims of hosts that stopped renewing theirs
 // (their running runs `interrupted`, a pool run queued again as a new run). A host that could
-// not renew for `lease_ms` cancels its own runs: another host may take them.
+// not renew for `lease_ms` cancels its own runs: another host may take them. Leases are kept in
+// the database server's clock (store::Reader::DatabaseClockMs, measured at each renewal), not in
+// each host's: hosts whose clocks disagree still agree on when a lease lapses.
 //
 // Threading: Run, Submit and Cancel must be called on one executor (the daemon's io_context
 // thread, where the adb client lives): runs are spawned there. Progress, Pending and the

@@ -102,4 +102,13 @@ StoreResult<CancelRequest> RequestRunCancel(Connection& db, int64_t run_id,
   return CancelRequest::kAlreadyEnded;
 }
 
+StoreResult<bool> ReleaseClaim(Connection& db, int64_t run_id, std::string_view host) {
+  Params params;
+  params.Int64(run_id).Text(host);
+  auto released = db.Query(sql::kReleaseClaim, params,
+                           "giving back run " + std::to_string(run_id) + "'s claim");
+  if (!released) return released.error();
+  return released->affected() > 0;
+}
+
 }  // namespace droidlab::store::pg::writes

@@ -18,5 +18,6 @@ StoreResult<RenewedLeases> RenewLeases(Connection& db, std::string_view host, in
 StoreResult<ExpiredLeases> ExpireLeases(Connection& db, const LeaseExpiry& expiry);
 StoreResult<CancelRequest> RequestRunCancel(Connection& db, int64_t run_id,
                                             std::string_view reason, int64_t now_ms);
+StoreResult<bool> ReleaseClaim(Connection& db, int64_t run_id, std::string_view host);
 
 }  // namespace droidlab::store::pg::writes

@@ -468,6 +468,14 @@ StoreResult<std::vector<Schedule>> PgReader::ListSchedules() {
                              "listing schedules");
 }
 
+StoreResult<std::optional<int64_t>> PgReader::DatabaseClockMs() {
+  auto result = connection_.Query(sql::kDatabaseClockMs, "reading the database server's clock");
+  if (!result) return result.error();
+  auto now = result->Int64(0, "now_ms");
+  if (!now) return now.error();
+  return std::optional<int64_t>(*now);
+}
+
 StoreResult<std::vector<std::pair<std::string, int64_t>>> PgReader::CountRunsByStatus() {
   return QueryRows<std::pair<std::string, int64_t>>(
       connection_, sql::kRunCountsByStatus, Params(),

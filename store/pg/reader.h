@@ -130,6 +130,8 @@ class PgReader final : public Reader {
   StoreResult<std::vector<Schedule>> ListSchedules() override;
   // How many runs there are of each status present ("queued", ...), by status name.
   StoreResult<std::vector<std::pair<std::string, int64_t>>> CountRunsByStatus() override;
+  // The server's clock_timestamp() in ms.
+  StoreResult<std::optional<int64_t>> DatabaseClockMs() override;
   StoreResult<Schedule> GetSchedule(int64_t schedule_id) override;  // kNotFound
   // The restores `serial` owes (recorded, not paid), oldest first.
   StoreResult<std::vector<DeviceRestore>> ListOwedRestores(std::string_view serial) override;

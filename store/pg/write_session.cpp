@@ -163,6 +163,10 @@ StoreResult<CancelRequest> PgWriteSession::RequestRunCancel(int64_t run_id, std:
                                                             int64_t now_ms) {
   return writes::RequestRunCancel(connection_, run_id, reason, now_ms);
 }
+
+StoreResult<bool> PgWriteSession::ReleaseClaim(int64_t run_id, std::string_view host) {
+  return writes::ReleaseClaim(connection_, run_id, host);
+}
 Status PgWriteSession::InsertLaunches(const std::vector<Launch>& launches) {
   return writes::InsertLaunches(connection_, launches);
 }

@@ -4,14 +4,16 @@
 
 namespace droidlab::store::sql {
 
-// What a phone (?2) must be to take a queued run: the run's serial, or every one of the pool's
-// criteria (its model, SDK level and labels, as the devices table and device_labels have them).
-#define DROIDLAB_CLAIMABLE_BY_PHONE                                                            \
-  " r.status = 'queued' AND r.host IS NULL AND r.cancel_requested = 0"                         \
-  " AND ((r.pool = 0 AND r.serial = ?2) OR (r.pool = 1"                                         \
-  " AND (r.pool_model IS NULL OR r.pool_model = (SELECT model FROM devices WHERE serial = ?2))" \
-  " AND (r.pool_sdk IS NULL OR r.pool_sdk = (SELECT sdk FROM devices WHERE serial = ?2))"       \
-  " AND NOT EXISTS (SELECT 1 FROM run_pool_labels l WHERE l.run_id = r.id"                     \
+// What a phone (?2) must be to take a queued run: not quarantined (schema 0019), and the run's
+// serial or every one of the pool's criteria (its model, SDK level and labels, as the devices
+// table and device_labels have them).
+#define DROIDLAB_CLAIMABLE_BY_PHONE                                                                \
+  " r.status = 'queued' AND r.host IS NULL AND r.cancel_requested = 0"                             \
+  " AND NOT EXISTS (SELECT 1 FROM devices q WHERE q.serial = ?2 AND q.quarantined_at IS NOT NULL)" \
+  " AND ((r.pool = 0 AND r.serial = ?2) OR (r.pool = 1"                                            \
+  " AND (r.pool_model IS NULL OR r.pool_model = (SELECT model FROM devices WHERE serial = ?2))"    \
+  " AND (r.pool_sdk IS NULL OR r.pool_sdk = (SELECT sdk FROM devices WHERE serial = ?2))"          \
+  " AND NOT EXISTS (SELECT 1 FROM run_pool_labels l WHERE l.run_id = r.id"                         \
   " AND NOT EXISTS (SELECT 1 FROM device_labels d WHERE d.serial = ?2 AND d.label = l.label))))"
 
 // The oldest queued run phone ?2 may take, claimed by host ?1 until ?3. A pool run takes the
@@ -80,5 +82,13 @@ inline constexpr char kCancelUnclaimed[] =
 inline constexpr char kRequestCancel[] =
     "UPDATE runs SET cancel_requested = 1 WHERE id = ?1 AND status IN ('queued', 'running')";
 inline constexpr char kRunExists[] = "SELECT 1 FROM runs WHERE id = ?1";
+
+// A claimed run host ?2 has not started, given back: unclaimed again (a pool run's phone and
+// model forgotten) for any host, or this one later, to claim.
+inline constexpr char kReleaseClaim[] =
+    "UPDATE runs SET host = NULL, lease_until = NULL,"
+    " serial = CASE WHEN pool = 1 THEN '' ELSE serial END,"
+    " device_model = CASE WHEN pool = 1 THEN NULL ELSE device_model END"
+    " WHERE id = ?1 AND host = ?2 AND status = 'queued'";
 
 }  // namespace droidlab::store::sql

@@ -414,6 +414,7 @@ TEST_F(RunQueueTest, AnEndTheStoreCouldNotRecordIsNotAnnounced) {
 // that filled (a real SQLite write failure: this process may not grow the WAL, RLIMIT_FSIZE,
 // SIGXFSZ ignored) the queue's own `failed` is not stored, so it is not announced either.
 TEST_F(RunQueueTest, AnEndTheQueueCouldNotRecordAfterAnExecutorThrewIsNotAnnounced) {
+  DROIDLAB_SQLITE_ONLY("the full disk is SQLite's WAL file; the server's is not this process's");
   ASSERT_TRUE(store_->Flush().ok());
   rlimit before{};
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
@@ -505,14 +506,17 @@ class RunQueueLabTest : public RunQueueTest {
     ASSERT_TRUE(store_->SetDeviceLabels(serial, std::move(labels)).ok());
   }
 
+  // `now_ms`: the host's own clock; by default the test's, moving a millisecond a reading.
   Host& StartHost(const std::string& name, std::vector<std::string> phones,
-                  milliseconds renew_every = milliseconds(40), int64_t lease_ms = 30'000) {
+                  milliseconds renew_every = milliseconds(40), int64_t lease_ms = 30'000,
+                  std::function<int64_t()> now_ms = {}) {
     auto host = std::make_unique<Host>();
     host->name = name;
     host->phones = std::move(phones);
     host->executor = std::make_unique<FakeExecutor>(*store_);
     RunQueueOptions options;
-    options.now_ms = [this] { return ++clock_; };
+    options.now_ms =
+        now_ms ? std::move(now_ms) : std::function<int64_t()>([this] { return ++clock_; });
     options.host = name;
     options.claim_every = milliseconds(10);
     options.renew_every = renew_every;
@@ -643,6 +647,77 @@ TEST_F(RunQueueLabTest, ACancelThroughAnotherDaemonReachesTheRunAtItsHostsNextRe
   ASSERT_TRUE(cancelled) << cancelled.error().message;
   EXPECT_EQ(cancelled->status, store::RunStatus::kCancelled);
   EXPECT_EQ(cancelled->error, "cancelled before it started");
+}
+
+// Two hosts whose clocks are ten minutes apart (one not synchronised, say) agree on when a lease
+// lapses: leases are kept in the database server's clock. With each host's own clock, lab-a's
+// renewals wrote leases lab-b saw as ten minutes lapsed, and lab-b interrupted the run lab-a
+// was measuring.
+TEST_F(RunQueueLabTest, HostsWhoseClocksDisagreeStillAgreeWhenALeaseLapses) {
+  if (!testutil::kTestStoreIsPostgres) {
+    GTEST_SKIP() << "one host per SQLite file: its clock is the database's";
+  }
+  const auto wall = [] {
+    return std::chrono::duration_cast<milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  Phone("A1", "lab-a");
+  Phone("B1", "lab-b");
+  Host& a = StartHost("lab-a", {"A1"}, milliseconds(50), 2'000, [&] { return wall() - 600'000; });
+  Host& b = StartHost("lab-b", {"B1"}, milliseconds(50), 2'000, wall);
+  auto run = Await(a.queue->Submit(Spec("A1"), std::string("Pixel 7"), std::nullopt));
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_TRUE(RunUntil([&] { return a.executor->Waiting(run->id); }));
+
+  // Both renew and expire every 50 ms for three times the lease.
+  RunUntil([] { return false; }, milliseconds(6'000));
+  store::Run held = Stored(run->id);
+  EXPECT_EQ(held.status, store::RunStatus::kRunning) << held.error.value_or("");
+  EXPECT_EQ(held.host, "lab-a");
+  EXPECT_TRUE(b.executor->started.empty());
+  a.executor->Release(run->id);
+  ASSERT_TRUE(RunUntil([&] { return Stored(run->id).status == store::RunStatus::kSucceeded; }));
+}
+
+// Issue 17 §3: a phone quarantined while a run was already claimed for it and queued on its host
+// starts none of them: the run is given back unclaimed and waits for the phone's release (no
+// host claims it meanwhile); released, the phone claims it again.
+TEST_F(RunQueueLabTest, ARunQueuedForAPhoneQuarantinedMeanwhileWaitsForItsRelease) {
+  Phone("A1", "lab-a");
+  Host& a = StartHost("lab-a", {"A1"});
+  auto first = Await(a.queue->Submit(Spec("A1"), std::string("Pixel 7"), std::nullopt));
+  auto second = Await(a.queue->Submit(Spec("A1"), std::string("Pixel 7"), std::nullopt));
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_TRUE(second) << second.error().message;
+  ASSERT_TRUE(RunUntil([&] { return a.executor->Waiting(first->id); }));
+  ASSERT_EQ(Stored(second->id).host, "lab-a") << "claimed, queued behind the first";
+
+  auto event = [](std::string kind, int64_t at) {
+    store::DeviceEvent e;
+    e.serial = "A1";
+    e.host = "lab-a";
+    e.at = at;
+    e.kind = std::move(kind);
+    e.detail = "test";
+    return e;
+  };
+  ASSERT_TRUE(store_->QuarantineDevice(event("quarantined", 10)).ok());
+  a.executor->Release(first->id);
+  ASSERT_TRUE(RunUntil([&] { return !Stored(second->id).host.has_value(); }))
+      << "the queued run kept its claim on a quarantined phone";
+  RunUntil([] { return false; }, milliseconds(300));  // the claim loop looks every 10 ms
+  EXPECT_EQ(a.executor->started, (std::vector<int64_t>{first->id}));
+  store::Run waiting = Stored(second->id);
+  EXPECT_EQ(waiting.status, store::RunStatus::kQueued);
+  EXPECT_FALSE(waiting.host) << "claimed again for a quarantined phone";
+  EXPECT_EQ(a.queue->Pending("A1"), 0u);
+
+  ASSERT_TRUE(store_->ReleaseDevice(event("released", 20)).ok());
+  ASSERT_TRUE(RunUntil([&] { return a.executor->Waiting(second->id); }));
+  EXPECT_EQ(Stored(second->id).host, "lab-a");
+  a.executor->Release(second->id);
+  ASSERT_TRUE(RunUntil([&] { return Stored(second->id).status == store::RunStatus::kSucceeded; }));
 }
 
 TEST_F(RunQueueLabTest, AHostThatStopsRenewingLosesItsRunAndThePoolRunGoesToAnother) {

@@ -271,6 +271,47 @@ TEST_F(RunClaimTest, AnEndWrittenByTheHostThatLostTheClaimDoesNotReplaceTheInter
   EXPECT_EQ(missing.error().code, StoreErrorCode::kNotFound);
 }
 
+// Schema 0019 with 0018: a quarantined phone claims nothing; a run its host claimed but had not
+// started is given back unclaimed (a pool run's phone forgotten), by that host only, and a
+// started one is not.
+TEST_F(RunClaimTest, AQuarantinedPhoneClaimsNothingAndAClaimNotStartedIsGivenBack) {
+  Phone("A1", "Pixel 7", 34, {"nightly"});
+  const int64_t pool = Queue("", Pool("Pixel 7", 34, {"nightly"}));
+  ASSERT_EQ(Claim("lab-a", "A1"), pool);
+
+  auto other = store_->ReleaseClaim(pool, "lab-b");
+  ASSERT_TRUE(other.ok()) << other.error().message;
+  EXPECT_FALSE(*other) << "lab-b does not hold it";
+  EXPECT_EQ(Get(pool).host, "lab-a");
+  auto back = store_->ReleaseClaim(pool, "lab-a");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(*back);
+  store::Run given = Get(pool);
+  EXPECT_EQ(given.status, RunStatus::kQueued);
+  EXPECT_FALSE(given.host);
+  EXPECT_EQ(given.serial, "") << "a pool run goes back to the pool";
+
+  DeviceEvent quarantine;
+  quarantine.serial = "A1";
+  quarantine.host = "lab-a";
+  quarantine.at = 500;
+  quarantine.kind = "quarantined";
+  quarantine.detail = "no answer after a reboot";
+  ASSERT_TRUE(store_->QuarantineDevice(quarantine).ok());
+  EXPECT_FALSE(Claim("lab-a", "A1")) << "a quarantined phone took a run";
+  DeviceEvent release = quarantine;
+  release.at = 600;
+  release.kind = "released";
+  ASSERT_TRUE(store_->ReleaseDevice(release).ok());
+  ASSERT_EQ(Claim("lab-a", "A1"), pool);
+
+  SetStatus(pool, RunStatus::kRunning);
+  auto started = store_->ReleaseClaim(pool, "lab-a");
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  EXPECT_FALSE(*started) << "a running run was given back";
+  EXPECT_EQ(Get(pool).host, "lab-a");
+}
+
 TEST_F(RunClaimTest, AHostStartingAgainEndsItsOwnClaimsAtOnceAndOnlyItsOwn) {
   Phone("A1", "Pixel 7", 34);
   Phone("A2", "Pixel 7", 34);

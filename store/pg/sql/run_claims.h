@@ -6,12 +6,13 @@
 
 namespace droidlab::store::pg::sql {
 
-#define DROIDLAB_PG_CLAIMABLE_BY_PHONE                                                         \
-  " r.status = 'queued' AND r.host IS NULL AND r.cancel_requested = 0"                         \
-  " AND ((r.pool = 0 AND r.serial = $2) OR (r.pool = 1"                                         \
-  " AND (r.pool_model IS NULL OR r.pool_model = (SELECT model FROM devices WHERE serial = $2))" \
-  " AND (r.pool_sdk IS NULL OR r.pool_sdk = (SELECT sdk FROM devices WHERE serial = $2))"       \
-  " AND NOT EXISTS (SELECT 1 FROM run_pool_labels l WHERE l.run_id = r.id"                     \
+#define DROIDLAB_PG_CLAIMABLE_BY_PHONE                                                             \
+  " r.status = 'queued' AND r.host IS NULL AND r.cancel_requested = 0"                             \
+  " AND NOT EXISTS (SELECT 1 FROM devices q WHERE q.serial = $2 AND q.quarantined_at IS NOT NULL)" \
+  " AND ((r.pool = 0 AND r.serial = $2) OR (r.pool = 1"                                            \
+  " AND (r.pool_model IS NULL OR r.pool_model = (SELECT model FROM devices WHERE serial = $2))"    \
+  " AND (r.pool_sdk IS NULL OR r.pool_sdk = (SELECT sdk FROM devices WHERE serial = $2))"          \
+  " AND NOT EXISTS (SELECT 1 FROM run_pool_labels l WHERE l.run_id = r.id"                         \
   " AND NOT EXISTS (SELECT 1 FROM device_labels d WHERE d.serial = $2 AND d.label = l.label))))"
 
 inline constexpr const char* kClaimRunForPhone =
@@ -68,5 +69,10 @@ inline constexpr const char* kCancelUnclaimed =
 inline constexpr const char* kRequestCancel =
     "UPDATE runs SET cancel_requested = 1 WHERE id = $1 AND status IN ('queued', 'running')";
 inline constexpr const char* kRunExists = "SELECT 1 FROM runs WHERE id = $1";
+inline constexpr const char* kReleaseClaim =
+    "UPDATE runs SET host = NULL, lease_until = NULL,"
+    " serial = CASE WHEN pool = 1 THEN '' ELSE serial END,"
+    " device_model = CASE WHEN pool = 1 THEN NULL ELSE device_model END"
+    " WHERE id = $1 AND host = $2 AND status = 'queued'";
 
 }  // namespace droidlab::store::pg::sql

@@ -32,6 +32,10 @@ inline constexpr const char* kUpdateRunStatus =
 
 inline constexpr const char* kRunStatusOf = "SELECT status FROM runs WHERE id = $1";
 
+// The server's clock now (not the transaction's start, which now() would give), in ms.
+inline constexpr const char* kDatabaseClockMs =
+    "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms";
+
 inline constexpr const char* kInterruptRunning =
     "UPDATE runs SET status = 'interrupted', error = $1, finished_at = $2"
     " WHERE status = 'running'";
