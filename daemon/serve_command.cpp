@@ -9,6 +9,7 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
@@ -318,6 +319,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   registry_options.on_online = [&owed_restores, &client](std::string serial) {
     return PayOwedRestoreOf(owed_restores, client, std::move(serial));
   };
+  // What the registry left owed because a run was on the phone is paid once that run is done
+  // with it (its own restore may have failed: a phone rebooted mid-run answers before its
+  // settings service is up).
+  owed_restores.PayWhenRunEnds([&owed_restores, &client, &io](const std::string& serial) {
+    asio::co_spawn(io, PayOwedRestoreOf(owed_restores, client, serial), asio::detached);
+  });
   orchestrator::DeviceRegistry registry(client, *st, registry_options);
 
   // Each phone checked every minute, its health kept; one that stops answering climbs the

@@ -134,9 +134,26 @@ OwedRestores::RunHold::RunHold(OwedRestores& owed, std::string serial)
 }
 
 OwedRestores::RunHold::~RunHold() {
-  std::lock_guard lock(owed_.mutex_);
-  auto it = owed_.running_.find(serial_);
-  if (it != owed_.running_.end()) owed_.running_.erase(it);
+  std::function<void(const std::string&)> pay_later;
+  {
+    std::lock_guard lock(owed_.mutex_);
+    auto it = owed_.running_.find(serial_);
+    if (it != owed_.running_.end()) owed_.running_.erase(it);
+    if (owed_.running_.count(serial_) == 0 && owed_.left_for_run_.erase(serial_) > 0) {
+      pay_later = owed_.pay_later_;
+    }
+  }
+  if (!pay_later) return;
+  try {
+    pay_later(serial_);
+  } catch (...) {
+    // A destructor lets nothing out; what is owed stays owed (the next run pays it).
+  }
+}
+
+void OwedRestores::PayWhenRunEnds(std::function<void(const std::string& serial)> pay_later) {
+  std::lock_guard lock(mutex_);
+  pay_later_ = std::move(pay_later);
 }
 
 bool OwedRestores::RunOn(const std::string& serial) const {
@@ -170,6 +187,10 @@ asio::awaitable<std::optional<std::string>> OwedRestores::Pay(
   // Checked once this payer holds the device, with no co_await between: a run that starts after
   // this waits in its own Pay until this payment ends, and records nothing new before.
   if (leave_a_run_alone && RunOn(serial)) {
+    {
+      std::lock_guard lock(mutex_);
+      left_for_run_.insert(serial);
+    }
     EndPaying(serial);
     log(serial + ": a run is on it: what it owes is put back when that run ends");
     co_return std::nullopt;

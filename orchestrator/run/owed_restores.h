@@ -100,9 +100,11 @@ class OwedRestores {
   // Blocking (a store read; not on an io thread): whether `serial` owes anything.
   bool Owes(const std::string& serial) const;
 
-  // While the returned hold lives, a run is on `serial`: PayOwedRestore (the registry's) leaves
-  // the device alone, and the run pays what it owes at its end (Pay). Held by the run executor
-  // for the whole run.
+  // While the hold lives, a run is on `serial`: PayOwedRestore (the registry's) leaves the device
+  // alone, and the run pays what it owes at its end (Pay). Held by the run executor until its
+  // restore. A payment the registry left for the run is asked again of `pay_later` (below) when
+  // the hold ends: the run's own restore may have failed meanwhile (a phone rebooted mid-run
+  // answers before its settings service does).
   class RunHold {
    public:
     RunHold(OwedRestores& owed, std::string serial);
@@ -115,6 +117,9 @@ class OwedRestores {
     std::string serial_;
   };
   bool RunOn(const std::string& serial) const;
+  // Called (on the thread that ends the hold) with a serial the registry left alone during a run,
+  // once that run's hold ends: the daemon pays it then as the registry would. May be empty.
+  void PayWhenRunEnds(std::function<void(const std::string& serial)> pay_later);
 
  private:
   bool BeginPaying(const std::string& serial);
@@ -126,6 +131,8 @@ class OwedRestores {
   mutable std::mutex mutex_;
   std::set<std::string> paying_;
   std::multiset<std::string> running_;  // RunHold's
+  std::set<std::string> left_for_run_;  // the registry's payments left while a run held them
+  std::function<void(const std::string&)> pay_later_;
 };
 
 // Polls (every 250 ms, until `deadline`) until `getprop sys.boot_completed` is 1 and

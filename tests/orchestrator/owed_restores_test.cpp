@@ -113,6 +113,8 @@ TEST(OwedRestoresTest, TheRegistryLeavesWhatARunOwesToThatRun) {
     return paid.value_or("never ran");
   };
 
+  std::vector<std::string> paid_later;
+  owed.PayWhenRunEnds([&paid_later](const std::string& s) { paid_later.push_back(s); });
   {
     OwedRestores::RunHold run(owed, serial);
     const std::optional<std::string> during = pay();
@@ -120,7 +122,13 @@ TEST(OwedRestoresTest, TheRegistryLeavesWhatARunOwesToThatRun) {
     EXPECT_TRUE(owed.Owes(serial)) << "left owed for the run to pay";
     ASSERT_FALSE(logged.empty());
     EXPECT_NE(logged.back().find("a run is on it"), std::string::npos) << logged.back();
+    EXPECT_TRUE(paid_later.empty());
   }
+  // The run's own restore may have failed (here: no adb server at all): what the registry left
+  // is asked of it again once the run is done with the phone.
+  EXPECT_EQ(paid_later, (std::vector<std::string>{serial}));
+  { OwedRestores::RunHold next_run(owed, serial); }
+  EXPECT_EQ(paid_later.size(), 1u) << "asked again though the registry left nothing this time";
   const std::optional<std::string> after = pay();
   EXPECT_TRUE(after) << "once the run has ended the registry pays (and here cannot)";
   EXPECT_TRUE(owed.Owes(serial));
