@@ -52,9 +52,10 @@ run_ctest() {
   set -e
   printf '%s\n' "$out" | tail -n 40
   # Each failed test's block (its status line to the next test's), cut to its assertions. ctest
-  # marks every failure with "***" (***Failed, ***Timeout, ***Exception); a name may say "Failed".
+  # marks every failure with "***" (***Failed, ***Timeout, ***Exception) and a skipped test with
+  # ***Skipped, which is no failure; a name may say "Failed".
   printf '%s\n' "$out" | awk -v dir="$dir" '
-    / Test +#[0-9]+: / { keep = /\*\*\*/ }
+    / Test +#[0-9]+: / { keep = /\*\*\*/ && !/\*\*\*Skipped/ }
     /^ *Start +[0-9]+: |tests passed, [0-9]+ tests? failed out of/ { keep = 0 }
     keep { print dir ": " $0 }' | grep -E -A 14 '(Test +#[0-9]+: |: Failure$|ERROR: AddressSanitizer|runtime error:)' \
     | cut -c1-600 | head -n 300 >>"$failures" || true
