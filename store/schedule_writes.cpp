@@ -1,7 +1,9 @@
 #include "store/schedule_writes.h"
 
+#include <optional>
 #include <string>
 
+#include "store/schedule_fired.h"
 #include "store/sql/schedules.h"
 #include "store/sqlite.h"
 #include "store/statements.h"
@@ -51,13 +53,31 @@ Status SetScheduleEnabled(Database& db, int64_t schedule_id, bool enabled) {
 }
 
 Status MarkScheduleFired(Database& db, int64_t schedule_id, int64_t fired_at) {
-  return WriteSchedule(
-      db, sql::kSetScheduleFired,
-      [&](Statement& st) {
-        st.BindInt64(1, schedule_id);
-        st.BindInt64(2, fired_at);
+  const std::string what = "recording a firing of schedule " + std::to_string(schedule_id);
+  if (auto s = RunCached(
+          db, sql::kSetScheduleFired,
+          [&](Statement& st) {
+            st.BindInt64(1, schedule_id);
+            st.BindInt64(2, fired_at);
+          },
+          what);
+      !s) {
+    return s;
+  }
+  if (db.Changes() > 0) return OkStatus();
+  // No row changed: no such schedule, or this firing (or a later one) is recorded already.
+  bool exists = false;
+  std::optional<int64_t> recorded;
+  auto read = EachRow(
+      db, sql::kScheduleLastFired, [&](Statement& st) { st.BindInt64(1, schedule_id); },
+      [&](const Statement& st) {
+        exists = true;
+        ReadColumn(st, 0, recorded);
       },
-      "recording a firing of schedule " + std::to_string(schedule_id));
+      what);
+  if (!read) return read;
+  if (!exists) return MakeStoreError(StoreErrorCode::kNotFound, what + ": no such schedule");
+  return FiredAlready(what, recorded.value_or(0));
 }
 
 }  // namespace droidlab::store::writes

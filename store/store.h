@@ -242,7 +242,9 @@ class Store {
   StoreResult<int64_t> CreateSchedule(const NewSchedule& schedule);
   Status DeleteSchedule(int64_t schedule_id);  // kNotFound
   Status SetScheduleEnabled(int64_t schedule_id, bool enabled);
-  // Recorded before the run it starts is queued, so a restart never fires it twice.
+  // Recorded before the run it starts is queued, so a restart never fires it twice; a firing is
+  // recorded once: kConstraint when it (or a later one) is recorded already — two daemons of a
+  // lab that both believed they did the lab's chores fire it once. kNotFound.
   Status MarkScheduleFired(int64_t schedule_id, int64_t fired_at);
   // Async forms: `done` runs once committed durably, or with the error.
   void CreateScheduleAsync(NewSchedule schedule, UniqueFunction<void(StoreResult<int64_t>)> done);

@@ -90,6 +90,12 @@ struct Scheduler::Impl {
     const int64_t id = schedule.id;
     auto marking = store.MarkScheduleFired(id, fired_at);
     auto marked = co_await std::move(marking);
+    if (!marked && marked.error().code == store::StoreErrorCode::kConstraint) {
+      // Another daemon of the lab recorded this firing first (both believed the lab's chores
+      // theirs for a moment: a partition, a lapsed lock); it queues the run.
+      Log(schedule, "fired by another daemon, not run here: " + marked.error().message);
+      co_return decision.next;
+    }
     if (!marked) {
       Log(schedule, "firing not recorded, not run: " + marked.error().message);
       co_return decision.next;

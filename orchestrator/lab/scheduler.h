@@ -2,7 +2,8 @@
 // rules: IANA zones, DST nights fire once, missed firings after downtime run once within the
 // grace window, never twice). Schedules live in the store, so they survive restarts; before a
 // run is queued the firing it stands for is recorded (MarkScheduleFired), so a daemon that dies
-// right after cannot fire it again.
+// right after cannot fire it again. The store records a firing once, so two daemons of a lab
+// that both believed the chores theirs (a partition) queue its run once: the second logs it.
 //
 //   Scheduler scheduler(store, queue, model_of, {});
 //   asio::co_spawn(io, scheduler.Run(), ...);   // until cancelled

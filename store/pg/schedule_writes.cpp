@@ -3,6 +3,7 @@
 #include <string>
 
 #include "store/pg/sql/schedules.h"
+#include "store/schedule_fired.h"
 
 namespace droidlab::store::pg::writes {
 
@@ -48,10 +49,23 @@ Status SetScheduleEnabled(Connection& db, int64_t schedule_id, bool enabled) {
 }
 
 Status MarkScheduleFired(Connection& db, int64_t schedule_id, int64_t fired_at) {
+  const std::string what = "recording a firing of schedule " + std::to_string(schedule_id);
   Params params;
   params.Int64(schedule_id).Int64(fired_at);
-  return WriteSchedule(db, sql::kSetScheduleFired, params,
-                       "recording a firing of schedule " + std::to_string(schedule_id));
+  auto marked = db.Query(sql::kSetScheduleFired, params, what);
+  if (!marked) return marked.error();
+  if (marked->affected() > 0) return OkStatus();
+  // No row changed: no such schedule, or this firing (or a later one) is recorded already.
+  Params id;
+  id.Int64(schedule_id);
+  auto read = db.Query(sql::kScheduleLastFired, id, what);
+  if (!read) return read.error();
+  if (read->rows() == 0) {
+    return MakeStoreError(StoreErrorCode::kNotFound, what + ": no such schedule");
+  }
+  auto recorded = read->OptionalInt64(0, 0);
+  if (!recorded) return recorded.error();
+  return FiredAlready(what, recorded->value_or(0));
 }
 
 }  // namespace droidlab::store::pg::writes

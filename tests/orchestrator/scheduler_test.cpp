@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -160,6 +161,57 @@ TEST_F(SchedulerTest, OnlyTheDaemonDoingTheLabsChoresFiresASchedule) {
   EXPECT_EQ(RunScheduler(1, milliseconds(3000), nullptr, [&] { return ++asked > 3; }), 1);
   EXPECT_GT(asked, 3) << "it looked again until the chores were its own";
   EXPECT_EQ(Runs().size(), 1u);
+}
+
+// A partition (issue 17 §2): the daemon that did the lab's chores lost its database lock but
+// has not seen it yet, and another took the chores over: both fire the same 02:00. Both read
+// the schedules before either records the firing (their reads are in flight together); the
+// store records a firing once, so one run is queued and the other daemon says why it queued
+// none.
+TEST_F(SchedulerTest, TwoDaemonsThatBothThinkTheyDoTheChoresQueueAFiringOnce) {
+  AddSchedule("0 2 * * *", SpecJson(), kTwoAm - 3'600'000);
+  std::vector<std::string> logs;
+  auto options = [&] {
+    SchedulerOptions o;
+    o.now_ms = [this] { return now_ms_; };
+    o.leading = [] { return true; };
+    o.grace = std::chrono::minutes(30);
+    o.log = [&logs](std::string_view line) { logs.emplace_back(line); };
+    return o;
+  };
+  Scheduler old_leader(*store_, *queue_, {}, options());
+  Scheduler new_leader(*store_, *queue_, {}, options());
+  asio::cancellation_signal stop_old, stop_new;
+  int ended = 0;
+  auto on_end = [&](std::exception_ptr e) {
+    EXPECT_FALSE(e);
+    ++ended;
+  };
+  asio::co_spawn(io_, old_leader.Run(), asio::bind_cancellation_slot(stop_old.slot(), on_end));
+  asio::co_spawn(io_, new_leader.Run(), asio::bind_cancellation_slot(stop_new.slot(), on_end));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  // Until both have looked (a run queued, and the other's refusal logged), then a little more.
+  auto both_looked = [&] {
+    return old_leader.runs_started() + new_leader.runs_started() >= 1 &&
+           std::any_of(logs.begin(), logs.end(), [](const std::string& l) {
+             return l.find("fired by another daemon") != std::string::npos;
+           });
+  };
+  while (!both_looked() && std::chrono::steady_clock::now() < deadline) {
+    io_.restart();
+    io_.run_for(milliseconds(5));
+  }
+  io_.restart();
+  io_.run_for(milliseconds(100));
+  stop_old.emit(asio::cancellation_type::terminal);
+  stop_new.emit(asio::cancellation_type::terminal);
+  while (ended < 2 && std::chrono::steady_clock::now() < deadline + std::chrono::seconds(5)) {
+    io_.restart();
+    io_.run_for(milliseconds(5));
+  }
+  EXPECT_EQ(old_leader.runs_started() + new_leader.runs_started(), 1);
+  EXPECT_EQ(Runs().size(), 1u);
+  EXPECT_TRUE(both_looked()) << ::testing::PrintToString(logs);
 }
 
 TEST_F(SchedulerTest, FiringMissedBeyondTheGraceIsSkippedAndRecorded) {

@@ -591,6 +591,14 @@ TEST_F(PgRunStoreTest, SchedulesReadTheSameFromBoth) {
   Both(
       "firing 2", [&] { return sqlite_->MarkScheduleFired(2, 7'000); },
       [&](Connection& db) { return writes::MarkScheduleFired(db, 2, 7'000); });
+  // A firing is recorded once (two daemons in a partition): again, or an earlier one, is
+  // kConstraint on both, and the recorded one stays.
+  for (int64_t again : {7'000, 6'000}) {
+    Both(
+        "firing 2 again", [&] { return sqlite_->MarkScheduleFired(2, again); },
+        [&](Connection& db) { return writes::MarkScheduleFired(db, 2, again); });
+    EXPECT_EQ(sqlite_->MarkScheduleFired(2, again).error().code, StoreErrorCode::kConstraint);
+  }
   Both(
       "deleting 3", [&] { return sqlite_->DeleteSchedule(3); },
       [&](Connection& db) { return writes::DeleteSchedule(db, 3); });

@@ -354,11 +354,16 @@ TEST_F(StoreTest, SchedulesAreDurable) {
   auto id = store_->CreateSchedule(s);
   ASSERT_TRUE(id.ok());
   ASSERT_TRUE(store_->MarkScheduleFired(*id, 7200000).ok());
+  // Recorded once: the same firing again (another daemon of the lab) or an older one is refused.
+  EXPECT_EQ(store_->MarkScheduleFired(*id, 7200000).error().code, StoreErrorCode::kConstraint);
+  EXPECT_EQ(store_->MarkScheduleFired(*id, 3600000).error().code, StoreErrorCode::kConstraint);
+  ASSERT_TRUE(store_->MarkScheduleFired(*id, 7200000 + 86400000).ok());
+  EXPECT_EQ(store_->MarkScheduleFired(*id, 7200000).error().code, StoreErrorCode::kConstraint);
   ASSERT_TRUE(store_->SetScheduleEnabled(*id, false).ok());
   auto got = store_->Read([&](Reader& r) { return r.GetSchedule(*id); });
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->timezone, "Europe/Berlin");
-  EXPECT_EQ(got->last_fired_at, 7200000);
+  EXPECT_EQ(got->last_fired_at, 7200000 + 86400000);
   EXPECT_FALSE(got->enabled);
   ASSERT_TRUE(store_->DeleteSchedule(*id).ok());
   EXPECT_EQ(store_->DeleteSchedule(*id).error().code, StoreErrorCode::kNotFound);

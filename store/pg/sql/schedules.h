@@ -10,8 +10,12 @@ inline constexpr const char* kInsertSchedule =
 inline constexpr const char* kDeleteSchedule = "DELETE FROM schedules WHERE id = $1";
 inline constexpr const char* kSetScheduleEnabled =
     "UPDATE schedules SET enabled = $2 WHERE id = $1";
+// As SQLite's (store/sql/schedules.h): a firing is recorded once. Under READ COMMITTED the
+// second of two concurrent UPDATEs waits for the first's commit and then sees its value.
 inline constexpr const char* kSetScheduleFired =
-    "UPDATE schedules SET last_fired_at = $2 WHERE id = $1";
+    "UPDATE schedules SET last_fired_at = $2 WHERE id = $1 AND coalesce(last_fired_at, -1) < $2";
+inline constexpr const char* kScheduleLastFired =
+    "SELECT last_fired_at FROM schedules WHERE id = $1";
 
 #define DROIDLAB_PG_SCHEDULE_COLUMNS \
   "id, cron, timezone, run_spec, enabled, last_fired_at, created_at"
