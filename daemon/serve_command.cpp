@@ -35,6 +35,7 @@
 #include "api/webhook_client.h"
 #include "base/wall_clock.h"
 #include "daemon/db_lock.h"
+#include "daemon/lab_run_relay.h"
 #include "daemon/serve_config.h"
 #include "orchestrator/alerts/alert_center.h"
 #include "orchestrator/builds/build_library.h"
@@ -49,7 +50,6 @@
 #include "schema/migrations.h"
 #include "store/async_store.h"
 #include "store/pg/connection.h"
-#include "store/pg/run_changes.h"
 #include "store/store.h"
 
 namespace droidlab::daemon {
@@ -392,24 +392,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   queue_for_health = &queue;
   queue.Subscribe([&health](const orchestrator::RunEvent& event) { health.CountRunEnd(event); });
 
-  // Several daemons on one PostgreSQL database: the changes other hosts make to runs reach this
-  // daemon's event stream (the dashboards' live view, `droidlab watch`) through NOTIFY. This
-  // host's own runs are told by its queue, with their progress.
-  std::unique_ptr<store::pg::RunChangeListener> run_changes;
+  // Several daemons on one PostgreSQL database: other hosts' run changes and progress reach this
+  // daemon's event stream and API, and this host's progress reaches theirs.
+  std::unique_ptr<LabRunRelay> lab_relay;
   if (store::pg::IsPostgresUrl(config.db)) {
-    run_changes = std::make_unique<store::pg::RunChangeListener>(
-        config.db,
-        [&io, &queue, host_name](const store::pg::RunChange& change) {
-          if (change.host.empty() || change.host == host_name) return;
-          auto status = store::RunStatusFromName(change.status);
-          if (!status) return;
-          orchestrator::RunEvent event;
-          event.run_id = change.run_id;
-          event.serial = change.serial;
-          event.status = *status;
-          asio::post(io, [&queue, event] { queue.Announce(event); });
-        },
-        LogAs("lab", spdlog::level::warn));
+    lab_relay = std::make_unique<LabRunRelay>(config.db, host_name, io, queue,
+                                              LogAs("lab", spdlog::level::warn));
   }
 
   orchestrator::SchedulerOptions scheduler_options;

@@ -99,6 +99,14 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
   // Any thread.
   mutable std::mutex mutex;
   std::map<int64_t, RunProgress> progress;
+  // Other hosts' runs (Announce): their progress while they run, and the newest ends heard (an
+  // ended run's id never runs again: a pool run interrupted is queued again under a new id).
+  struct RemoteRuns {
+    static constexpr size_t kEndsKept = 4096;
+    std::map<int64_t, RunProgress> progress;
+    std::set<int64_t> ended;
+    std::deque<int64_t> ended_order;
+  } remote;
   std::map<std::string, size_t, std::less<>> pending;
   Listeners<RunEvent> listeners;
 
@@ -582,9 +590,9 @@ struct RunQueue::Impl : std::enable_shared_from_this<Impl> {
 
   std::optional<RunProgress> Progress(int64_t run_id) const {
     std::lock_guard lock(mutex);
-    auto it = progress.find(run_id);
-    if (it == progress.end()) return std::nullopt;
-    return it->second;
+    if (auto it = progress.find(run_id); it != progress.end()) return it->second;
+    if (auto it = remote.progress.find(run_id); it != remote.progress.end()) return it->second;
+    return std::nullopt;
   }
 };
 
@@ -768,7 +776,29 @@ size_t RunQueue::Pending(std::string_view serial) const {
   return it == impl_->pending.end() ? 0 : it->second;
 }
 
-void RunQueue::Announce(const RunEvent& event) { impl_->Emit(event); }
+void RunQueue::Announce(RunEvent event) {
+  event.remote = true;
+  {
+    std::lock_guard lock(impl_->mutex);
+    Impl::RemoteRuns& remote = impl_->remote;
+    if (event.progress) {
+      // Progress and ends come over two connections: a progress heard after the run's end
+      // would tell a dashboard it runs again.
+      if (remote.ended.contains(event.run_id)) return;
+      remote.progress[event.run_id] = *event.progress;
+    } else if (event.status != store::RunStatus::kRunning) {
+      remote.progress.erase(event.run_id);  // ended, or queued again (a pool run)
+    }
+    if (store::IsFinished(event.status) && remote.ended.insert(event.run_id).second) {
+      remote.ended_order.push_back(event.run_id);
+      if (remote.ended_order.size() > Impl::RemoteRuns::kEndsKept) {
+        remote.ended.erase(remote.ended_order.front());
+        remote.ended_order.pop_front();
+      }
+    }
+  }
+  impl_->Emit(event);
+}
 
 uint64_t RunQueue::Subscribe(std::function<void(const RunEvent&)> listener) {
   return impl_->listeners.Add(std::move(listener));

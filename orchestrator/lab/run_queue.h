@@ -71,6 +71,7 @@ struct RunEvent {
   std::optional<RunProgress> progress;  // while running
   std::optional<std::string> error;
   bool device_fault = false;  // a failure the phone caused (RunOutcome::device_fault)
+  bool remote = false;        // another host's run, told through the store (Announce)
 };
 
 // Runs one run to its end and records its status (ExecuteRun's contract); the queue passes
@@ -118,14 +119,16 @@ class RunQueue {
   // Returns the run as stored afterwards.
   boost::asio::awaitable<QueueResult<store::Run>> Cancel(int64_t run_id);
 
-  // The progress of a running run, if it is running now. Thread-safe.
+  // The progress of a running run, if it is running now — here, or on another host that told
+  // it (Announce). Thread-safe.
   std::optional<RunProgress> Progress(int64_t run_id) const;
   // Runs queued or running now, per serial. Thread-safe.
   size_t Pending(std::string_view serial) const;
 
-  // A change of a run another daemon made (store::pg::RunChangeListener), told to this queue's
-  // listeners as its own are: call on the queue's executor.
-  void Announce(const RunEvent& event);
+  // A change of a run another daemon made, or its progress (store::pg::RunChangeListener), told
+  // to this queue's listeners as its own are, marked `remote`; the progress is what Progress
+  // answers for that run until an end is announced. Call on the queue's executor.
+  void Announce(RunEvent event);
 
   // Listeners for every RunEvent; returns an id for Unsubscribe.
   uint64_t Subscribe(std::function<void(const RunEvent&)> listener);

@@ -195,7 +195,8 @@ boost::asio::awaitable<store::StoreResult<RunReport>> RunReports::Report(int64_t
                                SummarizeLaunches(split.candidate, rows->tables)};
   }
   report.run = std::move(rows->run);
-  if (queue_) report.progress = queue_->Progress(run_id);
+  // Only while it has not ended: another host's last progress may be heard after its end.
+  if (queue_ && !store::IsFinished(report.run.status)) report.progress = queue_->Progress(run_id);
   co_return report;
 }
 

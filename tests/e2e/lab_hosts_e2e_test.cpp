@@ -253,6 +253,19 @@ TEST_F(LabHostsE2eTest, APoolSpreadsOverThreeHostsAndSurvivesOneKilledMidRun) {
         },
         seconds(10)))
         << "lab-b's stream never told run " << run["id"] << " (lab-a's) succeeded";
+    // … and its progress before that, as lab-a told it (issue 17 §2: iteration N of M).
+    bool progress_told = false;
+    for (size_t at = stream.raw().find(told); at != std::string::npos && !progress_told;
+         at = stream.raw().find(told, at + 1)) {
+      const size_t start = stream.raw().rfind('{', at);
+      const size_t line_end = stream.raw().find('\n', at);
+      Json event = Json::parse(stream.raw().substr(start, line_end - start), nullptr, false);
+      progress_told = event.is_object() && event["progress"].is_object() &&
+                      event["progress"]["iterations_done"].get<int64_t>() >= 1 &&
+                      event["progress"]["iterations"] == kIterations;
+    }
+    EXPECT_TRUE(progress_told) << "lab-b's stream never told run " << run["id"]
+                               << "'s progress (lab-a's)";
   }
 
   // lab-c's daemon back (systemd would restart it): it pays what it owed its phones.

@@ -395,6 +395,64 @@ TEST_F(RunQueueTest, ASucceededRunIsSummarisedBeforeItsEndIsAnnounced) {
   EXPECT_EQ(summaries_when_announced, (std::vector<size_t>{SeriesMetrics().size()}));
 }
 
+// Issue 17 §2: another host's run, told through the store (daemon/lab_run_relay.h): its status
+// and progress reach this queue's listeners marked remote, Progress answers with it while it
+// runs, and its end (or its return to the pool) clears it.
+TEST_F(RunQueueTest, AnotherHostsProgressIsAnnouncedAndAnsweredUntilItsEnd) {
+  StartQueue();
+  RunEvent told;
+  told.run_id = 900;
+  told.serial = "B1";
+  told.status = store::RunStatus::kRunning;
+  told.progress = RunProgress{900, "launching", 4, 20, 4, true};
+  queue_->Announce(told);
+  ASSERT_FALSE(events_.empty());
+  EXPECT_TRUE(events_.back().remote);
+  ASSERT_TRUE(events_.back().progress);
+  EXPECT_EQ(events_.back().progress->iterations_done, 4);
+  auto progress = queue_->Progress(900);
+  ASSERT_TRUE(progress);
+  EXPECT_EQ(progress->iterations_done, 4);
+  EXPECT_EQ(progress->iterations, 20);
+  EXPECT_EQ(progress->phase, "launching");
+
+  RunEvent status_only = told;  // a status change heard without progress keeps the last one
+  status_only.progress.reset();
+  queue_->Announce(status_only);
+  EXPECT_TRUE(queue_->Progress(900));
+
+  RunEvent ended = status_only;
+  ended.status = store::RunStatus::kSucceeded;
+  queue_->Announce(ended);
+  EXPECT_FALSE(queue_->Progress(900));
+  EXPECT_TRUE(events_.back().remote);
+  // Its last progress heard after its end (another connection): not told, not answered.
+  const size_t events_before = events_.size();
+  queue_->Announce(told);
+  EXPECT_EQ(events_.size(), events_before) << "a dashboard would show it running again";
+  EXPECT_FALSE(queue_->Progress(900));
+
+  RunEvent other = told;  // a pool run claimed elsewhere, then given back to the pool
+  other.run_id = other.progress->run_id = 901;
+  queue_->Announce(other);
+  EXPECT_TRUE(queue_->Progress(901));
+  RunEvent requeued = other;
+  requeued.progress.reset();
+  requeued.status = store::RunStatus::kQueued;
+  queue_->Announce(requeued);
+  EXPECT_FALSE(queue_->Progress(901));
+  queue_->Announce(other);  // claimed again: not ended, so its progress counts
+  EXPECT_TRUE(queue_->Progress(901));
+
+  // This host's own runs are not remote.
+  const int64_t id = Submit(Spec("A"));
+  ASSERT_TRUE(RunUntil([&] { return executor_->Waiting(id); }));
+  executor_->Release(id);
+  ASSERT_TRUE(RunUntil(
+      [&] { return !events_.empty() && events_.back().status == store::RunStatus::kSucceeded; }));
+  EXPECT_FALSE(events_.back().remote);
+}
+
 TEST_F(RunQueueTest, AnEndTheStoreCouldNotRecordIsNotAnnounced) {
   executor_->end_not_stored = true;
   StartQueue();

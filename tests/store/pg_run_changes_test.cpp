@@ -1,7 +1,8 @@
 // Events across hosts (issue 17 §2) on a real PostgreSQL server: what schema 0018's trigger
 // announces at each commit — a new run, its claim, each status — heard by a RunChangeListener as
 // another daemon would hear it, in order, and how long after the commit (printed: the figure of
-// "events across hosts, measured"); a listener whose connection is cut listens again.
+// "events across hosts, measured"); a listener whose connection is cut listens again; a run's
+// progress told by its host's listener is heard by the others', field by field.
 #include "store/pg/run_changes.h"
 
 #include <gtest/gtest.h>
@@ -41,6 +42,30 @@ TEST(PgRunChangesTest, APayloadIsReadOnlyWhenWhole) {
   EXPECT_FALSE(ParseRunChange("7\tqueued\t"));
   EXPECT_FALSE(ParseRunChange("7\t\tlab-a\tS"));
   EXPECT_FALSE(ParseRunChange("7\tqueued\tlab-a\tS\textra"));
+}
+
+TEST(PgRunChangesTest, AProgressPayloadIsReadOnlyWhenWhole) {
+  RunProgressChange told{42, "lab-b", "127.0.0.1:5601", "launching", 3, 20, 2, true};
+  const std::string payload = FormatRunProgress(told);
+  EXPECT_EQ(payload, "42\tlab-b\t127.0.0.1:5601\tlaunching\t3\t20\t2\t1");
+  auto heard = ParseRunProgress(payload);
+  ASSERT_TRUE(heard);
+  EXPECT_EQ(heard->run_id, 42);
+  EXPECT_EQ(heard->host, "lab-b");
+  EXPECT_EQ(heard->serial, "127.0.0.1:5601");
+  EXPECT_EQ(heard->phase, "launching");
+  EXPECT_EQ(heard->iterations_done, 3);
+  EXPECT_EQ(heard->iterations, 20);
+  EXPECT_EQ(heard->valid_launches, 2);
+  EXPECT_TRUE(heard->running);
+  EXPECT_FALSE(ParseRunProgress(""));
+  EXPECT_FALSE(ParseRunProgress("42\tlab-b\tS\tlaunching\t3\t20\t2"));
+  EXPECT_FALSE(ParseRunProgress("42\tlab-b\tS\tlaunching\t3\t20\t2\t1\textra"));
+  EXPECT_FALSE(ParseRunProgress("42\t\tS\tlaunching\t3\t20\t2\t1")) << "no host";
+  EXPECT_FALSE(ParseRunProgress("42\tlab-b\tS\tlaunching\tx\t20\t2\t1"));
+  EXPECT_FALSE(ParseRunProgress("42\tlab-b\tS\tlaunching\t3\t20\t2\tyes"));
+  EXPECT_FALSE(ParseRunChange(payload)) << "a progress is no run change";
+  EXPECT_FALSE(ParseRunProgress("42\trunning\tlab-a\tS")) << "a run change is no progress";
 }
 
 NewRun AQueuedRun() {
@@ -192,6 +217,48 @@ TEST_F(PgRunChangesLab, AListenerWhoseConnectionIsCutListensAgain) {
   }
   EXPECT_TRUE(heard_again) << "nothing heard in 10 s after the listener's connection was cut";
   EXPECT_TRUE(listener_->listening());
+}
+
+// Issue 17 §2: the progress of a run on host B (iteration N of M), between its status changes,
+// reaches host A's listener as B's queue tells it; a listener that did not ask for progress
+// (the fixture's) hears none of it.
+TEST_F(PgRunChangesLab, ARunsProgressToldByItsHostIsHeardByAnotherHost) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<RunProgressChange> heard_by_a;
+  RunChangeListener host_a(
+      url_, [](const RunChange&) {}, [](std::string_view) {},
+      [&](const RunProgressChange& p) {
+        std::lock_guard lock(mu);
+        heard_by_a.push_back(p);
+        cv.notify_all();
+      });
+  RunChangeListener host_b(
+      url_, [](const RunChange&) {}, [](std::string_view) {}, [](const RunProgressChange&) {});
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while ((!host_a.listening() || !host_b.listening()) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(host_a.listening() && host_b.listening());
+
+  for (int64_t done = 1; done <= 3; ++done) {
+    host_b.Tell(RunProgressChange{7, "lab-b", "R5CT1", "launching", done, 3, done, true});
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(
+        lock, std::chrono::seconds(10),
+        [&] { return !heard_by_a.empty() && heard_by_a.back().iterations_done == done; }))
+        << "iteration " << done << " not heard";
+  }
+  std::lock_guard lock(mu);
+  const RunProgressChange& last = heard_by_a.back();
+  EXPECT_EQ(last.run_id, 7);
+  EXPECT_EQ(last.host, "lab-b");
+  EXPECT_EQ(last.serial, "R5CT1");
+  EXPECT_EQ(last.phase, "launching");
+  EXPECT_EQ(last.iterations, 3);
+  EXPECT_EQ(last.valid_launches, 3);
+  EXPECT_TRUE(last.running);
+  EXPECT_TRUE(heard_.changes().empty()) << "progress is no run change";
 }
 
 }  // namespace
