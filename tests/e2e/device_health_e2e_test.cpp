@@ -5,9 +5,10 @@
 // recovery ladder (orchestrator/lab/device_recovery.h) one rung at a time — the adb server's
 // `reconnect` for that phone's transport (adb.cpp handle_host_request, then `adb connect` again:
 // adb 29 drops a network phone's transport for good on it), adbd's `reconnect` service
-// (packages/modules/adb/daemon/services.cpp reconnect_service), `reboot:` when allowed — and is quarantined when none
-// brings it back, until released. The other phones on the same adb server keep their transport:
-// nothing kills the server.
+// (packages/modules/adb/daemon/services.cpp reconnect_service), `reboot:` when allowed — and is
+// quarantined when none brings it back, until released. The other phones on the same adb server
+// keep their transport: nothing kills the server. A phone pulled out (its port refusing) climbs the
+// ladder too, and is quarantined.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -346,6 +347,55 @@ TEST_F(DeviceHealthE2eTest, ARebootIsTheLastRungAndAPhoneItDoesNotHelpIsQuaranti
       },
       seconds(10)))
       << "a released phone is checked again";
+}
+
+// A phone pulled out (devsim's `unplug`: its port refuses connections; adb 29 keeps the
+// transport, lists it `offline` and retries every 10 s) climbs the ladder: both reconnects (no
+// reboot: not allowed) fail, and it is quarantined with the reason; the phone beside it is
+// untouched. What starts the ladder is its check's "device offline": adb 29 does not tell
+// track-devices that a network phone went offline (measured: `adb devices` said `offline` for
+// 8 s while `adb track-devices` printed nothing after the first `device` line: system/core
+// adb/transport.cpp calls update_transports() when a transport is registered or removed, while a
+// failed connection only goes through handle_offline() and transport_unref(), which hands a
+// network transport to the ReconnectHandler), so the registry still holds it as `device` and the
+// monitor's other trigger, offline for a whole interval, does not see it.
+TEST_F(DeviceHealthE2eTest, APhonePulledOutClimbsTheLadderAndIsQuarantined) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  const auto phones = StartDevsim({"--port", "0", "--count", "2", "--fast"}, 2);
+  ASSERT_EQ(phones.size(), 2u);
+  for (const auto& p : phones) WaitForDevice(server_, p.address);
+  const auto& pulled = phones[0];
+  const auto& beside = phones[1];
+  const std::string beside_transport = TransportId(beside.address);
+
+  RunningMonitor running(ClientOptions(), *st, FastOptions());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto samples =
+            st->Read([&](store::Reader& r) { return r.ListDeviceHealth(pulled.address, 0, 10); });
+        return samples && !samples->empty() && samples->front().uptime_ms;
+      },
+      seconds(20)));
+  EXPECT_EQ(Shell(pulled, "devsim-fault unplug 60000").exit_code, 0);
+
+  ASSERT_TRUE(WaitUntil([&] { return Has(Events(*st, pulled.address), "quarantined"); },
+                        seconds(45), milliseconds(250)))
+      << Listed(Events(*st, pulled.address));
+  const auto events = Events(*st, pulled.address);
+  // Each rung that fails is recorded as taken, then as failed.
+  EXPECT_EQ(Kinds(events),
+            (std::vector<std::string>{"unresponsive", "reconnect_transport", "reconnect_transport",
+                                      "reconnect_device", "reconnect_device", "quarantined"}))
+      << Listed(events);
+  EXPECT_NE(events.front().detail.find("offline"), std::string::npos) << events.front().detail;
+  EXPECT_NE(events.back().detail.find("reboots not allowed"), std::string::npos)
+      << events.back().detail;
+  EXPECT_TRUE(running.monitor().Quarantined(pulled.address));
+  EXPECT_FALSE(running.monitor().Quarantined(beside.address));
+  EXPECT_TRUE(Events(*st, beside.address).empty()) << Listed(Events(*st, beside.address));
+  EXPECT_EQ(TransportId(beside.address), beside_transport);
 }
 
 }  // namespace
