@@ -14,6 +14,15 @@ if(DROIDLAB_SANITIZER)
   target_compile_options(droidlab_asio PRIVATE -fsanitize=${_asio_sanitizers})
 endif()
 
+# droidlab_asio_ssl: Boost.Asio's TLS layer built once (cmake/asio_ssl_impl.cpp), over OpenSSL's
+# libssl: linked by what speaks TLS only (api/'s webhook client, its tests' receiver).
+find_package(OpenSSL REQUIRED)
+add_library(droidlab_asio_ssl STATIC ${CMAKE_CURRENT_LIST_DIR}/asio_ssl_impl.cpp)
+target_link_libraries(droidlab_asio_ssl PUBLIC droidlab_asio OpenSSL::SSL)
+if(DROIDLAB_SANITIZER)
+  target_compile_options(droidlab_asio_ssl PRIVATE -fsanitize=${_asio_sanitizers})
+endif()
+
 # droidlab_beast: Boost.Beast built once (cmake/beast_impl.cpp), linked privately by api/ and the
 # client commands (daemon/'s droidlab_client) only, so that the rest of the tree keeps its compile
 # flags (and its ccache entries).

@@ -52,7 +52,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "tzdata")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "adb")
+# ca-certificates: the CAs an https:// webhook's certificate is checked against.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "adb, ca-certificates")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "prometheus, postgresql")
 # postinst: the droidlab user (systemd-sysusers, or useradd in a root without systemd);
 # conffiles: /etc/droidlab/droidlab.json, so an edited configuration survives upgrades.

@@ -228,6 +228,12 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
     std::fprintf(err, "droidlab serve: --adb-server: %s\n", server.error().message.c_str());
     return 2;
   }
+  // The webhooks' TLS settings, CA certificates read now, before any io thread runs.
+  auto webhook_sender = api::MakeWebhookSender(api::WebhookTlsOptions{config.alert_ca_file});
+  if (!webhook_sender) {
+    std::fprintf(err, "droidlab serve: %s\n", webhook_sender.error().c_str());
+    return 2;
+  }
 
   // The name this daemon's host goes by in the lab (the hosts table, the runs it claims).
   const std::string host_name = config.host_name.value_or(orchestrator::MachineHostName());
@@ -359,7 +365,7 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   alert_options.user_agent = "droidlab/" DROIDLAB_VERSION;
   alert_options.log = LogAs("alerts", spdlog::level::info);
   alert_options.leading = [&leading] { return leading.load(); };
-  orchestrator::AlertCenter alerts(*st, api::PostWebhook, alert_options);
+  orchestrator::AlertCenter alerts(*st, *webhook_sender, alert_options);
 
   orchestrator::RunQueueOptions queue_options;
   queue_options.log = LogAs("runs", spdlog::level::info);

@@ -78,7 +78,7 @@ std::optional<std::string> ApplyHealth(const nlohmann::json& v, const Where& whe
 }
 
 // Applies the config file's keys onto `config`.
-// "alerts": {"webhooks": [{"url", "secret"}], "max_attempts", "timeout_seconds"}.
+// "alerts": {"webhooks": [{"url", "secret"}], "ca_file", "max_attempts", "timeout_seconds"}.
 template <class Where>
 std::optional<std::string> ApplyAlerts(const nlohmann::json& v, const Where& where,
                                        ServeConfig& config) {
@@ -113,6 +113,10 @@ std::optional<std::string> ApplyAlerts(const nlohmann::json& v, const Where& whe
         }
         config.alert_webhooks.push_back(std::move(webhook));
       }
+    } else if (a.key() == "ca_file") {
+      if (!value.is_string())
+        return where(name) + " must be a path (a PEM file of CA certificates)";
+      config.alert_ca_file = value.get<std::string>();
     } else if (a.key() == "max_attempts" || a.key() == "timeout_seconds") {
       const int64_t most = a.key() == "max_attempts" ? 100 : 300;
       if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > most) {

@@ -63,7 +63,8 @@ struct ServeConfig {
   std::optional<int64_t> retention_max_runs;
   int64_t schedule_grace_minutes = 60;
   // Config "alerts": where alerts are POSTed (orchestrator/alerts/alert_center.h), each URL
-  // once (http:// only; a delivery finds its secret again by URL after a restart).
+  // once (http:// or https://; a delivery finds its secret again by URL after a restart), and
+  // the CA certificates an https:// receiver may also chain to (PEM; "" for the system's only).
   struct Webhook {
     std::string url;
     std::string secret;
@@ -71,6 +72,7 @@ struct ServeConfig {
   std::vector<Webhook> alert_webhooks;
   int64_t alert_max_attempts = 8;
   int64_t alert_timeout_seconds = 10;
+  std::string alert_ca_file;
   // Config "health" (issue 17 §3, orchestrator/lab/device_health.h): how often each phone is
   // checked, a probe's deadline, how long a phone has to answer again after a reconnect and
   // after a reboot, whether the recovery ladder may reboot a phone, and at most how often a day.

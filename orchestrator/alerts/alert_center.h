@@ -1,6 +1,6 @@
 // AlertCenter: raises alerts and delivers them to the configured webhooks (issue 15 §4).
 //
-//   AlertCenter alerts(store, api::PostWebhook, options);
+//   AlertCenter alerts(store, *api::MakeWebhookSender({}), options);
 //   asio::co_spawn(io, alerts.Run(), ...);               // delivers until cancelled
 //   auto raising = alerts.Raise(std::move(alert));       // stored durably, then delivered
 //   auto id = co_await std::move(raising);

@@ -1,4 +1,4 @@
-// What a webhook delivery is made of, with no socket in it: the URL it goes to (http:// only),
+// What a webhook delivery is made of, with no socket in it: the URL it goes to (http[s]://),
 // the JSON body of an alert, its HMAC-SHA256 signature, the back-off between attempts, and the
 // transport a delivery is handed to (WebhookSender: the daemon gives api/'s Beast client; tests
 // may give their own). The receiver's side of the contract is in orchestrator/README.md

@@ -12,17 +12,21 @@ BasicResult<WebhookUrl, std::string> ParseWebhookUrl(std::string_view url) {
     }
   }
   constexpr std::string_view kHttp = "http://";
-  if (url.starts_with("https://")) {
-    return quoted +
-           ": https:// is not supported for webhooks yet; use http:// to a receiver on the lab's "
-           "own network (a relay there may forward over TLS)";
+  constexpr std::string_view kHttps = "https://";
+  WebhookUrl parsed;
+  std::string_view rest;
+  if (url.starts_with(kHttps)) {
+    parsed.tls = true;
+    parsed.port = 443;
+    rest = url.substr(kHttps.size());
+  } else if (url.starts_with(kHttp)) {
+    rest = url.substr(kHttp.size());
+  } else {
+    return quoted + ": expected an http:// or https:// URL";
   }
-  if (!url.starts_with(kHttp)) return quoted + ": expected an http:// URL";
-  std::string_view rest = url.substr(kHttp.size());
   if (rest.find('#') != std::string_view::npos) return quoted + ": a webhook URL has no fragment";
   const size_t path_at = rest.find_first_of("/?");
   std::string_view authority = rest.substr(0, path_at);
-  WebhookUrl parsed;
   parsed.target = path_at == std::string_view::npos ? "/" : std::string(rest.substr(path_at));
   if (parsed.target.front() == '?') parsed.target.insert(0, "/");
   if (authority.find('@') != std::string_view::npos) {

@@ -11,16 +11,16 @@
 
 namespace droidlab::orchestrator {
 
-// An http:// URL, split for the transport. https:// is refused (see ParseWebhookUrl).
+// An http:// or https:// URL, split for the transport.
 struct WebhookUrl {
+  bool tls = false;  // https://
   std::string host;  // a name or an address; IPv6 without its brackets
-  uint16_t port = 80;
+  uint16_t port = 80;  // 443 for https:// without a port
   std::string target;  // path and query, "/" when none
 };
 
-// "http://HOST[:PORT][/PATH[?QUERY]]". Errors name what is wrong: another scheme (https:// among
-// them: droidlab carries no TLS for webhooks yet — a receiver or relay on the lab's own network
-// takes plain HTTP), user info, a fragment, no host, a bad port, spaces or control characters.
+// "http[s]://HOST[:PORT][/PATH[?QUERY]]". Errors name what is wrong: another scheme, user info, a
+// fragment, no host, a bad port, spaces or control characters.
 BasicResult<WebhookUrl, std::string> ParseWebhookUrl(std::string_view url);
 
 // What the API shows of a webhook: scheme, host and port only. A webhook URL often is a secret

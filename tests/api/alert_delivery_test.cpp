@@ -2,9 +2,12 @@
 // (api/webhook_client.h) and a real store, against real webhook receivers on loopback port 0
 // (webhook_receiver.h, which checks each signature with its own HMAC). One signed POST per alert
 // and webhook; a 500 retried; a target that is down or never answers holds no other delivery
-// and its attempts are recorded; a delivery left pending by a stopped daemon is sent by the next.
+// and its attempts are recorded; a delivery left pending by a stopped daemon is sent by the next;
+// https:// to a receiver whose certificate chains to the lab's CA and names its host, and not
+// to one whose certificate does not (tests/data/tls, made by its make-fixtures.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -16,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "api/webhook_client.h"
@@ -24,6 +28,7 @@
 #include "store/async_store.h"
 #include "tests/api/webhook_receiver.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_data.h"
 #include "tests/common/test_store.h"
 
 namespace droidlab::orchestrator {
@@ -50,6 +55,18 @@ Alert Regression(const std::string& package, double delta_pct) {
   alert.version_code = 1203;
   alert.explained_by = {"build", "quote \" and \\ back\nslash"};
   return alert;
+}
+
+// The daemon's transport, trusting the system's CAs and `ca_file`'s.
+WebhookSender Sender(const std::string& ca_file = "") {
+  auto sender = api::MakeWebhookSender(api::WebhookTlsOptions{ca_file});
+  EXPECT_TRUE(sender) << sender.error();
+  return sender ? *sender : WebhookSender();
+}
+
+WebhookReceiver::Tls ReceiverCertificate(const std::string& name) {
+  return {testutil::TestDataPath("tls/" + name + ".pem"),
+          testutil::TestDataPath("tls/" + name + ".key")};
 }
 
 asio::awaitable<void> RaiseAll(AlertCenter* center, std::vector<Alert> alerts,
@@ -147,7 +164,7 @@ class AlertDeliveryTest : public ::testing::Test {
 TEST_F(AlertDeliveryTest, EachAlertIsOneSignedPostToEachWebhook) {
   WebhookReceiver first(io_, "first secret", {200});
   WebhookReceiver second(io_, "second secret", {204});
-  AlertCenter center(*store_, api::PostWebhook,
+  AlertCenter center(*store_, Sender(),
                      Options({{first.url(), "first secret"}, {second.url(), "second secret"}}));
   RunUntil(center, {Regression("com.example.a", 12.5), Regression("com.example.b", 7.0)},
            [&] { return Finished("delivered") == 4; });
@@ -207,7 +224,7 @@ TEST_F(AlertDeliveryTest, EachAlertIsOneSignedPostToEachWebhook) {
 
 TEST_F(AlertDeliveryTest, A500IsRetriedWithTheSameDeliveryIdThenDelivered) {
   WebhookReceiver receiver(io_, "s3cret", {500, 200});
-  AlertCenter center(*store_, api::PostWebhook, Options({{receiver.url(), "s3cret"}}));
+  AlertCenter center(*store_, Sender(), Options({{receiver.url(), "s3cret"}}));
   RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 1; });
 
   ASSERT_EQ(receiver.posts().size(), 2u);
@@ -246,7 +263,7 @@ TEST_F(AlertDeliveryTest, TargetsThatAreDownOrSilentHoldNoOtherDeliveryAndAreRec
   AlertCenterOptions options = Options({{silent.url(), "x"}, {down, "d"}, {good.url(), "good"}});
   options.max_attempts = 3;
   options.attempt_timeout = milliseconds(120'000);  // the silent one never times out here
-  AlertCenter center(*store_, api::PostWebhook, options);
+  AlertCenter center(*store_, Sender(), options);
 
   RunUntil(center, {Regression("com.example.a", 12.5)}, [&] {
     return Finished("delivered") == 1 && Finished("failed") == 1 && silent.held() == 1;
@@ -281,7 +298,7 @@ TEST_F(AlertDeliveryTest, ADeliveryPendingAtShutdownIsSentByTheNextDaemon) {
     AlertCenterOptions options = Options({{receiver.url(), "s3cret"}});
     options.first_retry = std::chrono::hours(1);  // not again in this daemon's life
     options.max_retry = std::chrono::hours(1);
-    AlertCenter center(*store_, api::PostWebhook, options);
+    AlertCenter center(*store_, Sender(), options);
     RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return attempts_.size() == 1; });
   }
   ASSERT_EQ(receiver.posts().size(), 1u);
@@ -298,7 +315,7 @@ TEST_F(AlertDeliveryTest, ADeliveryPendingAtShutdownIsSentByTheNextDaemon) {
 
   AlertCenterOptions options = Options({{receiver.url(), "s3cret"}});
   options.now_ms = [] { return WallNowMs() + 2 * 3'600'000; };  // the retry is due
-  AlertCenter center(*store_, api::PostWebhook, options);
+  AlertCenter center(*store_, Sender(), options);
   RunUntil(center, {}, [&] { return Finished("delivered") == 1; });
 
   ASSERT_EQ(receiver.posts().size(), 2u);
@@ -321,7 +338,7 @@ TEST_F(AlertDeliveryTest, OnlyTheDaemonDoingTheLabsChoresDelivers) {
   int asked = 0;
   options.leading = [&] { return ++asked > 3; };
   options.lead_check = milliseconds(20);
-  AlertCenter center(*store_, api::PostWebhook, options);
+  AlertCenter center(*store_, Sender(), options);
   RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 1; });
   EXPECT_GT(asked, 3) << "nothing was sent while another daemon did the chores";
   ASSERT_EQ(receiver.posts().size(), 1u);
@@ -350,7 +367,7 @@ TEST_F(AlertDeliveryTest, AnAttemptTheStoreDidNotTakeIsNotRepeatedAtOnce) {
   AlertCenterOptions options = Options({{receiver.url(), "s3cret"}});
   options.first_retry = milliseconds(300);
   options.max_retry = milliseconds(300);
-  AlertCenter center(*store_, api::PostWebhook, options);
+  AlertCenter center(*store_, Sender(), options);
   RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 1; });
 
   ASSERT_EQ(receiver.posts().size(), 2u);
@@ -372,7 +389,7 @@ TEST_F(AlertDeliveryTest, AWebhookNoLongerConfiguredFailsItsPendingDelivery) {
   alert.created_at = WallNowMs();
   auto id = store_->CreateAlert(alert, {{"http://127.0.0.1:1/removed", "0123"}});
   ASSERT_TRUE(id) << id.error().message;
-  AlertCenter center(*store_, api::PostWebhook, Options({{receiver.url(), "s3cret"}}));
+  AlertCenter center(*store_, Sender(), Options({{receiver.url(), "s3cret"}}));
   RunUntil(center, {}, [&] { return Finished("failed") == 1; });
   EXPECT_TRUE(receiver.posts().empty());
   const auto alerts = Alerts();
@@ -380,6 +397,65 @@ TEST_F(AlertDeliveryTest, AWebhookNoLongerConfiguredFailsItsPendingDelivery) {
   EXPECT_EQ(alerts[0].deliveries[0].status, "failed");
   EXPECT_EQ(alerts[0].deliveries[0].attempt_log.at(0).error,
             "this webhook is no longer configured");
+}
+
+// Issue 15 §4: https:// webhooks (Slack's, Teams', most receivers'). The receiver's certificate
+// chains to the lab's CA (alerts.ca_file) and names 127.0.0.1 and localhost: delivered, signed,
+// whether the URL names the address or the host (sent as SNI).
+TEST_F(AlertDeliveryTest, AnHttpsWebhookWhoseCertificateTheLabTrustsIsDelivered) {
+  WebhookReceiver by_address(io_, "s3cret", {200}, false, ReceiverCertificate("receiver"));
+  WebhookReceiver by_name(io_, "s3cret", {204}, false, ReceiverCertificate("receiver"));
+  ASSERT_EQ(by_address.url().rfind("https://127.0.0.1:", 0), 0u) << by_address.url();
+  AlertCenter center(*store_, Sender(testutil::TestDataPath("tls/ca.pem")),
+                     Options({{by_address.url(), "s3cret"}, {by_name.url("localhost"), "s3cret"}}));
+  RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("delivered") == 2; });
+  for (const WebhookReceiver* receiver : {&by_address, &by_name}) {
+    ASSERT_EQ(receiver->posts().size(), 1u);
+    EXPECT_TRUE(receiver->posts()[0].signature_ok);
+    EXPECT_EQ(receiver->posts()[0].target, "/hooks/droidlab?token=t0ken");
+    EXPECT_EQ(Json::parse(receiver->posts()[0].body)["alert"]["package"], "com.example.a");
+    EXPECT_EQ(receiver->failed_handshakes(), 0);
+  }
+}
+
+// A certificate no trusted CA signed (the system's store only: the lab's CA not given), and one
+// the lab's CA signed for another host: no request is sent over either, and each attempt is
+// recorded with OpenSSL's reason — the delivery fails like a refused connection (then retried).
+TEST_F(AlertDeliveryTest, AnHttpsWebhookWithAnUntrustedOrMisnamedCertificateGetsNothing) {
+  WebhookReceiver untrusted(io_, "s3cret", {200}, false, ReceiverCertificate("receiver"));
+  WebhookReceiver misnamed(io_, "s3cret", {200}, false, ReceiverCertificate("elsewhere"));
+  // The misnamed one by the name `localhost`, which its certificate does not carry.
+  for (const auto& [receiver, url, ca_file] :
+       {std::tuple{&untrusted, untrusted.url(), std::string()},
+        std::tuple{&misnamed, misnamed.url("localhost"), testutil::TestDataPath("tls/ca.pem")}}) {
+    attempts_.clear();
+    auto options = Options({{url, "s3cret"}});
+    options.max_attempts = 1;
+    AlertCenter center(*store_, Sender(ca_file), options);
+    RunUntil(center, {Regression("com.example.a", 12.5)}, [&] { return Finished("failed") == 1; });
+    EXPECT_TRUE(receiver->posts().empty()) << url;
+    EXPECT_GE(receiver->failed_handshakes(), 1) << url;
+  }
+  std::vector<std::string> errors;
+  for (const store::Alert& alert : Alerts()) {
+    for (const auto& d : alert.deliveries) {
+      EXPECT_EQ(d.status, "failed");
+      ASSERT_EQ(d.attempt_log.size(), 1u);
+      EXPECT_FALSE(d.attempt_log[0].http_status);
+      errors.push_back(d.attempt_log[0].error.value_or(""));
+    }
+  }
+  ASSERT_EQ(errors.size(), 2u);
+  std::sort(errors.begin(), errors.end());
+  const std::string all = errors[0] + " | " + errors[1];
+  EXPECT_NE(errors[0].find("TLS handshake with 127.0.0.1: certificate verify failed"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(errors[0].find("(unable to get local issuer certificate)"), std::string::npos) << all;
+  EXPECT_NE(errors[1].find("TLS handshake with localhost: certificate verify failed"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(errors[1].find("(hostname mismatch)"), std::string::npos) << all;
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // X-Droidlab-Signature with its own HMAC-SHA256 of the exact body and the secret, keeps what it
 // got, and answers the statuses it was given in order (the last one repeated); with `hang` it
 // reads the request and never answers. `on_post` runs as each request has been read, before the
-// answer is written.
+// answer is written. With a certificate and key (PEM files) it speaks TLS (https://) with them,
+// and counts the handshakes that failed (a client that refused its certificate).
 #pragma once
 
 #include <openssl/evp.h>
@@ -16,6 +17,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <cctype>
@@ -23,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,8 @@ struct WebhookReceiverState {
   std::vector<std::shared_ptr<boost::asio::ip::tcp::socket>> held;  // hung connections
   std::function<void()> on_post;
   std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor;
+  std::shared_ptr<boost::asio::ssl::context> tls;  // https:// when set
+  int failed_handshakes = 0;
 };
 
 inline std::string ExpectedSignature(const std::string& secret, const std::string& body) {
@@ -60,14 +66,16 @@ inline std::string ExpectedSignature(const std::string& secret, const std::strin
   return hex;
 }
 
-inline boost::asio::awaitable<void> ServeWebhookConnection(
+// One request over `stream` (the socket itself, or TLS over it), which the caller keeps.
+template <class Stream>
+boost::asio::awaitable<void> ServeWebhookExchange(
     std::shared_ptr<WebhookReceiverState> state,
-    std::shared_ptr<boost::asio::ip::tcp::socket> socket) {
+    std::shared_ptr<boost::asio::ip::tcp::socket> socket, Stream& stream) {
   namespace asio = boost::asio;
   constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
   std::string buffer;
   auto reading_header =
-      asio::async_read_until(*socket, asio::dynamic_buffer(buffer), "\r\n\r\n", kTuple);
+      asio::async_read_until(stream, asio::dynamic_buffer(buffer), "\r\n\r\n", kTuple);
   auto [header_error, header_end] = co_await std::move(reading_header);
   if (header_error) co_return;
   ReceivedPost post;
@@ -96,7 +104,7 @@ inline boost::asio::awaitable<void> ServeWebhookConnection(
   std::string body = buffer.substr(header_end);
   if (body.size() < length) {
     std::string rest(length - body.size(), '\0');
-    auto reading_body = asio::async_read(*socket, asio::buffer(rest), kTuple);
+    auto reading_body = asio::async_read(stream, asio::buffer(rest), kTuple);
     auto [body_error, n] = co_await std::move(reading_body);
     (void)n;
     if (body_error) co_return;
@@ -116,12 +124,33 @@ inline boost::asio::awaitable<void> ServeWebhookConnection(
       state->statuses.empty() ? 200 : state->statuses[std::min(index, state->statuses.size() - 1)];
   const std::string answer = "HTTP/1.1 " + std::to_string(status) +
                              " X\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok";
-  auto writing = asio::async_write(*socket, asio::buffer(answer), kTuple);
+  auto writing = asio::async_write(stream, asio::buffer(answer), kTuple);
   auto [write_error, written] = co_await std::move(writing);
   (void)write_error;
   (void)written;
   boost::system::error_code ignored;
   socket->shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+}
+
+inline boost::asio::awaitable<void> ServeWebhookConnection(
+    std::shared_ptr<WebhookReceiverState> state,
+    std::shared_ptr<boost::asio::ip::tcp::socket> socket) {
+  namespace asio = boost::asio;
+  if (!state->tls) {
+    auto serving = ServeWebhookExchange(state, socket, *socket);
+    co_await std::move(serving);
+    co_return;
+  }
+  asio::ssl::stream<asio::ip::tcp::socket&> tls(*socket, *state->tls);
+  auto shaking =
+      tls.async_handshake(asio::ssl::stream_base::server, asio::as_tuple(asio::use_awaitable));
+  auto [error] = co_await std::move(shaking);
+  if (error) {
+    ++state->failed_handshakes;
+    co_return;
+  }
+  auto serving = ServeWebhookExchange(state, socket, tls);
+  co_await std::move(serving);
 }
 
 inline boost::asio::awaitable<void> AcceptWebhooks(std::shared_ptr<WebhookReceiverState> state) {
@@ -138,10 +167,21 @@ inline boost::asio::awaitable<void> AcceptWebhooks(std::shared_ptr<WebhookReceiv
 
 class WebhookReceiver {
  public:
+  // https:// with this certificate chain and key (PEM files).
+  struct Tls {
+    std::string certificate_file;
+    std::string key_file;
+  };
+
   WebhookReceiver(boost::asio::io_context& io, std::string secret, std::vector<int> statuses,
-                  bool hang = false)
+                  bool hang = false, std::optional<Tls> tls = std::nullopt)
       : state_(std::make_shared<WebhookReceiverState>()) {
     namespace asio = boost::asio;
+    if (tls) {
+      state_->tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
+      state_->tls->use_certificate_chain_file(tls->certificate_file);
+      state_->tls->use_private_key_file(tls->key_file, asio::ssl::context::pem);
+    }
     state_->secret = std::move(secret);
     state_->statuses = std::move(statuses);
     state_->hang = hang;
@@ -161,9 +201,12 @@ class WebhookReceiver {
     state_->held.clear();
   }
 
-  std::string url() const {
-    return "http://127.0.0.1:" + std::to_string(port_) + "/hooks/droidlab?token=t0ken";
+  // `host`: how the URL names the receiver (it listens on 127.0.0.1 whatever the name).
+  std::string url(const std::string& host = "127.0.0.1") const {
+    return std::string(state_->tls ? "https://" : "http://") + host + ":" + std::to_string(port_) +
+           "/hooks/droidlab?token=t0ken";
   }
+  int failed_handshakes() const { return state_->failed_handshakes; }
   uint16_t port() const { return port_; }
   const std::vector<ReceivedPost>& posts() const { return state_->posts; }
   size_t held() const { return state_->held.size(); }

@@ -10,4 +10,7 @@ namespace droidlab::testutil {
 // fails the calling test (and returns "").
 std::string ReadTestData(std::string_view relative);
 
+// The path of tests/data/<relative>, for what takes a file name (certificates, APKs).
+std::string TestDataPath(std::string_view relative);
+
 }  // namespace droidlab::testutil

@@ -1,8 +1,9 @@
 // Alert delivery through the real `droidlab serve`: a delivery left pending in the database (a
 // daemon stopped before sending it) is sent by the next daemon to the webhook its config names,
-// signed with that webhook's secret, and GET /api/v1/alerts then shows it delivered. The wiring
-// of config → AlertCenter → the Beast transport, which tests/api/alert_delivery_test.cpp covers
-// piece by piece.
+// signed with that webhook's secret, over https to a receiver whose certificate the config's
+// alerts.ca_file trusts, and GET /api/v1/alerts then shows it delivered. The wiring of config →
+// AlertCenter → the Beast transport, which tests/api/alert_delivery_test.cpp covers piece by
+// piece. A ca_file that holds no certificate stops the daemon before it serves (exit 2).
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -18,7 +19,9 @@
 #include "tests/api/webhook_receiver.h"
 #include "tests/common/child_process.h"
 #include "tests/common/http_client.h"
+#include "tests/common/subprocess.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_data.h"
 #include "tests/common/wait_until.h"
 
 namespace droidlab {
@@ -30,7 +33,11 @@ TEST(ServeAlertsTest, APendingDeliveryIsSentSignedByTheNextDaemon) {
   testutil::TempDir dir;
   const std::string db = dir.File("droidlab.db");
   boost::asio::io_context io;
-  testutil::WebhookReceiver receiver(io, "the shared secret", {200});
+  testutil::WebhookReceiver receiver(
+      io, "the shared secret", {200}, false,
+      testutil::WebhookReceiver::Tls{testutil::TestDataPath("tls/receiver.pem"),
+                                     testutil::TestDataPath("tls/receiver.key")});
+  ASSERT_EQ(receiver.url().rfind("https://", 0), 0u);
   std::promise<void> posted;
   receiver.on_post([&posted] { posted.set_value(); });
   {
@@ -53,7 +60,8 @@ TEST(ServeAlertsTest, APendingDeliveryIsSentSignedByTheNextDaemon) {
   testutil::WriteFileBytes(
       config, Json{{"alerts",
                     {{"webhooks",
-                      Json::array({{{"url", receiver.url()}, {"secret", "the shared secret"}}})}}}}
+                      Json::array({{{"url", receiver.url()}, {"secret", "the shared secret"}}})},
+                     {"ca_file", testutil::TestDataPath("tls/ca.pem")}}}}
                   .dump());
   std::thread receiving([&io] { io.run(); });
 
@@ -95,6 +103,23 @@ TEST(ServeAlertsTest, APendingDeliveryIsSentSignedByTheNextDaemon) {
   EXPECT_EQ(daemon.Stop(), 0);
   io.stop();
   receiving.join();
+}
+
+TEST(ServeAlertsTest, ACaFileThatHoldsNoCertificateStopsTheDaemonBeforeItServes) {
+  testutil::TempDir dir;
+  const std::string not_pem = dir.File("ca.pem");
+  testutil::WriteFileBytes(not_pem, "not a certificate\n");
+  const std::string config = dir.File("droidlab.json");
+  testutil::WriteFileBytes(config, Json{{"alerts", {{"ca_file", not_pem}}}}.dump());
+  auto refused = testutil::RunProcess({DROIDLAB_BINARY, "serve", "--db", dir.File("droidlab.db"),
+                                       "--config", config, "--listen", "127.0.0.1:0", "--adb-path",
+                                       "", "--adb-server", "tcp:127.0.0.1:1"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_TRUE(refused.out.empty()) << "it never listened: " << refused.out;
+  const std::string& err = refused.err;
+  EXPECT_NE(err.find("alerts.ca_file " + not_pem + ": not read as PEM CA certificates"),
+            std::string::npos)
+      << err;
 }
 
 }  // namespace

@@ -107,6 +107,7 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
   EXPECT_EQ(config->alert_webhooks[0].secret, "change-me-to-a-long-random-string");
   EXPECT_EQ(config->alert_max_attempts, 8);
   EXPECT_EQ(config->alert_timeout_seconds, 10);
+  EXPECT_EQ(config->alert_ca_file, "") << "the system's CA certificates only";
   EXPECT_EQ(config->host_name, "lab-1");
   EXPECT_EQ(config->health.interval_seconds, 60);
   EXPECT_EQ(config->health.probe_timeout_seconds, 10);
@@ -133,7 +134,8 @@ TEST(ServeConfigTest, DeployExampleConfigLoadsAndSetsEveryKey) {
                                                 "recovery_reboot", "max_reboots_per_day"}));
   std::set<std::string> alert_keys;
   for (auto it = doc["alerts"].begin(); it != doc["alerts"].end(); ++it) alert_keys.insert(it.key());
-  EXPECT_EQ(alert_keys, (std::set<std::string>{"webhooks", "max_attempts", "timeout_seconds"}));
+  EXPECT_EQ(alert_keys,
+            (std::set<std::string>{"webhooks", "ca_file", "max_attempts", "timeout_seconds"}));
   std::set<std::string> retention_keys;
   for (auto it = doc["retention"].begin(); it != doc["retention"].end(); ++it) {
     retention_keys.insert(it.key());
@@ -195,14 +197,18 @@ INSTANTIATE_TEST_SUITE_P(
                 {"--config", "/bad.json"},
                 R"({"insecure":"yes"})",
                 "\"insecure\" must be true or false"},
-        BadCase{"AlertWebhookHttps",
+        BadCase{"AlertWebhookOtherScheme",
                 {"--config", "/bad.json"},
-                R"({"alerts":{"webhooks":[{"url":"https://h/x","secret":"s"}]}})",
-                "\"alerts.webhooks[0].url\": 'https://h/x': https:// is not supported"},
+                R"({"alerts":{"webhooks":[{"url":"ftp://h/x","secret":"s"}]}})",
+                "\"alerts.webhooks[0].url\": 'ftp://h/x': expected an http:// or https:// URL"},
+        BadCase{"AlertCaFileNotAString",
+                {"--config", "/bad.json"},
+                R"({"alerts":{"ca_file":7}})",
+                "\"alerts.ca_file\" must be a path"},
         BadCase{"AlertWebhookNotAUrl",
                 {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"hooks.lab:80","secret":"s"}]}})",
-                "expected an http:// URL"},
+                "expected an http:// or https:// URL"},
         BadCase{"AlertWebhookBadPort",
                 {"--config", "/bad.json"},
                 R"({"alerts":{"webhooks":[{"url":"http://h:0/x","secret":"s"}]}})",

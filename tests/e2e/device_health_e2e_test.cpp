@@ -354,11 +354,11 @@ TEST_F(DeviceHealthE2eTest, ARebootIsTheLastRungAndAPhoneItDoesNotHelpIsQuaranti
 // reboot: not allowed) fail, and it is quarantined with the reason; the phone beside it is
 // untouched. What starts the ladder is its check's "device offline": adb 29 does not tell
 // track-devices that a network phone went offline (measured: `adb devices` said `offline` for
-// 8 s while `adb track-devices` printed nothing after the first `device` line: system/core
-// adb/transport.cpp calls update_transports() when a transport is registered or removed, while a
-// failed connection only goes through handle_offline() and transport_unref(), which hands a
-// network transport to the ReconnectHandler), so the registry still holds it as `device` and the
-// monitor's other trigger, offline for a whole interval, does not see it.
+// 8 s while `adb track-devices` printed nothing after the first `device` line: AOSP's
+// system/core transport.cpp (adb) calls update_transports() when a transport is registered or
+// removed, while a failed connection only goes through handle_offline() and transport_unref(),
+// which hands a network transport to the ReconnectHandler), so the registry still holds it as
+// `device` and the monitor's other trigger, offline for a whole interval, does not see it.
 TEST_F(DeviceHealthE2eTest, APhonePulledOutClimbsTheLadderAndIsQuarantined) {
   TempDir dir;
   std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");

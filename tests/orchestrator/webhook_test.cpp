@@ -31,7 +31,7 @@ TEST(WebhookTest, RetryDelayDoublesUpToItsBound) {
             milliseconds(3'600'000));
 }
 
-TEST(WebhookTest, HttpUrlsAreSplitForTheTransport) {
+TEST(WebhookTest, HttpAndHttpsUrlsAreSplitForTheTransport) {
   auto plain = ParseWebhookUrl("http://hooks.lab");
   ASSERT_TRUE(plain) << plain.error();
   EXPECT_EQ(plain->host, "hooks.lab");
@@ -47,13 +47,24 @@ TEST(WebhookTest, HttpUrlsAreSplitForTheTransport) {
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->port, 8080);
   EXPECT_EQ(v6->target, "/?q");
+  EXPECT_FALSE(v6->tls);
+  auto tls = ParseWebhookUrl("https://hooks.slack.example/services/T0/B0/XXXX");
+  ASSERT_TRUE(tls) << tls.error();
+  EXPECT_TRUE(tls->tls);
+  EXPECT_EQ(tls->host, "hooks.slack.example");
+  EXPECT_EQ(tls->port, 443) << "https's own port when none is given";
+  EXPECT_EQ(tls->target, "/services/T0/B0/XXXX");
+  auto tls_port = ParseWebhookUrl("https://127.0.0.1:8443");
+  ASSERT_TRUE(tls_port) << tls_port.error();
+  EXPECT_EQ(tls_port->port, 8443);
 }
 
 TEST(WebhookTest, OtherUrlsAreRefusedSayingWhy) {
   const std::pair<const char*, const char*> cases[] = {
-      {"https://hooks.lab/x", "https:// is not supported"},
-      {"ftp://hooks.lab/x", "expected an http:// URL"},
-      {"hooks.lab/x", "expected an http:// URL"},
+      {"ftp://hooks.lab/x", "expected an http:// or https:// URL"},
+      {"hooks.lab/x", "expected an http:// or https:// URL"},
+      {"https://:443/x", "no host"},
+      {"https://user@h/x", "user info"},
       {"http:///x", "no host"},
       {"http://h:0/x", "port must be 1 to 65535"},
       {"http://h:65536/x", "port must be 1 to 65535"},
