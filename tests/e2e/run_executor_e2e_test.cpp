@@ -1302,6 +1302,42 @@ TEST_F(RunExecutorE2eTest, Sdk33AnAppCrashingInEveryIterationFailsTheRunWithTheC
   }
 }
 
+// Issue 16 §3, a native crash: the app dies of SIGSEGV on its second launch (devsim's
+// native_crash_on_launch: bionic's "Fatal signal" line, then crash_dump's tombstone head under
+// DEBUG in the crash buffer — Android 10's libdebuggerd/tombstone.cpp, Android 13's
+// tombstone_proto_to_text.cpp with Cmdline and uid between the lines read and the address
+// printed 16 digits wide). That iteration is marked with the native crash (the signal line, the
+// app's pid from the "pid:" line, crash_dump being another process), left out of the timings;
+// the others count and the run succeeds; the next launch starts a new process.
+TEST_F(RunExecutorE2eTest, ANativeCrashMarksItsIterationOnAndroid10And13AndTheRunGoesOn) {
+  for (const auto& [sdk, fault_addr] :
+       {std::pair{29, "0x0"}, std::pair{33, "0x0000000000000000"}}) {
+    SCOPED_TRACE("SDK " + std::to_string(sdk));
+    const DevsimDevice device = StartPhone(sdk, "", R"(, "native_crash_on_launch": [2])");
+    const RunSpec spec = Spec(device, LaunchMode::kCold, 3);
+    const int64_t id = CreateRun(spec);
+    const auto outcome = RunToEnd(id, spec);
+    ASSERT_TRUE(outcome);
+    EXPECT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+    const auto launches = Launches(id);
+    ASSERT_EQ(launches.size(), 3u);
+    const std::string signal =
+        std::string("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr ") + fault_addr;
+    EXPECT_TRUE(launches[0].valid);
+    EXPECT_FALSE(launches[1].valid);
+    EXPECT_EQ(launches[1].invalid_reason.value_or(""), "native_crash: " + signal);
+    EXPECT_TRUE(launches[2].valid);
+    EXPECT_NE(launches[2].pid, launches[1].pid) << "the crashed process is gone";
+    const auto faults = StoredFaults(*store_, id);
+    ASSERT_EQ(faults.size(), 1u);
+    EXPECT_EQ(faults[0].iteration, 2);
+    EXPECT_EQ(faults[0].kind, "native_crash");
+    EXPECT_EQ(faults[0].reason, signal);
+    EXPECT_EQ(faults[0].process_name, kPackage);
+    EXPECT_EQ(faults[0].pid, launches[1].pid);
+  }
+}
+
 // A crash before the launch's Displayed line is in (on a phone: a crash in onCreate, which never
 // draws; here a launch timeout shorter than the app's ~180 ms launch, the crash 5 ms after it):
 // the iteration's reason is the crash, not "no Displayed line", and so is the run's. Android 13,

@@ -1,6 +1,8 @@
 #include "tools/devsim/android/app_faults.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,76 @@ void Crash(DeviceState& device, App& app, int launch, std::chrono::system_clock:
   device.ForceStop(app);
 }
 
+// A SIGSEGV at address 0 on the app's main thread. bionic's debuggerd handler logs one line in
+// the process itself (libc, F: "Fatal signal %d (%s), code %d (%s%s)%s in tid %d (%s), pid %d
+// (%s)"), then crash_dump — a process of its own — logs the tombstone's head under DEBUG at level
+// F to the crash buffer: up to Android 11 libdebuggerd/tombstone.cpp (Android 10's:
+// dump_header_info, dump_timestamp, dump_thread_info, dump_signal_info with the address by "%p",
+// dump_probable_cause), from 12 libdebuggerd/tombstone_proto_to_text.cpp (the same lines, and
+// "Process uptime", "Cmdline" and "uid" added, the address as 0x%016), then the registers and
+// the backtrace (a few of their lines here). Android 9 is printed as 10 without "Timestamp:"
+// (not checked against 9's source). The process is gone.
+std::string TombstoneTime(std::chrono::system_clock::time_point at, bool nanoseconds) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(at);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[64];
+  std::strftime(text, sizeof(text), "%F %T", &tm);
+  std::string out = text;
+  if (nanoseconds) {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch() %
+                                                                         std::chrono::seconds(1))
+                        .count();
+    char fraction[16];
+    std::snprintf(fraction, sizeof(fraction), ".%09lld", static_cast<long long>(ns));
+    out += fraction;
+  }
+  return out + "+0000";
+}
+
+void NativeCrash(DeviceState& device, App& app, std::chrono::system_clock::time_point at) {
+  const int sdk = device.scenario.device.sdk;
+  const int pid = app.pid;
+  // The kernel's comm: the last 15 bytes of the process name.
+  const std::string comm =
+      app.spec.name.size() > 15 ? app.spec.name.substr(app.spec.name.size() - 15) : app.spec.name;
+  device.Log(at, pid, pid, 'F', "libc",
+             "Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid " +
+                 std::to_string(pid) + " (" + comm + "), pid " + std::to_string(pid) + " (" +
+                 app.spec.name + ")",
+             LogBufferId::kCrash);
+  const int crash_dump = device.next_pid++;
+  std::vector<std::string> lines = {
+      "*** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***",
+      "Build fingerprint: '" + device.scenario.device.fingerprint + "'", "Revision: '0'",
+      "ABI: 'arm64'"};
+  // dump_timestamp: strftime "%F %T%z"; 12+ keeps the nanoseconds (devsim's clock is UTC).
+  if (sdk >= 29) lines.push_back("Timestamp: " + TombstoneTime(at, sdk >= 31));
+  if (sdk >= 31) {
+    lines.push_back("Process uptime: 1s");
+    lines.push_back("Cmdline: " + app.spec.name);
+  }
+  lines.push_back("pid: " + std::to_string(pid) + ", tid: " + std::to_string(pid) +
+                  ", name: " + comm + "  >>> " + app.spec.name + " <<<");
+  if (sdk >= 31) lines.push_back("uid: " + std::to_string(app.spec.uid));
+  lines.push_back(std::string("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr ") +
+                  (sdk >= 31 ? "0x0000000000000000" : "0x0"));
+  lines.push_back("Cause: null pointer dereference");
+  lines.push_back(
+      "    x0  0000000000000000  x1  0000007fc1b2e4a8  x2  0000000000000000  x3  0000000000000001");
+  lines.push_back("backtrace:");
+  lines.push_back("      #00 pc 0000000000001a2c  /data/app/" + app.spec.name +
+                  "/lib/arm64/libdevsim.so (devsim_crash+12)");
+  lines.push_back(
+      "      #01 pc 00000000000d4f10  /apex/com.android.art/lib64/libart.so "
+      "(art_quick_generic_jni_trampoline+144)");
+  const auto dumped = at + milliseconds(40);  // crash_dump attaches and unwinds first
+  for (const std::string& line : lines) {
+    device.Log(dumped, crash_dump, crash_dump, 'F', "DEBUG", line, LogBufferId::kCrash);
+  }
+  device.ForceStop(app);
+}
+
 // ProcessErrorStateRecord.appNotResponding (AppErrors before 10): "ANR in PROCESS (ACTIVITY)",
 // "PID: N", "Reason: …" in one Slog.e, and 30008 am_anr (User, pid, Package Name, Flags,
 // reason). The input dispatcher gives up 5 s after the launch was shown. The process lives on.
@@ -99,6 +171,9 @@ void ApplyLaunchFaults(DeviceState& device, App& app, int launch,
   if (Listed(app.spec.anr_on_launch, launch)) Anr(device, app, shown_at);
   if (Listed(app.spec.crash_on_launch, launch))
     Crash(device, app, launch, shown_at + milliseconds(5));
+  if (app.pid != 0 && Listed(app.spec.native_crash_on_launch, launch)) {
+    NativeCrash(device, app, shown_at + milliseconds(5));
+  }
 }
 
 }  // namespace droidlab::devsim

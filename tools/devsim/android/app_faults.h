@@ -1,7 +1,9 @@
-// An app's own faults from the scenario (PackageSpec::crash_on_launch / anr_on_launch): on the
-// package's Nth launch it crashes (AndroidRuntime's FATAL EXCEPTION in the crash buffer, am_crash
-// in the events buffer, the process gone) or stops responding (ActivityManager's "ANR in" lines,
-// am_anr). Called by `am start` once the launch is shown.
+// An app's own faults from the scenario (PackageSpec::crash_on_launch / anr_on_launch /
+// native_crash_on_launch): on the package's Nth launch it crashes (AndroidRuntime's FATAL
+// EXCEPTION in the crash buffer, am_crash in the events buffer, the process gone), stops
+// responding (ActivityManager's "ANR in" lines, am_anr) or dies of a native crash (libc's "Fatal
+// signal" line, debuggerd's tombstone head under DEBUG, the process gone). Called by `am start`
+// once the launch is shown.
 #pragma once
 
 #include <chrono>

@@ -190,6 +190,7 @@ std::variant<Scenario, std::string> ParseScenario(std::string_view json_text) {
         }
         Read(entry, "crash_on_launch", package.crash_on_launch);
         Read(entry, "anr_on_launch", package.anr_on_launch);
+        Read(entry, "native_crash_on_launch", package.native_crash_on_launch);
         if (const auto slow = entry.find("slow_messages"); slow != entry.end() && slow->is_array()) {
           for (const json& s : *slow) {
             SlowMessageSpec message;

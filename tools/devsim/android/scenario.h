@@ -22,9 +22,10 @@
 //                              "system_kb": 8000, "swap_pss_kb": 400, "views": 60,
 //                              "view_root_impl": 1, "app_contexts": 3, "activities": 1,
 //                              "activities_leak_per_launch": 0, "leaked_activity_kb": 0},
-//                   "crash_on_launch": [3], "anr_on_launch": [],
+//                   "crash_on_launch": [3], "anr_on_launch": [], "native_crash_on_launch": [],
 //                   "slow_messages": [{"kind": "dispatch", "ms": 900,
-//                                      "h": "android.app.ActivityThread$H", "c": "null", "m": 159}]}],
+//                                      "h": "android.app.ActivityThread$H", "c": "null", "m":
+//                                      159}]}],
 //     "battery": {"usb": true, "ac": false, "level": 85, "temperature": 285},
 //     "heat": {"per_cold_launch_c": 1.5, "start_c": 0, "half_life_s": 60, "slowdown_pct_per_c": 2},
 //     "noise_lines_per_s": 2, "looper_entries_cap": 1500, "looper_new_entries_per_s": 0.2,
@@ -131,6 +132,9 @@ struct PackageSpec {
   // crashes right after it is shown, or stops responding (app_faults.h).
   std::vector<int> crash_on_launch;
   std::vector<int> anr_on_launch;
+  // … or dies of SIGSEGV in native code (a null pointer): libc's "Fatal signal" line and
+  // debuggerd's tombstone head under the DEBUG tag (app_faults.h).
+  std::vector<int> native_crash_on_launch;
   // Messages the app's main thread takes long over on every launch (slow_messages.h): Looper
   // logs each one that is over the threshold the process started with.
   std::vector<SlowMessageSpec> slow_messages;
