@@ -74,6 +74,7 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
 
   // io executor only.
   bool stopping = false;
+  bool polling = false;  // PollList has not returned yet
   int reads_in_flight = 0;
   std::shared_ptr<asio::steady_timer> reads_done;
 
@@ -119,6 +120,47 @@ struct DeviceRegistry::Impl : std::enable_shared_from_this<Impl> {
     auto recording = store.RecordDeviceState(std::move(change), std::move(committed));
     auto status = co_await std::move(recording);
     if (!status) options.log(what + ": store refused it: " + status.error().message);
+  }
+
+  // Every list_poll: adb's list, and each state it shows that differs from the registry's (a
+  // network phone gone offline, which track-devices does not tell) handled as the stream's
+  // changes are. A round during which the stream delivered anything is dropped: its list may be
+  // older than what the stream said.
+  static asio::awaitable<void> PollList(std::shared_ptr<Impl> self) {
+    co_await asio::this_coro::throw_if_cancelled(false);
+    auto timer = std::make_shared<asio::steady_timer>(self->client_executor);
+    while (!self->stopping) {
+      timer->expires_after(self->options.list_poll);
+      boost::system::error_code ec;
+      co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      const bool cancelled = (co_await asio::this_coro::cancellation_state).cancelled() !=
+                             asio::cancellation_type::none;
+      if (ec || cancelled || self->stopping) break;
+      uint64_t before = 0;
+      {
+        std::lock_guard lock(self->mutex);
+        before = self->updates;
+      }
+      auto listing = self->client.Devices(adb::DeadlineAfter(self->options.list_poll));
+      auto listed = co_await std::move(listing);
+      if (!listed || self->stopping) continue;  // the stream's own reconnect reports the server
+      adb::DeviceListUpdate update;
+      {
+        std::lock_guard lock(self->mutex);
+        if (self->updates != before) continue;
+        for (const adb::DeviceEntry& entry : listed->devices) {
+          auto it = self->devices.find(entry.serial);
+          if (it == self->devices.end() || it->second.snapshot.state == kDisconnected) continue;
+          if (it->second.snapshot.state == StateText(entry)) continue;
+          update.changes.push_back({adb::DeviceChange::Kind::kChanged, entry});
+        }
+      }
+      if (update.changes.empty()) continue;
+      update.list = std::move(*listed);
+      auto handling = self->HandleUpdate(update);
+      co_await std::move(handling);
+    }
+    self->polling = false;
   }
 
   asio::awaitable<void> HandleUpdate(const adb::DeviceListUpdate& update) {
@@ -354,6 +396,13 @@ asio::awaitable<adb::Result<void>> DeviceRegistry::Run() {
   std::shared_ptr<Impl> impl = impl_;
   impl->client_executor = co_await asio::this_coro::executor;
   co_await asio::this_coro::throw_if_cancelled(false);
+  // The list poll beside the stream (DeviceRegistryOptions::list_poll), cancelled with Run.
+  auto poll_stop = std::make_shared<asio::cancellation_signal>();
+  if (impl->options.list_poll.count() > 0) {
+    impl->polling = true;
+    asio::co_spawn(impl->client_executor, Impl::PollList(impl),
+                   asio::bind_cancellation_slot(poll_stop->slot(), asio::detached));
+  }
   // Named, not a temporary in the co_await (see store/async_store.h).
   adb::DeviceListSink sink = [impl](const adb::DeviceListUpdate& update) -> asio::awaitable<bool> {
     co_await impl->HandleUpdate(update);
@@ -362,6 +411,13 @@ asio::awaitable<adb::Result<void>> DeviceRegistry::Run() {
   adb::Result<void> result = co_await impl->client.TrackDevices(std::move(sink));
   co_await asio::this_coro::reset_cancellation_state();
   impl->stopping = true;
+  poll_stop->emit(asio::cancellation_type::terminal);
+  while (impl->polling) {
+    auto pause = std::make_shared<asio::steady_timer>(impl->client_executor,
+                                                      std::chrono::milliseconds(20));
+    boost::system::error_code ec;
+    co_await pause->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
   std::vector<std::shared_ptr<asio::cancellation_signal>> reads;
   {
     std::lock_guard lock(impl->mutex);

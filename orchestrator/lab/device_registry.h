@@ -79,6 +79,13 @@ struct DeviceRegistryOptions {
   // state changes are recorded only while no other host holds it. On a store several hosts
   // share, the start-up sweep below leaves other hosts' devices alone. Empty: one host (tests).
   std::optional<std::string> host;
+  // How often adb's list is also asked for (host:devices-l) besides the tracking stream: adb 29's
+  // track-devices never tells that a network phone went `offline` (transport.cpp updates its
+  // trackers when a transport is registered or removed; a broken connection only goes offline
+  // and waits to reconnect), so a pulled phone would stay `device` here while `adb devices` says
+  // `offline`. A state the list shows that differs from the registry's is taken as a change. 0:
+  // never.
+  std::chrono::milliseconds list_poll{5000};
 };
 
 class DeviceRegistry {

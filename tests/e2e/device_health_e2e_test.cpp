@@ -352,13 +352,9 @@ TEST_F(DeviceHealthE2eTest, ARebootIsTheLastRungAndAPhoneItDoesNotHelpIsQuaranti
 // A phone pulled out (devsim's `unplug`: its port refuses connections; adb 29 keeps the
 // transport, lists it `offline` and retries every 10 s) climbs the ladder: both reconnects (no
 // reboot: not allowed) fail, and it is quarantined with the reason; the phone beside it is
-// untouched. What starts the ladder is its check's "device offline": adb 29 does not tell
-// track-devices that a network phone went offline (measured: `adb devices` said `offline` for
-// 8 s while `adb track-devices` printed nothing after the first `device` line: AOSP's
-// system/core transport.cpp (adb) calls update_transports() when a transport is registered or
-// removed, while a failed connection only goes through handle_offline() and transport_unref(),
-// which hands a network transport to the ReconnectHandler), so the registry still holds it as
-// `device` and the monitor's other trigger, offline for a whole interval, does not see it.
+// untouched. What starts the ladder is whichever comes first: its check's "device offline", or
+// the registry hearing it `offline` (a poll of adb's list: adb 29's track-devices does not tell
+// it, DeviceRegistryOptions::list_poll) for a whole check interval.
 TEST_F(DeviceHealthE2eTest, APhonePulledOutClimbsTheLadderAndIsQuarantined) {
   TempDir dir;
   std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");

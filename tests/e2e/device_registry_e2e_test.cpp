@@ -366,5 +366,46 @@ TEST_F(DeviceRegistryE2eTest, PublishesEachChangeToItsListeners) {
   EXPECT_EQ(events.size(), before);
 }
 
+// A network phone pulled out (devsim's `unplug`: its port refuses; adb 29 lists it `offline` and
+// retries every 10 s) is `offline` in the registry and the store within a poll of adb's list:
+// adb 29's track-devices never says so (its trackers hear of a transport registered or removed,
+// not of one whose connection broke), so without the poll the registry kept it `device`.
+TEST_F(DeviceRegistryE2eTest, APhonePulledOutIsOfflineWithinAPollOfAdbsList) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  orchestrator::DeviceRegistryOptions options;
+  options.list_poll = milliseconds(500);
+  RunningRegistry running(Options(), *st, options);
+  auto& registry = running.registry();
+  const auto devices = StartDevsim({"--port", "0", "--count", "2", "--fast"}, 2);
+  ASSERT_EQ(devices.size(), 2u);
+  for (const auto& d : devices) WaitForDevice(server_, d.address);
+  const std::string pulled = devices[0].address;
+  const std::string beside = devices[1].address;
+  auto state_of = [&](const std::string& serial) {
+    auto found = registry.Find(serial);
+    return found ? found->state : std::string("?");
+  };
+  ASSERT_TRUE(WaitUntil([&] { return state_of(pulled) == "device"; }, seconds(20)));
+
+  EXPECT_EQ(Shell(devices[0], "devsim-fault unplug 60000").exit_code, 0);
+  ASSERT_TRUE(WaitUntil(
+      [&] { return server_.Adb({"devices"}).out.find(pulled + "\toffline") != std::string::npos; },
+      seconds(10), milliseconds(100)));
+  EXPECT_TRUE(WaitUntil([&] { return state_of(pulled) == "offline"; }, seconds(5)))
+      << "adb lists it offline, the registry says " << state_of(pulled);
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto stored = StoredDevice(*st, pulled);
+        return stored && stored->state == "offline";
+      },
+      seconds(5)));
+  const auto changes = StoredChanges(*st, pulled);
+  ASSERT_FALSE(changes.empty());
+  EXPECT_EQ(changes.back().state, "offline");
+  EXPECT_EQ(state_of(beside), "device");
+}
+
 }  // namespace
 }  // namespace droidlab::testutil

@@ -189,7 +189,8 @@ TEST_F(SchedulerTest, TwoDaemonsThatBothThinkTheyDoTheChoresQueueAFiringOnce) {
   };
   asio::co_spawn(io_, old_leader.Run(), asio::bind_cancellation_slot(stop_old.slot(), on_end));
   asio::co_spawn(io_, new_leader.Run(), asio::bind_cancellation_slot(stop_new.slot(), on_end));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  // Generous: on a loaded machine (tests run four at a time) this once took over 3 s.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   // Until both have looked (a run queued, and the other's refusal logged), then a little more.
   auto both_looked = [&] {
     return old_leader.runs_started() + new_leader.runs_started() >= 1 &&
