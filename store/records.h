@@ -507,7 +507,8 @@ struct SeriesKey {
 // What retention deletes (Store::Prune).
 struct RetentionPolicy {
   // Delete finished runs created before now - max_age, and the device state changes, paid
-  // restores, audit entries, device health samples and device events older than that.
+  // restores, audit entries, device health samples and device events older than that, and the
+  // alerts resolved before it (with their deliveries) that have no delivery pending.
   std::optional<std::chrono::milliseconds> max_age;
   std::optional<int64_t> max_runs;  // keep at most this many runs (newest)
   int64_t now_ms = 0;               // wall clock, ms since the epoch

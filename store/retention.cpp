@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "store/run_writes.h"
+#include "store/sql/alerts.h"
 #include "store/sql/audit_log.h"
 #include "store/sql/device_health.h"
 #include "store/sql/runs.h"
@@ -108,12 +109,14 @@ StoreResult<PruneStepResult> PruneStep(Database& db, const RetentionPolicy& poli
     const int64_t before = policy.now_ms - policy.max_age->count();
     for (const char* statement :
          {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore, sql::kDeleteAuditBefore,
-          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore}) {
+          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore,
+          sql::kDeletePrunableAlertAttempts, sql::kDeletePrunableAlertDeliveries,
+          sql::kDeletePrunableAlerts}) {
       auto st = db.Cached(statement);
       if (!st) return st.error();
       (*st)->BindInt64(1, before);
       if ((*st)->StepOnce() == Statement::Step::kError) {
-        return (*st)->Error("pruning device history and the audit log");
+        return (*st)->Error("pruning device history, the audit log and resolved alerts");
       }
       step.history_rows_deleted += db.Changes();
     }

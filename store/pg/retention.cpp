@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "store/pg/run_writes.h"
+#include "store/pg/sql/alerts.h"
 #include "store/pg/sql/audit_log.h"
 #include "store/pg/sql/device_health.h"
 #include "store/pg/sql/runs.h"
@@ -58,8 +59,11 @@ StoreResult<PruneStepResult> PruneStep(Connection& db, const RetentionPolicy& po
     params.Int64(policy.now_ms - policy.max_age->count());
     for (const char* statement :
          {sql::kDeleteDeviceStatesBefore, sql::kDeletePaidRestoresBefore, sql::kDeleteAuditBefore,
-          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore}) {
-      auto deleted = db.Query(statement, params, "pruning device history and the audit log");
+          sql::kDeleteDeviceHealthBefore, sql::kDeleteDeviceEventsBefore,
+          sql::kDeletePrunableAlertAttempts, sql::kDeletePrunableAlertDeliveries,
+          sql::kDeletePrunableAlerts}) {
+      auto deleted =
+          db.Query(statement, params, "pruning device history, the audit log and resolved alerts");
       if (!deleted) return deleted.error();
       step.history_rows_deleted += deleted->affected();
     }

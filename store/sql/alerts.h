@@ -57,4 +57,20 @@ inline constexpr char kOpenRegressionCounts[] =
     "SELECT package, model, count(*) FROM alerts WHERE state = 'open'"
     " AND (kind = 'regression' OR delta > 0) GROUP BY package, model ORDER BY package, model";
 
+// Retention by age (Store::Prune's last step): an alert resolved before ?1 none of whose
+// deliveries is still pending goes, with its deliveries and their attempts (in that order: the
+// condition reads the deliveries). An open alert stays, whatever its age.
+#define DROIDLAB_ALERT_PRUNABLE                                                 \
+  "SELECT a.id FROM alerts a WHERE a.state = 'resolved' AND a.resolved_at < ?1" \
+  " AND NOT EXISTS (SELECT 1 FROM alert_deliveries p WHERE p.alert_id = a.id"   \
+  " AND p.status = 'pending')"
+inline constexpr char kDeletePrunableAlertAttempts[] =
+    "DELETE FROM alert_delivery_attempts WHERE delivery_id IN (SELECT d.id FROM"
+    " alert_deliveries d WHERE d.alert_id IN (" DROIDLAB_ALERT_PRUNABLE "))";
+inline constexpr char kDeletePrunableAlertDeliveries[] =
+    "DELETE FROM alert_deliveries WHERE alert_id IN (" DROIDLAB_ALERT_PRUNABLE ")";
+inline constexpr char kDeletePrunableAlerts[] =
+    "DELETE FROM alerts WHERE id IN (" DROIDLAB_ALERT_PRUNABLE ")";
+#undef DROIDLAB_ALERT_PRUNABLE
+
 }  // namespace droidlab::store::sql

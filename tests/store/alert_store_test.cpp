@@ -4,7 +4,9 @@
 // with a keyset cursor, and the open regressions /metrics counts.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -274,6 +276,54 @@ TEST_F(AlertStoreTest, OpenRegressionsAreRegressionsAndSlowerChangePointsByPacka
   EXPECT_EQ((*counts)[0].count, 2);
   EXPECT_EQ((*counts)[1].model, "Pixel 8");
   EXPECT_EQ((*counts)[1].count, 1);
+}
+
+// Retention by age: an alert resolved before the cutoff goes with its deliveries and their
+// attempts, unless a delivery is still pending (its resolution is still to be told); an open
+// alert stays whatever its age, and so does one resolved after the cutoff.
+TEST_F(AlertStoreTest, RetentionByAgePrunesResolvedAlertsWithNothingPending) {
+  const int64_t open_old =
+      Create(MakeAlert("regression", "com.open", 9, 1000), {{"http://h/1", "o"}});
+  const int64_t resolved_old = Create(MakeAlert("regression", "com.old", 9, 1000),
+                                      {{"http://h/1", "r1"}, {"http://h/2", "r2"}});
+  const int64_t still_sending =
+      Create(MakeAlert("regression", "com.sending", 9, 1000), {{"http://h/1", "s"}});
+  const int64_t resolved_new =
+      Create(MakeAlert("regression", "com.new", 9, 1000), {{"http://h/1", "n"}});
+  auto deliveries = [&](int64_t id) { return Get(id).deliveries; };
+  // Every delivery ends (one failed after an attempt), but still_sending's stays pending.
+  for (int64_t id : {open_old, resolved_old, resolved_new}) {
+    for (const AlertDelivery& d : deliveries(id)) {
+      ASSERT_TRUE(
+          store_->RecordAlertAttempt(Attempt(d.id, 1, "delivered", 200, std::nullopt)).ok());
+    }
+  }
+  ASSERT_TRUE(
+      store_->RecordAlertAttempt(Attempt(deliveries(still_sending)[0].id, 1, "pending", 500, 9000))
+          .ok());
+  ASSERT_TRUE(store_->ResolveAlert(resolved_old, 2000).ok());
+  ASSERT_TRUE(store_->ResolveAlert(still_sending, 2000).ok());
+  ASSERT_TRUE(store_->ResolveAlert(resolved_new, 5000).ok());
+
+  RetentionPolicy policy;
+  policy.max_age = std::chrono::milliseconds(6000);
+  policy.now_ms = 10000;  // cutoff 4000
+  auto pruned = store_->Prune(policy);
+  ASSERT_TRUE(pruned.ok()) << pruned.error().message;
+  EXPECT_EQ(pruned->history_rows_deleted, 1 + 2 + 2) << "the alert, its deliveries, their attempts";
+
+  auto gone = store_->Read([&](Reader& r) { return r.GetAlert(resolved_old); });
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().code, StoreErrorCode::kNotFound);
+  EXPECT_EQ(Get(open_old).state, "open");
+  EXPECT_EQ(Get(still_sending).deliveries.size(), 1u);
+  EXPECT_EQ(Get(still_sending).deliveries[0].attempt_log.size(), 1u);
+  EXPECT_EQ(Get(resolved_new).state, "resolved");
+  AlertQuery all;
+  all.limit = 100;
+  auto listed = store_->Read([&](Reader& r) { return r.ListAlerts(all); });
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->alerts.size(), 3u);
 }
 
 }  // namespace
