@@ -482,6 +482,9 @@ struct RunSummary {
   std::optional<int64_t> version_code;
   std::optional<std::string> fingerprint;
   std::optional<std::string> compilation;
+  // The run's counted launches measured hotter than its limits (schema 0020); none: summarised
+  // before 0020. A run with any is out of range for its history (lab/history_verdict.h).
+  std::optional<int64_t> hot_launches;
 };
 
 // One series: a package on a device model in a mode, one metric, runs created in [since, until].

@@ -303,6 +303,7 @@ Status InsertRunSummaries(Database& db, const std::vector<RunSummary>& summaries
               st.BindOptional(9, s.version_code);
               st.BindOptional(10, s.fingerprint);
               st.BindOptional(11, s.compilation);
+              st.BindOptional(12, s.hot_launches);
             },
             "storing the " + s.metric + " summary of run " + std::to_string(s.run_id));
         !stored) {

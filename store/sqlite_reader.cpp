@@ -648,6 +648,7 @@ RunSummary ReadRunSummary(const Statement& st) {
   s.version_code = st.ColumnOptionalInt64(9);
   s.fingerprint = st.ColumnOptionalString(10);
   s.compilation = st.ColumnOptionalString(11);
+  s.hot_launches = st.ColumnOptionalInt64(12);
   return s;
 }
 

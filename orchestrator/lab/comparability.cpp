@@ -228,4 +228,8 @@ Comparability JudgeComparability(const store::Run& candidate,
   return c;
 }
 
+int64_t LaunchesMeasuredTooHot(const store::Run& run, std::span<const store::Launch> launches) {
+  return LaunchesTooHot(launches, LimitsOf(run));
+}
+
 }  // namespace droidlab::orchestrator

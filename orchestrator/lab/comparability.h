@@ -45,6 +45,11 @@ struct MeasuredConditions {
 // Pure: read from the run's spec and preflight as stored.
 MeasuredConditions MeasuredConditionsOf(const store::Run& run);
 
+// Pure: how many of `launches` that count were measured hotter than `run`'s limits (its spec's
+// max_thermal and max_battery_temp_c, the defaults where it says none) — what a comparison calls
+// conditions out of range, and a run summary keeps (store::RunSummary::hot_launches).
+int64_t LaunchesMeasuredTooHot(const store::Run& run, std::span<const store::Launch> launches);
+
 // Pure. The builds of one side-by-side run (orchestrator/run/side_by_side.h): package, model,
 // mode and fingerprint are one by construction; what may still differ is the compilation state
 // reached after each install (preflight.side_by_side.installs), a change of it during the run,

@@ -89,6 +89,9 @@ std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> p
     p.version_code = s.version_code;
     p.fingerprint = s.fingerprint;
     p.compilation = s.compilation;
+    // Any counted launch measured hotter than the run's limits: the run is out of range, left
+    // out of the segments its series is judged by (analysis/change_points.h).
+    p.conditions_out_of_range = s.hot_launches.value_or(0) > 0;
     out.push_back(std::move(p));
   }
   return out;

@@ -156,6 +156,7 @@ std::vector<store::RunSummary> SummarizeRunForSeries(
   if (side_by_side && side_by_side->calibration) launches.clear();
   const std::vector<store::Launch> measured = MeasuredLaunches(run, std::move(launches));
   const MeasuredConditions conditions = MeasuredConditionsOf(run);
+  const int64_t hot_launches = LaunchesMeasuredTooHot(run, measured);
   std::vector<store::RunSummary> out;
   for (const SeriesMetric& metric : kSeriesMetrics) {
     const std::vector<double> values = CountedMetricValues(metric.name, measured, tables);
@@ -167,6 +168,7 @@ std::vector<store::RunSummary> SummarizeRunForSeries(
     s.version_code = conditions.version_code;
     s.fingerprint = conditions.fingerprint;
     s.compilation = conditions.compilation;
+    s.hot_launches = hot_launches;
     if (!values.empty()) {
       const analysis::Summary summary = analysis::Summarize(values);
       s.count = static_cast<int64_t>(summary.count);

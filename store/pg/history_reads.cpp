@@ -87,6 +87,7 @@ RunSummary ReadRunSummary(ResultRow& row) {
   row.Get(s.version_code);
   row.Get(s.fingerprint);
   row.Get(s.compilation);
+  row.Get(s.hot_launches);
   return s;
 }
 

@@ -118,6 +118,7 @@ Status InsertRunSummaries(Connection& connection, const std::vector<RunSummary>&
     p.Int64(s.run_id).Text(s.metric).Int64(s.count);
     p.Optional(s.median).Optional(s.p90).Optional(s.ci_low).Optional(s.ci_high);
     p.Optional(s.build_id).Optional(s.version_code).Optional(s.fingerprint).Optional(s.compilation);
+    p.Optional(s.hot_launches);
     if (Status stored =
             Run(connection, sql::kInsertRunSummary, p,
                 "storing the " + s.metric + " summary of run " + std::to_string(s.run_id));

@@ -9,9 +9,10 @@ namespace droidlab::store::sql {
 // again replaces the row (run_summaries_by_run is unique).
 inline constexpr char kInsertRunSummary[] =
     "INSERT OR REPLACE INTO run_summaries (package, device_model, mode, metric, t, run_id, count,"
-    " median, p90, ci_low, ci_high, build_id, version_code, fingerprint, compilation)"
+    " median, p90, ci_low, ci_high, build_id, version_code, fingerprint, compilation,"
+    " hot_launches)"
     " SELECT package, coalesce(device_model, ''), mode, ?2, created_at, id, ?3, ?4, ?5, ?6, ?7,"
-    " ?8, ?9, ?10, ?11 FROM runs WHERE id = ?1";
+    " ?8, ?9, ?10, ?11, ?12 FROM runs WHERE id = ?1";
 
 inline constexpr char kDeleteRunSummariesOfRun[] = "DELETE FROM run_summaries WHERE run_id = ?1";
 
@@ -19,7 +20,7 @@ inline constexpr char kDeleteRunSummariesOfRun[] = "DELETE FROM run_summaries WH
 // metric (count = 0) are not points.
 inline constexpr char kSeries[] =
     "SELECT run_id, metric, t, count, median, p90, ci_low, ci_high, build_id, version_code,"
-    " fingerprint, compilation FROM run_summaries"
+    " fingerprint, compilation, hot_launches FROM run_summaries"
     " WHERE package = ?1 AND device_model = ?2 AND mode = ?3 AND metric = ?4 AND t >= ?5"
     " AND t <= ?6 AND count > 0 ORDER BY package, device_model, mode, metric, t, run_id";
 
@@ -32,7 +33,8 @@ inline constexpr char kSeriesOfPackage[] =
 // A run's summaries, by metric.
 inline constexpr char kRunSummariesOfRun[] =
     "SELECT run_id, metric, t, count, median, p90, ci_low, ci_high, build_id, version_code,"
-    " fingerprint, compilation FROM run_summaries WHERE run_id = ?1 ORDER BY metric";
+    " fingerprint, compilation, hot_launches FROM run_summaries WHERE run_id = ?1"
+    " ORDER BY metric";
 
 // Succeeded runs with no summary yet (they finished before 0009, or the daemon stopped between
 // a run's end and its summary), by id after ?1, at most ?2: the back-fill's pages.

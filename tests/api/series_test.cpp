@@ -13,12 +13,14 @@ namespace {
 
 class SeriesApiTest : public ApiTest {
  protected:
-  // A succeeded run with one valid launch per value of `displayed`, summarised.
+  // A succeeded run with one valid launch per value of `displayed`, summarised; each launch
+  // measured at `thermal` (ThermalStatus's name) when given.
   int64_t AddSummarisedRun(
       int64_t created_at, std::optional<std::string> model, const std::string& mode,
       const std::vector<int64_t>& displayed, int64_t version_code = 1200,
       const std::string& spec_json = "{}",
-      const std::string& fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys") {
+      const std::string& fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys",
+      std::optional<std::string> thermal = std::nullopt) {
     store::NewRun run;
     run.spec_json = spec_json;
     run.serial = kSerial;
@@ -43,6 +45,7 @@ class SeriesApiTest : public ApiTest {
       l.iteration = static_cast<int64_t>(i) + 1;
       l.displayed_ms = displayed[i];
       l.total_time_ms = displayed[i] + 5;
+      l.thermal_status = thermal;
       launches.push_back(l);
     }
     EXPECT_TRUE(store_->AddLaunches(launches).ok());
@@ -286,6 +289,32 @@ TEST_F(SeriesApiTest, AVerdictJudgesARunAgainstItsSegment) {
   EXPECT_EQ(caught["metric"], "displayed_ms");
   EXPECT_EQ(caught["series_runs"], 12);
   Get("/api/v1/runs/999/verdict", 404);
+}
+
+// Issue 15 §2, the conditions: a night measured on a phone hotter than the run's limits (every
+// launch at thermal status "severe", the default limit being "light") is out of range. Its own
+// verdict is not comparable, saying so; it is no change point although it is 20 % slower; and
+// the next night is judged against the ten cool nights, the hot one left out of the segment.
+TEST_F(SeriesApiTest, ANightMeasuredTooHotIsLeftOutOfItsHistory) {
+  for (int64_t n = 0; n < 10; ++n) AddSummarisedRun(1000 + n, "Pixel 7", "cold", Launches(500));
+  const int64_t hot =
+      AddSummarisedRun(1010, "Pixel 7", "cold", Launches(600), 1200, "{}",
+                       "google/panther/panther:14/UQ1A/1:user/release-keys", "severe");
+  const int64_t next = AddSummarisedRun(1011, "Pixel 7", "cold", Launches(502));
+  Start();
+  const Json verdict = Get("/api/v1/runs/" + std::to_string(hot) + "/verdict");
+  EXPECT_EQ(verdict["verdict"], "not_comparable") << verdict.dump();
+  EXPECT_NE(verdict["reason"].get<std::string>().find("conditions were out of range"),
+            std::string::npos)
+      << verdict.dump();
+  const Json after = Get("/api/v1/runs/" + std::to_string(next) + "/verdict");
+  EXPECT_EQ(after["verdict"], "no_change") << after.dump();
+  EXPECT_EQ(after["segment"]["runs"], 10)
+      << "the hot night is not in the segment: " << after.dump();
+  const Json body = Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold");
+  EXPECT_EQ(body["points"].size(), 12u);
+  EXPECT_EQ(body["change_points"], Json::array()) << body["change_points"].dump();
+  EXPECT_TRUE(body["emerging"].is_null()) << body.dump();
 }
 
 // ?metric= judges the run in the series of another metric, with the fixed floor (calibration

@@ -56,6 +56,13 @@ TEST(RunSummariesTest, EveryMetricOverTheCountedLaunchesWithTheRunsConditions) {
   launches[0].warmup = true;  // never counted
   launches[4].valid = false;  // never counted
   launches[2].fully_drawn_ms = 900;
+  // Measured hotter than the run's limits (its spec names none: thermal "light", 38 °C): one
+  // counted launch by its thermal status, one by its battery; the warm-up's does not count.
+  launches[0].thermal_status = "critical";
+  launches[1].thermal_status = "severe";
+  launches[3].battery_temp_tenths_c = 455;
+  launches[2].thermal_status = "light";
+  launches[2].battery_temp_tenths_c = 300;
   const auto rows = SummarizeRunForSeries(run, launches);
   ASSERT_EQ(rows.size(), SeriesMetrics().size());
   const auto& displayed = Metric(rows, "displayed_ms");
@@ -71,6 +78,8 @@ TEST(RunSummariesTest, EveryMetricOverTheCountedLaunchesWithTheRunsConditions) {
   EXPECT_EQ(displayed.version_code, 1200);
   EXPECT_EQ(displayed.fingerprint, run.fingerprint);
   EXPECT_EQ(displayed.compilation, "speed-profile");  // reached, not the preflight's verify
+  EXPECT_EQ(displayed.hot_launches, 2);
+  EXPECT_EQ(Metric(rows, "fully_drawn_ms").hot_launches, 2) << "the run's, on every row";
   EXPECT_EQ(Metric(rows, "total_time_ms").median, 515.0);
   const auto& fully_drawn = Metric(rows, "fully_drawn_ms");
   EXPECT_EQ(fully_drawn.count, 1);

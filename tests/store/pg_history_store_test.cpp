@@ -120,6 +120,7 @@ void Same(const RunSummary& a, const RunSummary& b, const std::string& where) {
   SAME(version_code);
   SAME(fingerprint);
   SAME(compilation);
+  SAME(hot_launches);
 }
 
 void Same(const SeriesKey& a, const SeriesKey& b, const std::string& where) {
@@ -557,6 +558,7 @@ std::vector<RunSummary> Summaries(int64_t run_id, double median, int64_t count =
     s.version_code = 1200;
     s.fingerprint = "google/panther/panther:14/UQ1A/1:user/release-keys";
     s.compilation = "speed-profile";
+    if (run_id % 2 == 0) s.hot_launches = run_id % 4;  // 0, 2, or unknown (odd runs)
     if (std::string(metric) != "fully_drawn_ms") {  // nothing counted: a row, not a point
       const double m = std::string(metric) == "total_time_ms" ? median + 5 : median;
       s.count = count;

@@ -12,23 +12,24 @@ namespace droidlab::store::pg::sql {
 // cast: in a SELECT list a NULL parameter would otherwise be taken as text.
 inline constexpr char kInsertRunSummary[] =
     "INSERT INTO run_summaries (package, device_model, mode, metric, t, run_id, count,"
-    " median, p90, ci_low, ci_high, build_id, version_code, fingerprint, compilation)"
+    " median, p90, ci_low, ci_high, build_id, version_code, fingerprint, compilation,"
+    " hot_launches)"
     " SELECT package, coalesce(device_model, ''), mode, $2::text, created_at, id, $3::bigint,"
     " $4::double precision, $5::double precision, $6::double precision, $7::double precision,"
-    " $8::bigint, $9::bigint, $10::text, $11::text FROM runs WHERE id = $1"
+    " $8::bigint, $9::bigint, $10::text, $11::text, $12::bigint FROM runs WHERE id = $1"
     " ON CONFLICT (run_id, metric) DO UPDATE SET package = EXCLUDED.package,"
     " device_model = EXCLUDED.device_model, mode = EXCLUDED.mode, t = EXCLUDED.t,"
     " count = EXCLUDED.count, median = EXCLUDED.median, p90 = EXCLUDED.p90,"
     " ci_low = EXCLUDED.ci_low, ci_high = EXCLUDED.ci_high, build_id = EXCLUDED.build_id,"
     " version_code = EXCLUDED.version_code, fingerprint = EXCLUDED.fingerprint,"
-    " compilation = EXCLUDED.compilation";
+    " compilation = EXCLUDED.compilation, hot_launches = EXCLUDED.hot_launches";
 
 // One series, oldest first: a range of the primary key (the equalities fix its text columns,
 // so the order is t, run_id). Runs with no counted launch of the metric (count = 0) are not
 // points.
 inline constexpr char kSeries[] =
     "SELECT run_id, metric, t, count, median, p90, ci_low, ci_high, build_id, version_code,"
-    " fingerprint, compilation FROM run_summaries"
+    " fingerprint, compilation, hot_launches FROM run_summaries"
     " WHERE package = $1 AND device_model = $2 AND mode = $3 AND metric = $4 AND t >= $5"
     " AND t <= $6 AND count > 0 ORDER BY t, run_id";
 
@@ -42,7 +43,7 @@ inline constexpr char kSeriesOfPackage[] =
 // A run's summaries, by metric (byte order).
 inline constexpr char kRunSummariesOfRun[] =
     "SELECT run_id, metric, t, count, median, p90, ci_low, ci_high, build_id, version_code,"
-    " fingerprint, compilation FROM run_summaries WHERE run_id = $1"
+    " fingerprint, compilation, hot_launches FROM run_summaries WHERE run_id = $1"
     " ORDER BY metric COLLATE \"C\"";
 
 // Succeeded runs with no summary yet, by id after $1, at most $2: the back-fill's pages. A
