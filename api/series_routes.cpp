@@ -98,6 +98,8 @@ void AppendPoint(std::string& out, const store::RunSummary& s) {
   AppendValue(out, s.fingerprint);
   out += ",\"compilation\":";
   AppendValue(out, s.compilation);
+  out += ",\"hot_launches\":";
+  AppendValue(out, s.hot_launches);
   out += '}';
 }
 

@@ -96,8 +96,8 @@ TEST_F(SeriesApiTest, ASeriesIsItsRunsInTimeOrderWithTheirSummaries) {
   std::vector<std::string> keys;
   for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"build_id", "ci_high", "ci_low", "compilation", "count",
-                                            "fingerprint", "median", "p90", "run_id", "t",
-                                            "version_code"}));
+                                            "fingerprint", "hot_launches", "median", "p90",
+                                            "run_id", "t", "version_code"}));
   EXPECT_EQ(p["t"], 1000);
   EXPECT_EQ(p["count"], 3);
   EXPECT_EQ(p["median"], 510.0);
@@ -312,7 +312,9 @@ TEST_F(SeriesApiTest, ANightMeasuredTooHotIsLeftOutOfItsHistory) {
   EXPECT_EQ(after["segment"]["runs"], 10)
       << "the hot night is not in the segment: " << after.dump();
   const Json body = Get("/api/v1/series?package=com.a&model=Pixel%207&mode=cold");
-  EXPECT_EQ(body["points"].size(), 12u);
+  ASSERT_EQ(body["points"].size(), 12u);
+  EXPECT_EQ(body["points"][10]["hot_launches"], 20) << "every launch of the hot night";
+  EXPECT_EQ(body["points"][11]["hot_launches"], 0);
   EXPECT_EQ(body["change_points"], Json::array()) << body["change_points"].dump();
   EXPECT_TRUE(body["emerging"].is_null()) << body.dump();
 }
