@@ -77,6 +77,8 @@ store::StoreResult<RunVerdict> ReadVerdict(store::Reader& r, int64_t run_id,
 
 }  // namespace
 
+bool OutOfRange(const store::RunSummary& s) { return 4 * s.hot_launches.value_or(0) > s.count; }
+
 std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> points) {
   std::vector<analysis::RunPoint> out;
   out.reserve(points.size());
@@ -89,9 +91,7 @@ std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> p
     p.version_code = s.version_code;
     p.fingerprint = s.fingerprint;
     p.compilation = s.compilation;
-    // Any counted launch measured hotter than the run's limits: the run is out of range, left
-    // out of the segments its series is judged by (analysis/change_points.h).
-    p.conditions_out_of_range = s.hot_launches.value_or(0) > 0;
+    p.conditions_out_of_range = OutOfRange(s);
     out.push_back(std::move(p));
   }
   return out;

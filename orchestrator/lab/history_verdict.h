@@ -26,6 +26,14 @@ namespace droidlab::orchestrator {
 // versionCode, fingerprint and compilation state (what a change can be explained by). Pure.
 std::vector<analysis::RunPoint> RunPointsOf(std::span<const store::RunSummary> points);
 
+// Whether a run is out of range for its history: more than a quarter of its counted launches
+// were measured hotter than its limits (store::RunSummary::hot_launches). Why a quarter: a
+// median over launches of which a share h is much slower sits at the 0.5 / (1 - h) quantile of
+// the others — at h = 1/4 the 67th, about 0.43 σ of a launch above their median (≈ 2 % at the
+// 5 % launch-to-run spread of bench/change_point_sim.h), under half the 5 % floor; one hot launch
+// in twenty (a cool-down that timed out once) moves it 0.14 σ and leaves the night in.
+bool OutOfRange(const store::RunSummary& s);
+
 // The change points of a series of run summaries, oldest first. Pure.
 analysis::ChangePointAnalysis ChangePointsOf(std::span<const store::RunSummary> points);
 
