@@ -483,7 +483,8 @@ struct RunSummary {
   std::optional<std::string> fingerprint;
   std::optional<std::string> compilation;
   // The run's counted launches measured hotter than its limits (schema 0020); none: summarised
-  // before 0020. A run with any is out of range for its history (lab/history_verdict.h).
+  // before 0020. A run with more than a quarter of them hot is out of range for its history
+  // (orchestrator/lab/history_verdict.h, OutOfRange).
   std::optional<int64_t> hot_launches;
 };
 
