@@ -197,8 +197,10 @@ class ApiTest : public ::testing::Test {
   }
 
   testutil::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
+  // Before the store, so that it goes after it: a store call left outstanding completes into it
+  // from the writer's thread until the store's close joins that thread (run_queue_test.cpp).
   asio::io_context io_;
+  std::unique_ptr<store::Store> store_;
   // <dir_>/builds; after io_ so that it goes first (its file thread joined while io_ still is).
   std::unique_ptr<orchestrator::BuildLibrary> builds_;
   std::unique_ptr<orchestrator::RunQueue> queue_;

@@ -203,8 +203,13 @@ class RunQueueTest : public ::testing::Test {
   }
 
   testutil::TempDir dir_;
+  // Before the store, so that it goes after it: a store call the queue left outstanding when it
+  // stopped (a lease expiry) completes on the writer's thread into this io_context; the store's
+  // close joins that thread first. The other way round, ASan once found the completion posted to
+  // a destroyed io_context (PgRunQueueTest, where writes take longer). Before the executor too:
+  // its timers must go before the io_context.
+  asio::io_context io_;
   std::unique_ptr<store::Store> store_;
-  asio::io_context io_;  // before the executor: its timers must go before the io_context
   std::unique_ptr<FakeExecutor> executor_;
   asio::cancellation_signal stop_;
   std::unique_ptr<RunQueue> queue_;

@@ -93,8 +93,10 @@ class RunReportsTest : public ::testing::Test {
   }
 
   testutil::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
+  // Before the store, so that it goes after it: a store call left outstanding completes into it
+  // from the writer's thread until the store's close joins that thread (run_queue_test.cpp).
   asio::io_context io_;
+  std::unique_ptr<store::Store> store_;
 };
 
 TEST_F(RunReportsTest, ReportSummarisesTheValidLaunchesOnly) {

@@ -117,8 +117,10 @@ class SchedulerTest : public ::testing::Test {
   }
 
   testutil::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
+  // Before the store, so that it goes after it: a store call left outstanding completes into it
+  // from the writer's thread until the store's close joins that thread (run_queue_test.cpp).
   asio::io_context io_;
+  std::unique_ptr<store::Store> store_;
   std::unique_ptr<RunQueue> queue_;
   asio::cancellation_signal stop_queue_;
   int64_t now_ms_ = kTwoAm + 5'000;  // 02:00:05
