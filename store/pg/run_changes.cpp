@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/parse_int.h"
 #include "store/pg/connection.h"
 
 namespace droidlab::store::pg {
@@ -36,8 +36,9 @@ std::vector<std::string_view> SplitTabs(std::string_view payload) {
 }
 
 bool ReadInt(std::string_view field, int64_t& value) {
-  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  return ec == std::errc() && end == field.data() + field.size() && !field.empty();
+  const std::optional<int64_t> parsed = ParseInt<int64_t>(field);
+  if (parsed) value = *parsed;
+  return parsed.has_value();
 }
 
 }  // namespace
