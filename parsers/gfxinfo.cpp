@@ -154,7 +154,7 @@ class GfxinfoReader {
         out.profiles.push_back(std::move(p.profile));
       } else {
         // Stats without their "Total frames rendered" (a cut dump): not a profile to report.
-        out.skipped_lines += 1 + RowCount(p.profile.framestats);
+        out.skipped_lines += (p.start_line_counted ? 0 : 1) + RowCount(p.profile.framestats);
       }
     }
     if (out.profiles.empty()) {
@@ -173,6 +173,8 @@ class GfxinfoReader {
   struct Pending {
     GfxinfoProfile profile;
     bool has_total = false;
+    // Its first line was unreadable and already counted: Finish must not count it again.
+    bool start_line_counted = false;
   };
 
   static uint64_t RowCount(const std::vector<GfxinfoFramestats>& blocks) {
@@ -226,25 +228,26 @@ class GfxinfoReader {
     }
     if (ConsumePrefix(rest, "Stats since: ")) {
       GfxinfoProfile& p = StartProfile();
-      if (!rest.ends_with("ns")) {
+      if (rest.ends_with("ns"))
+        p.stats_since_ns = ParseInt<uint64_t>(rest.substr(0, rest.size() - 2));
+      if (!p.stats_since_ns) {
         ++skipped_;
-        return;
+        profiles_.back().start_line_counted = true;
       }
-      rest.remove_suffix(2);
-      p.stats_since_ns = ParseInt<uint64_t>(rest);
-      if (!p.stats_since_ns) ++skipped_;
       return;
     }
     if (ConsumePrefix(rest, "Total frames rendered: ")) {
       Pending* p = Current();
       // A block starts at "Stats since"; one that starts here had none, or this is a new one.
-      if (p == nullptr || p->has_total) {
+      const bool starts_block = p == nullptr || p->has_total;
+      if (starts_block) {
         StartProfile();
         p = Current();
       }
       auto n = ParseInt<uint64_t>(rest);
       if (!n) {
         ++skipped_;
+        if (starts_block) p->start_line_counted = true;
         return;
       }
       p->profile.total_frames = *n;

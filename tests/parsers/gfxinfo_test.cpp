@@ -251,6 +251,23 @@ TEST(GfxinfoTest, BadHeaderSkipsItsRowsAndCutBlockKeepsItsRows) {
   EXPECT_EQ(r->skipped_lines, 2u);
 }
 
+// A block with no "Total frames rendered" is counted as its first line and its rows — once: a
+// start line that was itself unreadable is already counted. Found by fuzz_gfxinfo (CI, stop 29):
+// three bad "Stats since" lines and one good block reported 6 skipped lines of 4.
+TEST(GfxinfoTest, AnUnreadableStartLineOfABlockWithNoTotalIsCountedOnce) {
+  auto r = ParseGfxinfo(
+      "Stats since: 1\n"            // no "ns": unreadable, and its block has no total
+      "Stats since: xns\n"          // not a number
+      "Total frames rendered: x\n"  // starts a block, unreadable
+      "Stats since: 5ns\n"          // readable, but its block has no total either
+      "Stats since: 6ns\n"
+      "Total frames rendered: 1");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->profiles.size(), 1u);
+  EXPECT_EQ(r->profiles[0].stats_since_ns, 6u);
+  EXPECT_EQ(r->skipped_lines, 4u);
+}
+
 // Framestats printed before any stats block of their process belong to the next block; those of
 // a process with no block at all are counted.
 TEST(GfxinfoTest, FramestatsWithoutAProfileBlock) {
