@@ -13,6 +13,7 @@
 #include "api/http.h"
 #include "api/json.h"
 #include "base/parse_int.h"
+#include "orchestrator/lab/history_verdict.h"
 #include "orchestrator/lab/run_summaries.h"
 
 namespace droidlab::api {
@@ -100,6 +101,9 @@ void AppendPoint(std::string& out, const store::RunSummary& s) {
   AppendValue(out, s.compilation);
   out += ",\"hot_launches\":";
   AppendValue(out, s.hot_launches);
+  // The history's own rule (OutOfRange), so that no client keeps a copy of it.
+  out += ",\"out_of_range\":";
+  out += orchestrator::OutOfRange(s) ? "true" : "false";
   out += '}';
 }
 

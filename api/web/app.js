@@ -792,7 +792,9 @@ pages.trend = (root, params) => {
                                        y: {beginAtZero: true, title: {display: true, text: 'ms'}}},
               plugins: {legend: {labels: {filter: (item, data) => !data.datasets[item.datasetIndex].band}},
                         tooltip: {filter: (item) => !item.dataset.band,
-                                  callbacks: {label: (c) => (c.raw.change
+                                  callbacks: {label: (c) => (c.raw.hot !== undefined
+                                    ? `#${c.raw.id}: ${c.raw.hot} of ${c.raw.count} launches measured too hot, left out of the history`
+                                    : c.raw.change
                                     ? `change at #${c.raw.id}: ${fmtNum(c.raw.change.delta_pct, 1)} %` +
                                       (c.raw.change.explained_by?.length ? ` (${c.raw.change.explained_by.join(', ')})` : '')
                                     : `#${c.raw.id} ${c.raw.y} ms [${fmtNum(c.raw.ci_low, 1)}, ${fmtNum(c.raw.ci_high, 1)}]`)}}}}});
@@ -817,6 +819,14 @@ pages.trend = (root, params) => {
                      borderWidth: 0, pointRadius: 0, fill: '-1', backgroundColor: translucent(color, 0.2)});
       datasets.push({label, series: i, data: s.points.map((p) => at(p, p.median)),
                      borderColor: color, backgroundColor: color, pointRadius: 3});
+      // Nights measured too hot (out_of_range): still drawn, crossed out, since the history's
+      // change points and verdicts leave them out.
+      const hot = s.points.filter((p) => p.out_of_range);
+      if (hot.length) {
+        datasets.push({label: `${label} measured too hot`, series: i, type: 'scatter', hot: true,
+                       data: hot.map((p) => ({...at(p, p.median), hot: p.hot_launches, count: p.count})),
+                       pointStyle: 'crossRot', pointRadius: 8, borderWidth: 2, borderColor: '#ff7f0e'});
+      }
       if (s.change_points.length) {
         datasets.push({label: `${label} change points`, series: i, type: 'scatter',
                        data: s.change_points.map((c) => ({x: c.t, y: c.after, id: c.run_id, change: c})),
@@ -837,14 +847,17 @@ pages.trend = (root, params) => {
     // The newest runs first, across the series.
     const rows = series.flatMap((s) => s.points.map((p) => ({s, p}))).sort((a, b) => b.p.t - a.p.t).slice(0, 100);
     table.replaceChildren(
-      h('tr', {}, ['run', 'model · mode', 'created', 'median ms', '95 % CI', 'p90', 'launches', 'versionCode', 'compilation', 'fingerprint']
+      h('tr', {}, ['run', 'model · mode', 'created', 'median ms', '95 % CI', 'p90', 'launches', 'too hot', 'versionCode', 'compilation', 'fingerprint']
         .map((t) => h('th', {}, t))),
-      ...rows.map(({s, p}) => h('tr', {},
+      ...rows.map(({s, p}) => h('tr', p.out_of_range
+        ? {class: 'out-of-range', title: 'more than a quarter of its launches were measured too hot: left out of the change points and verdicts'}
+        : {},
         h('td', {}, h('a', {href: `#/runs/${p.run_id}`}, `#${p.run_id}`)),
         h('td', {}, `${s.model ?? 'unknown model'} · ${s.mode}`), h('td', {}, fmtTime(p.t)),
         h('td', {}, fmtNum(p.median, 1)),
         h('td', {}, p.ci_low === null ? '—' : `${fmtNum(p.ci_low, 1)} – ${fmtNum(p.ci_high, 1)}`),
-        h('td', {}, fmtNum(p.p90, 1)), h('td', {}, p.count), h('td', {}, p.version_code ?? '—'),
+        h('td', {}, fmtNum(p.p90, 1)), h('td', {}, p.count), h('td', {class: 'hot'}, p.hot_launches ?? '—'),
+        h('td', {}, p.version_code ?? '—'),
         h('td', {}, p.compilation ?? '—'), h('td', {class: 'fingerprint'}, p.fingerprint ?? '—'))));
   };
   const reload = debounce(() => load().catch(report), 1000);

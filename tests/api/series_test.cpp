@@ -96,7 +96,7 @@ TEST_F(SeriesApiTest, ASeriesIsItsRunsInTimeOrderWithTheirSummaries) {
   std::vector<std::string> keys;
   for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"build_id", "ci_high", "ci_low", "compilation", "count",
-                                            "fingerprint", "hot_launches", "median", "p90",
+                                            "fingerprint", "hot_launches", "median", "out_of_range", "p90",
                                             "run_id", "t", "version_code"}));
   EXPECT_EQ(p["t"], 1000);
   EXPECT_EQ(p["count"], 3);
@@ -320,6 +320,11 @@ TEST_F(SeriesApiTest, ANightMeasuredTooHotIsLeftOutOfItsHistory) {
   ASSERT_EQ(body["points"].size(), 12u);
   EXPECT_EQ(body["points"][10]["hot_launches"], 20) << "every launch of the hot night";
   EXPECT_EQ(body["points"][11]["hot_launches"], 2);
+  // Each point says whether the history leaves it out, so a client (the Trends page) marks it
+  // without knowing the quarter rule.
+  EXPECT_EQ(body["points"][10]["out_of_range"], true) << body["points"][10].dump();
+  EXPECT_EQ(body["points"][11]["out_of_range"], false) << body["points"][11].dump();
+  EXPECT_EQ(body["points"][0]["out_of_range"], false) << body["points"][0].dump();
   EXPECT_EQ(body["change_points"], Json::array()) << body["change_points"].dump();
   EXPECT_TRUE(body["emerging"].is_null()) << body.dump();
 }

@@ -13,7 +13,8 @@
 //   4. the trend page draws the package's series from GET /series, one request per series (the
 //      median per run, its CI as a band), redrawn live when a second run succeeds, and a change
 //      point as a mark with its explanation (the series answer given one: two runs are too few
-//      for a real one); a schedule added by its form;
+//      for a real one), and a night measured too hot crossed out and shaded (likewise given);
+//      a schedule added by its form;
 //      an APK uploaded on the builds page, a run that installs it, and the device's page showing it;
 //   5. with DROIDLAB_TOKEN set, the page asks for the token, then lists devices and goes live;
 //   and no console error (a CSP violation is one) and no uncaught page error.
@@ -410,14 +411,21 @@ async function main() {
       const at = body.points[body.points.length - 1];
       const change = {run_id: at.run_id, t: at.t, before: 700, after: at.median, delta_pct: 12.5,
                       ci: [8.1, 16.9], p: 0.001, settled: false, explained_by: ['fingerprint']};
-      await route.fulfill({response: real, json: {...body, change_points: [change]}});
+      // And the first night measured too hot: every launch hotter than its limits (the API's
+      // own out_of_range is tested in tests/api/series_test.cpp; devsim's phones stay cool).
+      const points = body.points.map((p, i) => (i === 0 ? {...p, hot_launches: p.count, out_of_range: true} : p));
+      await route.fulfill({response: real, json: {...body, points, change_points: [change]}});
     });
     await page.reload();
     await page.locator(`#trend-changes tr.change-point:has(a[href="#/runs/${second.body.id}"])`).waitFor({timeout: 10000});
-    const changeMarks = await page.evaluate(() => window.droidlab.charts.trend.data.datasets
+    const trendMarks = await page.evaluate(() => window.droidlab.charts.trend.data.datasets
       .filter((d) => d.type === 'scatter').map((d) => ({style: d.pointStyle, ids: d.data.map((p) => p.id)})));
-    check(JSON.stringify(changeMarks) === JSON.stringify([{style: 'triangle', ids: [second.body.id]}]),
-          `a change point is a triangle at its run: ${JSON.stringify(changeMarks)}`);
+    check(JSON.stringify(trendMarks) === JSON.stringify([{style: 'crossRot', ids: [id]}, {style: 'triangle', ids: [second.body.id]}]),
+          `a night measured too hot is crossed out, a change point is a triangle at its run: ${JSON.stringify(trendMarks)}`);
+    const hotRows = await page.evaluate(() => [...document.querySelectorAll('#trend tr.out-of-range')]
+      .map((tr) => [tr.querySelector('a').textContent, tr.querySelector('td.hot').textContent]));
+    check(JSON.stringify(hotRows) === JSON.stringify([[`#${id}`, `${series.points[0].count}`]]),
+          `the runs table shades the night measured too hot, with its hot launches: ${JSON.stringify(hotRows)}`);
     const explained = await page.locator('#trend-changes tr.change-point td').last().textContent();
     check(explained === 'fingerprint', `the change point says what explains it: ${explained}`);
     await page.screenshot({path: path.join(artifacts, 'trend-change-point.png'), fullPage: true});
