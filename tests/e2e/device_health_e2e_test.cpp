@@ -48,9 +48,12 @@ using std::chrono::seconds;
 class RunningMonitor {
  public:
   RunningMonitor(adb::ClientOptions client_options, store::Store& st,
-                 orchestrator::DeviceHealthOptions options)
-      : work_(asio::make_work_guard(io_)), client_(io_.get_executor(), Counted(client_options)),
-        registry_(client_, st), monitor_(client_, st, registry_, WithTally(std::move(options))) {
+                 orchestrator::DeviceHealthOptions options,
+                 orchestrator::DeviceRegistryOptions registry_options = {})
+      : work_(asio::make_work_guard(io_)),
+        client_(io_.get_executor(), Counted(client_options)),
+        registry_(client_, st, std::move(registry_options)),
+        monitor_(client_, st, registry_, WithTally(std::move(options))) {
     asio::co_spawn(io_, registry_.Run(),
                    asio::bind_cancellation_slot(stop_registry_.slot(),
                                                 [this](std::exception_ptr e, adb::Result<void>) {
@@ -392,6 +395,47 @@ TEST_F(DeviceHealthE2eTest, APhonePulledOutClimbsTheLadderAndIsQuarantined) {
   EXPECT_FALSE(running.monitor().Quarantined(beside.address));
   EXPECT_TRUE(Events(*st, beside.address).empty()) << Listed(Events(*st, beside.address));
   EXPECT_EQ(TransportId(beside.address), beside_transport);
+}
+
+// The other trigger alone: a phone adb has listed `offline` for a whole check interval climbs the
+// ladder though no check of it failed. adb's list is read every second here and the checks are
+// 6 s apart, so after the pull the registry hears `offline` seconds before the next check is due,
+// and a phone not listed `device` is not checked: only the offline trigger can start the ladder.
+TEST_F(DeviceHealthE2eTest, APhoneListedOfflineForAWholeIntervalClimbsTheLadderUnchecked) {
+  TempDir dir;
+  std::unique_ptr<store::Store> st = OpenTestStore(dir, "lab.db");
+  ASSERT_TRUE(st);
+  const auto phones = StartDevsim({"--port", "0", "--count", "1", "--fast"}, 1);
+  ASSERT_EQ(phones.size(), 1u);
+  const auto& pulled = phones[0];
+  WaitForDevice(server_, pulled.address);
+
+  orchestrator::DeviceHealthOptions options = FastOptions();
+  options.interval = milliseconds(6000);
+  orchestrator::DeviceRegistryOptions registry_options;
+  registry_options.list_poll = milliseconds(1000);
+  RunningMonitor running(ClientOptions(), *st, options, registry_options);
+  auto samples = [&] {
+    auto read =
+        st->Read([&](store::Reader& r) { return r.ListDeviceHealth(pulled.address, 0, 10); });
+    return read ? *read : std::vector<store::DeviceHealthSample>{};
+  };
+  ASSERT_TRUE(
+      WaitUntil([&] { return !samples().empty() && samples().front().uptime_ms; }, seconds(20)));
+  const size_t checks_before_the_pull = samples().size();
+  EXPECT_EQ(Shell(pulled, "devsim-fault unplug 60000").exit_code, 0);
+
+  ASSERT_TRUE(WaitUntil([&] { return Has(Events(*st, pulled.address), "quarantined"); },
+                        seconds(60), milliseconds(250)))
+      << Listed(Events(*st, pulled.address));
+  const auto events = Events(*st, pulled.address);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front().kind, "unresponsive") << Listed(events);
+  EXPECT_NE(events.front().detail.find("adb has listed it offline for"), std::string::npos)
+      << Listed(events);
+  EXPECT_EQ(samples().size(), checks_before_the_pull)
+      << "no check ran after the pull: the phone was listed offline, not checked";
+  EXPECT_TRUE(running.monitor().Quarantined(pulled.address));
 }
 
 }  // namespace
