@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "store/backup.h"
+#include "store/joined_looper_stats.h"
 #include "store/open.h"
 #include "store/pg/connection.h"
 #include "store/pg/migrate.h"
@@ -12,9 +13,9 @@
 #include "store/pg/write_session.h"
 #include "store/reader_pool.h"
 #include "store/retention.h"
+#include "store/sqlite.h"
 #include "store/sqlite_reader.h"
 #include "store/sqlite_write_session.h"
-#include "store/sqlite.h"
 #include "store/task_thread.h"
 #include "store/writer.h"
 
@@ -347,12 +348,9 @@ Status Store::AddLaunches(std::vector<Launch> launches, Completion committed) {
       std::move(committed));
 }
 
+// Joinable (joined_looper_stats.h): queued dumps are written as one statement.
 Status Store::AddLooperStats(std::vector<LooperStatsRow> rows, Completion committed) {
-  const size_t n = rows.size();
-  return PushWrite(
-      n, false,
-      [rows = std::move(rows)](WriteSession& session) { return session.InsertLooperStats(rows); },
-      std::move(committed));
+  return writer_->Push(JoinedLooperStats::Task(std::move(rows), std::move(committed), *writer_));
 }
 
 Status Store::AddProcSamples(std::vector<ProcSample> samples, Completion committed) {
@@ -421,11 +419,8 @@ void Store::AddLaunchesAsync(std::vector<Launch> launches, Completion accepted,
 
 void Store::AddLooperStatsAsync(std::vector<LooperStatsRow> rows, Completion accepted,
                                 Completion committed) {
-  const size_t n = rows.size();
-  PushWriteAsync(
-      n, false,
-      [rows = std::move(rows)](WriteSession& session) { return session.InsertLooperStats(rows); },
-      std::move(accepted), std::move(committed));
+  writer_->PushAsync(JoinedLooperStats::Task(std::move(rows), std::move(committed), *writer_),
+                     std::move(accepted));
 }
 
 void Store::AddProcSamplesAsync(std::vector<ProcSample> samples, Completion accepted,
@@ -823,6 +818,7 @@ StoreStats Store::stats() const {
   s.batches_lost = w.batches_lost;
   s.records_lost = w.records_lost;
   s.tasks_failed = w.tasks_failed;
+  s.writes_joined = w.writes_joined;
   s.queued_records = writer_->queued_records();
   s.connection_losses = w.connection_losses;
   s.reconnects = w.reconnects;

@@ -90,6 +90,7 @@ struct StoreStats {
   uint64_t batches_lost = 0;
   uint64_t records_lost = 0;
   uint64_t tasks_failed = 0;
+  uint64_t writes_joined = 0;  // looper-stats writes joined into a queued one's statement
   size_t queued_records = 0;
   // PostgreSQL: the writer's connection broke (each logged; its batch kept and applied again),
   // the new connections it made, and the readers' (a reader reconnects when next lent).

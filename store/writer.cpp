@@ -8,8 +8,6 @@
 
 namespace droidlab::store {
 
-namespace {
-
 // Errors after which the open transaction cannot be trusted to hold anything: the whole batch
 // is rolled back and reported lost.
 bool LosesTheBatch(StoreErrorCode code) {
@@ -26,8 +24,6 @@ bool LosesTheBatch(StoreErrorCode code) {
       return false;
   }
 }
-
-}  // namespace
 
 Writer::Writer(std::unique_ptr<WriteSession> session, WriterOptions options)
     : session_(std::move(session)), options_(options), thread_([this] { Run(); }) {}
@@ -46,10 +42,23 @@ Status Writer::Push(WriteTask task) {
                           "the store is closing: write not taken");
   }
   queued_records_ += task.records;
-  queue_.push_back(std::move(task));
+  if (!JoinedLocked(task)) queue_.push_back(std::move(task));
   lock.unlock();
   not_empty_.notify_one();
   return OkStatus();
+}
+
+bool Writer::JoinedLocked(WriteTask& task) {
+  if (!task.joinable || queue_.empty()) return false;
+  WriteTask& newest = queue_.back();
+  if (!newest.joinable || newest.durable || task.durable ||
+      newest.records + task.records > options_.join_max_records) {
+    return false;
+  }
+  if (!newest.joinable->Join(*task.joinable)) return false;
+  newest.records += task.records;
+  ++stats_.writes_joined;
+  return true;
 }
 
 void Writer::PushAsync(WriteTask task, UniqueFunction<void(const Status&)> on_accepted) {
@@ -70,7 +79,7 @@ void Writer::PushAsync(WriteTask task, UniqueFunction<void(const Status&)> on_ac
     return;
   }
   queued_records_ += task.records;
-  queue_.push_back(std::move(task));
+  if (!JoinedLocked(task)) queue_.push_back(std::move(task));
   lock.unlock();
   not_empty_.notify_one();
   if (on_accepted) on_accepted(OkStatus());
@@ -135,7 +144,7 @@ void Writer::Run() {
              (queued_records_ == 0 || queued_records_ + parked_.front().task.records <=
                                           options_.queue_capacity_records)) {
         queued_records_ += parked_.front().task.records;
-        queue_.push_back(std::move(parked_.front().task));
+        if (!JoinedLocked(parked_.front().task)) queue_.push_back(std::move(parked_.front().task));
         accepted.push_back(std::move(parked_.front().on_accepted));
         parked_.pop_front();
       }

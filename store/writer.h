@@ -51,6 +51,10 @@ namespace droidlab::store {
 struct WriterOptions {
   size_t queue_capacity_records = 50'000;
   size_t batch_max_records = 1'000;
+  // The most records queued writes may be joined into (JoinableRows): one statement of up to
+  // this many rows when the writer is behind. Half the queue: one joined write is applied while
+  // the next one fills.
+  size_t join_max_records = 25'000;
   std::chrono::milliseconds batch_max_delay{50};
   // Test-only: called on the writer thread inside the batch's transaction right before its
   // COMMIT, with whether a durable task is in it (tests read the synchronous level in force).
@@ -67,13 +71,34 @@ struct WriterStats {
   uint64_t batches_lost = 0;   // rolled back by a full disk, I/O errors, a lost connection
   uint64_t records_lost = 0;
   uint64_t tasks_failed = 0;   // tasks that failed alone (constraint), batch kept
+  uint64_t writes_joined = 0;  // writes joined into a queued one's statement (JoinableRows)
   uint64_t connection_losses = 0;  // the connection broke under the writer (batch kept)
   uint64_t reconnects = 0;         // new connections made after those losses
 };
 
+// A write's rows that the writer may join with those of the write pushed right after it while
+// both wait in the queue: one statement (one COPY) for many small writes, when the writer is
+// behind and only then (a writer that keeps up takes each write alone, as soon as it comes).
+// The task's apply and on_done hold the same object and write or tell whatever it holds when the
+// writer takes it; the writer never joins into a task it has taken.
+class JoinableRows {
+ public:
+  virtual ~JoinableRows() = default;
+  // Takes `newer`'s rows and completion into this one if they are of the same kind (true), which
+  // leaves `newer` with nothing to write. Called under the writer's queue lock.
+  virtual bool Join(JoinableRows& newer) = 0;
+};
+
+// Whether a write that failed with `code` took its whole batch with it (a full disk, an I/O
+// error, a lost connection: every task of the batch is told the error) rather than failing
+// alone in its savepoint (a broken key, a value the database refuses).
+bool LosesTheBatch(StoreErrorCode code);
+
 struct WriteTask {
   size_t records = 1;    // for the queue bound and the batch size
   bool durable = false;  // commit (synchronous=FULL) right after this task
+  // Set: this task's rows may be joined with the next queued task's (JoinableRows).
+  std::shared_ptr<JoinableRows> joinable;
   // Runs on the writer thread inside the batch's transaction; again, on a new connection, when
   // the first one broke before the batch committed (its writes were rolled back with it).
   UniqueFunction<Status(WriteSession&)> apply;
@@ -119,6 +144,9 @@ class Writer {
   enum class Recovery { kReplayed, kCommitted, kLost };
 
   void Run();
+  // Joins `task` into the newest queued task when both are joinable and the two together stay
+  // within join_max_records; true: `task` is now part of it. Under mu_.
+  bool JoinedLocked(WriteTask& task);
   Status BeginBatch(bool durable);
   void ApplyTask(WriteTask& task);
   // The task in a savepoint of its own; a failure that does not end the batch undoes it alone.

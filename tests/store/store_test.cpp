@@ -869,6 +869,111 @@ TEST_F(StoreTest, AFullQueuePushesBack) {
   EXPECT_EQ(store_->Read([&](Reader& r) { return r.ListLaunches(id); })->size(), 52u);
 }
 
+// Looper-stats dumps that wait in the queue while the writer is busy are written as one
+// statement (joined_looper_stats.h; issue 17 §1: one COPY, not one a dump), each call still told
+// its outcome, the rows in call order; a durable write between them is not jumped: dumps pushed
+// after it join each other, not those before it.
+TEST_F(StoreTest, QueuedLooperStatsDumpsAreJoinedIntoOneStatement) {
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  // Hold the writer: completions run on its thread, so one that waits holds it there.
+  std::promise<void> entered;
+  std::promise<void> gate;
+  auto gate_future = gate.get_future().share();
+  ASSERT_TRUE(store_
+                  ->AddLaunches({MakeLaunch(id, 0, 1)},
+                                [&, gate_future](const Status&) {
+                                  entered.set_value();
+                                  gate_future.wait();
+                                })
+                  .ok());
+  entered.get_future().wait();
+  const uint64_t joined_before = store_->stats().writes_joined;
+
+  auto dump = [&](int call) {
+    std::vector<LooperStatsRow> rows(100);
+    for (int i = 0; i < 100; ++i) {
+      rows[i].run_id = id;
+      rows[i].work_source_uid = "com.a/u0a123";
+      rows[i].message_count = call * 1000 + i;
+    }
+    return rows;
+  };
+  std::atomic<int> told_ok{0};
+  std::atomic<int> told{0};
+  auto completion = [&](const Status& s) {
+    if (s.ok()) ++told_ok;
+    ++told;
+  };
+  for (int call = 0; call < 5; ++call) store_->AddLooperStatsAsync(dump(call), nullptr, completion);
+  RunStatusUpdate running;  // durable: the writes after it must not join those before it
+  running.run_id = id;
+  running.status = RunStatus::kRunning;
+  std::promise<Status> status_set;
+  store_->UpdateRunStatusAsync(running, [&](const Status& s) { status_set.set_value(s); });
+  for (int call = 5; call < 10; ++call)
+    store_->AddLooperStatsAsync(dump(call), nullptr, completion);
+  EXPECT_EQ(store_->stats().writes_joined - joined_before, 8u) << "four into each of two writes";
+
+  gate.set_value();
+  ASSERT_TRUE(store_->Flush().ok());
+  EXPECT_TRUE(status_set.get_future().get().ok());
+  EXPECT_EQ(told.load(), 10);
+  EXPECT_EQ(told_ok.load(), 10);
+  auto got = store_->Read([&](Reader& r) { return r.ListLooperStats(id); });
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 1000u);
+  for (size_t n = 0; n < got->size(); ++n) {
+    ASSERT_EQ((*got)[n].message_count, static_cast<int64_t>(n / 100 * 1000 + n % 100)) << n;
+  }
+}
+
+// A joined write whose rows PostgreSQL refuses (text that is not UTF-8: a phone prints its
+// handler names as they are) fails only the call those rows came from; the calls joined with it
+// are written again on their own and stored, as they would have been unjoined.
+TEST_F(StoreTest, AJoinedWriteWithRefusedRowsFailsOnlyTheirCall) {
+  if (!testutil::kTestStoreIsPostgres) {
+    GTEST_SKIP() << "SQLite stores any bytes; PostgreSQL refuses text that is not UTF-8";
+  }
+  const int64_t id = CreateRun("s1", "com.a", 1);
+  std::promise<void> entered;
+  std::promise<void> gate;
+  auto gate_future = gate.get_future().share();
+  ASSERT_TRUE(store_
+                  ->AddLaunches({MakeLaunch(id, 0, 1)},
+                                [&, gate_future](const Status&) {
+                                  entered.set_value();
+                                  gate_future.wait();
+                                })
+                  .ok());
+  entered.get_future().wait();
+  const uint64_t joined_before = store_->stats().writes_joined;
+  std::vector<std::promise<Status>> told(3);
+  for (int call = 0; call < 3; ++call) {
+    std::vector<LooperStatsRow> rows(10);
+    for (int i = 0; i < 10; ++i) {
+      rows[i].run_id = id;
+      rows[i].work_source_uid = "com.a/u0a123";
+      rows[i].message_count = call * 1000 + i;
+      if (call == 1 && i == 4) rows[i].handler_class = std::string("com.a.H\xff\xfe");
+    }
+    store_->AddLooperStatsAsync(std::move(rows), nullptr,
+                                [&told, call](const Status& s) { told[call].set_value(s); });
+  }
+  EXPECT_EQ(store_->stats().writes_joined - joined_before, 2u);
+  gate.set_value();
+  ASSERT_TRUE(store_->Flush().ok());
+  EXPECT_TRUE(told[0].get_future().get().ok());
+  const Status refused = told[1].get_future().get();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, StoreErrorCode::kInvalidArgument) << refused.error().message;
+  EXPECT_TRUE(told[2].get_future().get().ok());
+  auto got = store_->Read([&](Reader& r) { return r.ListLooperStats(id); });
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 20u);
+  EXPECT_EQ((*got)[0].message_count, 0);
+  EXPECT_EQ((*got)[10].message_count, 2000);
+}
+
 TEST_F(StoreTest, DiskFullLosesTheBatchAndReadsGoOn) {
   DROIDLAB_SQLITE_ONLY("SQLite's max_page_count fills the disk");
   StoreOptions options;
