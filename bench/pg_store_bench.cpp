@@ -3,9 +3,11 @@
 //
 // 1. Ingest: looper-stats rows through the store's public API (Store::AddLooperStats: the writer
 //    thread, its bounded queue, batches of 1,000 records each a transaction with a savepoint per
-//    task, every task one COPY) + Flush, against the floor: a minimal libpq program doing one
-//    COPY of the same rows in one transaction, into the same table with the same index. Same
-//    server, same rows, the table truncated before each; interleaved, best of the rounds.
+//    task, dumps waiting in the queue joined into one COPY) + Flush, against the floor: a minimal
+//    libpq program doing one COPY of the same rows in one transaction, into the same table with
+//    the same index. Same server, same rows, the table truncated before each; interleaved, best
+//    of the rounds. Each round also measures the store with joining off (one COPY a call, the
+//    writer before joined_looper_stats.h) for what joining gains, in the same round.
 //    Goal: ours >= 0.8x the floor. Each round also prints the CPU seconds the server's backend
 //    and this process used in each (from /proc, so a server on this machine only): the cost
 //    apart from the machine's load, which moves the wall-clock ratio by ±0.2 on a shared host.
@@ -176,10 +178,14 @@ class Raw {
 // --batch: the writer's batch_max_records (0: the store's default), to measure other sizes.
 size_t g_batch_records = 0;
 
-std::unique_ptr<Store> OpenStore(const std::string& url) {
+// join_max_records: the store's default, or 0 for the writer before dumps were joined (one COPY
+// a call), measured beside it.
+std::unique_ptr<Store> OpenStore(const std::string& url,
+                                 size_t join_max_records = StoreOptions{}.join_max_records) {
   StoreOptions options;
   options.path = url;
   if (g_batch_records > 0) options.batch_max_records = g_batch_records;
+  options.join_max_records = join_max_records;
   options.reader_connections = 2;
   auto store = Store::Open(options);
   if (!store.ok()) Fail("opening the store: " + store.error().message);
@@ -278,34 +284,56 @@ IngestCost IngestByCopy(Raw& raw, const std::vector<LooperStatsRow>& rows) {
 
 void BenchIngest(const std::string& url, size_t count, size_t chunk, int rounds) {
   const auto rows = GenerateRows(count, 1);
-  auto store = OpenStore(url);
   Raw raw(url);
+  StoreStats stats;
+  StoreStats unjoined_stats;
+  // Each store is open only for its own ingest, so that its writer is the one backend named
+  // droidlab-writer whose CPU is read. The unjoined one is the same writer with joining off:
+  // what each round gained, measured in the same round.
+  auto ingest = [&](size_t join_max_records, StoreStats& kept) {
+    auto store = OpenStore(url, join_max_records);
+    const IngestCost cost = IngestThroughStore(*store, raw, rows, chunk);
+    kept = store->stats();
+    return cost;
+  };
   double ours = 1e300;
+  double before = 1e300;
   double floor = 1e300;
   for (int round = 0; round < rounds; ++round) {
-    const IngestCost store_cost = IngestThroughStore(*store, raw, rows, chunk);
+    const IngestCost store_cost = ingest(StoreOptions{}.join_max_records, stats);
+    const IngestCost unjoined_cost = ingest(0, unjoined_stats);
     const IngestCost copy_cost = IngestByCopy(raw, rows);
     const double o = store_cost.seconds;
+    const double u = unjoined_cost.seconds;
     const double f = copy_cost.seconds;
     std::printf(
-        "  round %d: store %.0f rows/s, libpq COPY %.0f rows/s, ratio %.2f;"
-        " CPU s (server backend / client process): store %.2f / %.2f, COPY %.2f / %.2f\n",
-        round + 1, static_cast<double>(count) / o, static_cast<double>(count) / f, f / o,
-        store_cost.server_cpu, store_cost.client_cpu, copy_cost.server_cpu, copy_cost.client_cpu);
+        "  round %d: store %.0f rows/s (one COPY a call: %.0f), libpq COPY %.0f rows/s, ratio %.2f"
+        " (%.2f); CPU s (server backend / client process): store %.2f / %.2f (%.2f / %.2f),"
+        " COPY %.2f / %.2f\n",
+        round + 1, static_cast<double>(count) / o, static_cast<double>(count) / u,
+        static_cast<double>(count) / f, f / o, f / u, store_cost.server_cpu, store_cost.client_cpu,
+        unjoined_cost.server_cpu, unjoined_cost.client_cpu, copy_cost.server_cpu,
+        copy_cost.client_cpu);
     ours = std::min(ours, o);
+    before = std::min(before, u);
     floor = std::min(floor, f);
   }
-  const auto stats = store->stats();
   raw.Exec("TRUNCATE looper_stats");
   std::printf("ingest: %zu looper rows, %zu per AddLooperStats call, best of %d\n", count, chunk,
               rounds);
-  std::printf("  store (public API, writer, batches of 1,000)  %10.0f rows/s (%.3f s)\n",
+  std::printf("  store (public API, writer, dumps joined)         %10.0f rows/s (%.3f s)\n",
               static_cast<double>(count) / ours, ours);
-  std::printf("  minimal libpq, one COPY, one transaction      %10.0f rows/s (%.3f s)\n",
+  std::printf("  store, joining off (one COPY a call, as before)  %10.0f rows/s (%.3f s)\n",
+              static_cast<double>(count) / before, before);
+  std::printf("  minimal libpq, one COPY, one transaction         %10.0f rows/s (%.3f s)\n",
               static_cast<double>(count) / floor, floor);
-  std::printf("  ratio %.2f (goal >= 0.80); writer: %llu batches committed, %llu lost\n",
-              floor / ours, static_cast<unsigned long long>(stats.batches_committed),
-              static_cast<unsigned long long>(stats.batches_lost));
+  std::printf(
+      "  ratio %.2f (goal >= 0.80; joining off %.2f); writer, last round: %llu batches"
+      " committed, %llu lost, %llu dumps joined (joining off: %llu batches)\n",
+      floor / ours, floor / before, static_cast<unsigned long long>(stats.batches_committed),
+      static_cast<unsigned long long>(stats.batches_lost),
+      static_cast<unsigned long long>(stats.writes_joined),
+      static_cast<unsigned long long>(unjoined_stats.batches_committed));
 }
 
 // ---- 2. Queries.

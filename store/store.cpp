@@ -136,6 +136,7 @@ StoreResult<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   store->maintenance_ = std::make_unique<TaskThread>();
   WriterOptions writer_options;
   writer_options.queue_capacity_records = options.queue_capacity_records;
+  writer_options.join_max_records = options.join_max_records;
   writer_options.batch_max_records = options.batch_max_records;
   writer_options.batch_max_delay = options.batch_max_delay;
   writer_options.before_commit = options.before_commit;

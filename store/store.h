@@ -52,6 +52,9 @@ struct StoreOptions {
   size_t reader_connections = 2;  // the read pool, and the threads PostRead runs on
   size_t queue_capacity_records = 50'000;
   size_t batch_max_records = 1'000;
+  // Looper-stats dumps waiting in the queue are joined into one write of up to this many rows
+  // (joined_looper_stats.h); 0: never (each call its own statement, as before joining).
+  size_t join_max_records = 25'000;
   std::chrono::milliseconds batch_max_delay{50};
   std::optional<int64_t> max_page_count;  // a size cap in pages (tests use it to fill the disk)
   // Test-only: on the writer thread, inside each batch's transaction right before its COMMIT,
