@@ -1,5 +1,6 @@
 #include "store/joined_looper_stats.h"
 
+#include <cstddef>
 #include <iterator>
 #include <utility>
 
@@ -20,7 +21,7 @@ WriteTask JoinedLooperStats::Task(std::vector<LooperStatsRow> rows, Completion c
   task.joinable = joined;
   // The writer joins only into tasks it has not taken, under its queue's lock: once apply runs,
   // rows_ no longer changes (and apply may run again, on a new connection, over the same rows).
-  task.apply = [joined](WriteSession& session) { return session.InsertLooperStats(joined->rows_); };
+  task.apply = [joined](WriteSession& session) { return joined->Write(session); };
   task.on_done = [joined, &writer](const Status& status) { joined->Finish(status, writer); };
   return task;
 }
@@ -28,12 +29,32 @@ WriteTask JoinedLooperStats::Task(std::vector<LooperStatsRow> rows, Completion c
 bool JoinedLooperStats::Join(JoinableRows& newer) {
   auto* other = dynamic_cast<JoinedLooperStats*>(&newer);
   if (other == nullptr) return false;
-  rows_.insert(rows_.end(), std::make_move_iterator(other->rows_.begin()),
-               std::make_move_iterator(other->rows_.end()));
+  later_.push_back(std::move(other->rows_));
   other->rows_.clear();
+  for (auto& rows : other->later_) later_.push_back(std::move(rows));
+  other->later_.clear();
   for (Call& call : other->calls_) calls_.push_back(std::move(call));
   other->calls_.clear();
   return true;
+}
+
+Status JoinedLooperStats::Write(WriteSession& session) {
+  Gather();
+  return session.InsertLooperStats(rows_);
+}
+
+void JoinedLooperStats::Gather() {
+  // Once: a write applied again (its connection lost) finds the rows already together.
+  if (!later_.empty()) {
+    size_t total = rows_.size();
+    for (const auto& rows : later_) total += rows.size();
+    rows_.reserve(total);
+    for (auto& rows : later_) {
+      rows_.insert(rows_.end(), std::make_move_iterator(rows.begin()),
+                   std::make_move_iterator(rows.end()));
+    }
+    later_.clear();
+  }
 }
 
 void JoinedLooperStats::Finish(const Status& status, Writer& writer) {
@@ -45,6 +66,7 @@ void JoinedLooperStats::Finish(const Status& status, Writer& writer) {
   }
   // Refused rows among several calls': each call's rows again, alone (PushUnbounded: these were
   // already counted against the queue's bound once, and the writer thread must not block).
+  Gather();  // the task may have failed before its rows were written (its savepoint refused)
   auto next = rows_.begin();
   for (Call& call : calls_) {
     std::vector<LooperStatsRow> own(std::make_move_iterator(next),

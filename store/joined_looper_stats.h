@@ -35,9 +35,16 @@ class JoinedLooperStats final : public JoinableRows {
     size_t rows = 0;  // its rows, the next ones of rows_ in call order
     Completion committed;
   };
+  // On the writer thread, once the writer has taken the task: the joined calls' rows after the
+  // first's, so that one InsertLooperStats writes them all.
+  Status Write(WriteSession& session);
+  void Gather();
   void Finish(const Status& status, Writer& writer);
 
   std::vector<LooperStatsRow> rows_;
+  // The rows of the calls joined later, kept apart until Write: Join runs under the writer's
+  // queue lock, often from an io thread, so it moves one vector, never the rows themselves.
+  std::vector<std::vector<LooperStatsRow>> later_;
   std::vector<Call> calls_;
 };
 
