@@ -433,6 +433,49 @@ TEST_F(ClientE2eTest, ASideBySideRunLeavesItsLastBuildKnown) {
   EXPECT_EQ(BuildRun(serial, "1")["install_method"], "abb_exec");
 }
 
+// The crash window of an install (issue 14 §1): the daemon killed while the phone takes a build.
+// The run recorded the build as `installing` before it sent a byte, so after the restart that run
+// is interrupted with `installing`, and the next run of that build installs it — the phone may
+// hold either build, and signed_v1v2.apk (build 2) looks like signed_v2v3.apk (build 1) to
+// dumpsys package (com.example.app 42, one key), so only droidlab's record could tell. Then, the
+// install seen to finish, the same build is not installed again.
+TEST_F(ClientE2eTest, AnInstallCutShortByACrashIsTakenForUnknownAndInstalledAgain) {
+  const auto devices = StartDevsim({"--port", "0", "--fast"});
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string serial = devices[0].address;
+  const int fixed = FreeLoopbackPort();
+  ASSERT_GT(fixed, 0);
+  const std::vector<std::string> listen = {"--listen", "127.0.0.1:" + std::to_string(fixed)};
+  StartDaemonWith({serial}, listen);
+  EXPECT_EQ(BuildRun(serial, TestApk("signed_v2v3.apk"))["install_method"], "abb_exec");
+
+  // The phone's package manager stops reading the next install: the daemon waits for its answer.
+  EXPECT_EQ(Shell(devices[0], "devsim-fault hang 'cmd package install'").exit_code, 0);
+  auto queued = Client(With(ColdRun(serial, "com.example.app", 1),
+                            {"--build", TestApk("signed_v1v2.apk"), "--json"}));
+  ASSERT_EQ(queued.exit_code, 0) << queued.out << queued.err;
+  const int64_t cut = 2;
+  auto install_method = [&](int64_t run) {
+    const Json r = Get(port_, "/api/v1/runs/" + std::to_string(run));
+    const Json& method = r["preflight"]["build"]["install_method"];
+    return method.is_string() ? method.get<std::string>() : std::string();
+  };
+  ASSERT_TRUE(WaitUntil([&] { return install_method(cut) == "installing"; }, seconds(20)))
+      << Get(port_, "/api/v1/runs/" + std::to_string(cut)).dump();
+  ::kill(daemon_->pid(), SIGKILL);
+  daemon_->Stop();
+  StartDaemonWith({serial}, listen);
+
+  const Json interrupted = Get(port_, "/api/v1/runs/" + std::to_string(cut));
+  EXPECT_EQ(interrupted["status"], "interrupted") << interrupted.dump();
+  EXPECT_EQ(interrupted["preflight"]["build"]["id"], 2) << interrupted.dump();
+  EXPECT_EQ(install_method(cut), "installing");
+  const Json again = BuildRun(serial, "2");
+  EXPECT_EQ(again["install_method"], "abb_exec")
+      << "an install not seen to finish is unknown: " << again.dump();
+  EXPECT_EQ(BuildRun(serial, "2")["install_method"], "already-installed");
+}
+
 TEST_F(ClientE2eTest, RunWaitPrintsTheSummaryAndWatchFollowsAnEndedRun) {
   const auto devices = StartDevsim({"--port", "0", "--fast"});
   ASSERT_EQ(devices.size(), 1u);
