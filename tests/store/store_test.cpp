@@ -75,6 +75,22 @@ class StoreTest : public ::testing::Test {
     return l;
   }
 
+  // Holds the writer on its thread until the returned promise is set: completions run on the
+  // writer thread, so a launch's completion that waits holds it there. Returns once it holds.
+  std::promise<void> HoldTheWriter(int64_t run_id) {
+    std::promise<void> gate;
+    auto released = gate.get_future().share();
+    std::promise<void> entered;
+    auto holding = [&entered, released](const Status&) {
+      entered.set_value();
+      released.wait();
+    };
+    const Status pushed = store_->AddLaunches({MakeLaunch(run_id, 0, 1)}, std::move(holding));
+    EXPECT_TRUE(pushed.ok()) << pushed.error().message;
+    if (pushed.ok()) entered.get_future().wait();
+    return gate;
+  }
+
   TempDir dir_;
   std::unique_ptr<Store> store_;
 };
@@ -834,15 +850,7 @@ TEST_F(StoreTest, AFullQueuePushesBack) {
   options.queue_capacity_records = 10;
   Open(options);
   const int64_t id = CreateRun("s1", "com.a", 1);
-  // Hold the writer: completions run on its thread, so one that waits holds it there.
-  std::promise<void> entered;
-  std::promise<void> gate;
-  auto gate_future = gate.get_future().share();
-  ASSERT_TRUE(store_->AddLaunches({MakeLaunch(id, 0, 1)}, [&, gate_future](const Status&) {
-    entered.set_value();
-    gate_future.wait();
-  }).ok());
-  entered.get_future().wait();
+  std::promise<void> gate = HoldTheWriter(id);
 
   std::atomic<int> accepted{0};
   for (int i = 1; i <= 50; ++i) {
@@ -875,18 +883,7 @@ TEST_F(StoreTest, AFullQueuePushesBack) {
 // after it join each other, not those before it.
 TEST_F(StoreTest, QueuedLooperStatsDumpsAreJoinedIntoOneStatement) {
   const int64_t id = CreateRun("s1", "com.a", 1);
-  // Hold the writer: completions run on its thread, so one that waits holds it there.
-  std::promise<void> entered;
-  std::promise<void> gate;
-  auto gate_future = gate.get_future().share();
-  ASSERT_TRUE(store_
-                  ->AddLaunches({MakeLaunch(id, 0, 1)},
-                                [&, gate_future](const Status&) {
-                                  entered.set_value();
-                                  gate_future.wait();
-                                })
-                  .ok());
-  entered.get_future().wait();
+  std::promise<void> gate = HoldTheWriter(id);
   const uint64_t joined_before = store_->stats().writes_joined;
 
   auto dump = [&](int call) {
@@ -935,17 +932,7 @@ TEST_F(StoreTest, AJoinedWriteWithRefusedRowsFailsOnlyTheirCall) {
     GTEST_SKIP() << "SQLite stores any bytes; PostgreSQL refuses text that is not UTF-8";
   }
   const int64_t id = CreateRun("s1", "com.a", 1);
-  std::promise<void> entered;
-  std::promise<void> gate;
-  auto gate_future = gate.get_future().share();
-  ASSERT_TRUE(store_
-                  ->AddLaunches({MakeLaunch(id, 0, 1)},
-                                [&, gate_future](const Status&) {
-                                  entered.set_value();
-                                  gate_future.wait();
-                                })
-                  .ok());
-  entered.get_future().wait();
+  std::promise<void> gate = HoldTheWriter(id);
   const uint64_t joined_before = store_->stats().writes_joined;
   std::vector<std::promise<Status>> told(3);
   for (int call = 0; call < 3; ++call) {
