@@ -455,10 +455,15 @@ TEST_F(ClientE2eTest, AnInstallCutShortByACrashIsTakenForUnknownAndInstalledAgai
                             {"--build", TestApk("signed_v1v2.apk"), "--json"}));
   ASSERT_EQ(queued.exit_code, 0) << queued.out << queued.err;
   const int64_t cut = 2;
+  // "" until the run has a preflight with a build in it (null while it is queued).
   auto install_method = [&](int64_t run) {
     const Json r = Get(port_, "/api/v1/runs/" + std::to_string(run));
-    const Json& method = r["preflight"]["build"]["install_method"];
-    return method.is_string() ? method.get<std::string>() : std::string();
+    const Json* at = &r;
+    for (const char* key : {"preflight", "build", "install_method"}) {
+      if (!at->is_object() || !at->contains(key)) return std::string();
+      at = &(*at)[key];
+    }
+    return at->is_string() ? at->get<std::string>() : std::string();
   };
   ASSERT_TRUE(WaitUntil([&] { return install_method(cut) == "installing"; }, seconds(20)))
       << Get(port_, "/api/v1/runs/" + std::to_string(cut)).dump();
