@@ -622,7 +622,9 @@ TEST_F(ClientE2eTest, AStepInTheNightlyHistoryIsARegressionAndOneChangePoint) {
                                  "&mode=cold")
           .body);
   ASSERT_EQ(series["points"].size(), 7u) << series.dump();
-  ASSERT_EQ(series["change_points"].size(), 1u) << series["change_points"].dump();
+  // The whole answer when it fails: each point's count, hot_launches and out_of_range say whether
+  // a night was left out of the analysis (once under ASan at -j4: no change point, cause unseen).
+  ASSERT_EQ(series["change_points"].size(), 1u) << series.dump();
   EXPECT_EQ(series["change_points"][0]["run_id"], 5);
   EXPECT_EQ(series["change_points"][0]["explained_by"], Json::array({"build"}));
   EXPECT_TRUE(series["change_points"][0]["app_change"].get<bool>());
