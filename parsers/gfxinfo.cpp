@@ -228,8 +228,9 @@ class GfxinfoReader {
     }
     if (ConsumePrefix(rest, "Stats since: ")) {
       GfxinfoProfile& p = StartProfile();
-      if (rest.ends_with("ns"))
+      if (rest.ends_with("ns")) {
         p.stats_since_ns = ParseInt<uint64_t>(rest.substr(0, rest.size() - 2));
+      }
       if (!p.stats_since_ns) {
         ++skipped_;
         profiles_.back().start_line_counted = true;

@@ -69,8 +69,9 @@ void JoinedLooperStats::Finish(const Status& status, Writer& writer) {
   Gather();  // the task may have failed before its rows were written (its savepoint refused)
   auto next = rows_.begin();
   for (Call& call : calls_) {
-    std::vector<LooperStatsRow> own(std::make_move_iterator(next),
-                                    std::make_move_iterator(next + static_cast<std::ptrdiff_t>(call.rows)));
+    std::vector<LooperStatsRow> own(
+        std::make_move_iterator(next),
+        std::make_move_iterator(next + static_cast<std::ptrdiff_t>(call.rows)));
     next += static_cast<std::ptrdiff_t>(call.rows);
     WriteTask task = Task(std::move(own), std::move(call.committed), writer);
     task.joinable.reset();  // alone, never joined again

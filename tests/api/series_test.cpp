@@ -96,8 +96,9 @@ TEST_F(SeriesApiTest, ASeriesIsItsRunsInTimeOrderWithTheirSummaries) {
   std::vector<std::string> keys;
   for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"build_id", "ci_high", "ci_low", "compilation", "count",
-                                            "fingerprint", "hot_launches", "median", "out_of_range", "p90",
-                                            "run_id", "t", "version_code"}));
+                                            "fingerprint", "hot_launches", "median",
+                                            "out_of_range", "p90", "run_id", "t",
+                                            "version_code"}));
   EXPECT_EQ(p["t"], 1000);
   EXPECT_EQ(p["count"], 3);
   EXPECT_EQ(p["median"], 510.0);

@@ -901,14 +901,17 @@ TEST_F(StoreTest, QueuedLooperStatsDumpsAreJoinedIntoOneStatement) {
     if (s.ok()) ++told_ok;
     ++told;
   };
-  for (int call = 0; call < 5; ++call) store_->AddLooperStatsAsync(dump(call), nullptr, completion);
+  for (int call = 0; call < 5; ++call) {
+    store_->AddLooperStatsAsync(dump(call), nullptr, completion);
+  }
   RunStatusUpdate running;  // durable: the writes after it must not join those before it
   running.run_id = id;
   running.status = RunStatus::kRunning;
   std::promise<Status> status_set;
   store_->UpdateRunStatusAsync(running, [&](const Status& s) { status_set.set_value(s); });
-  for (int call = 5; call < 10; ++call)
+  for (int call = 5; call < 10; ++call) {
     store_->AddLooperStatsAsync(dump(call), nullptr, completion);
+  }
   EXPECT_EQ(store_->stats().writes_joined - joined_before, 8u) << "four into each of two writes";
 
   gate.set_value();
