@@ -133,11 +133,27 @@ class Result {
  private:
   friend class Connection;
   friend class Transaction;
-  // The cell's bytes after checking row, column and that its type is one of `types`.
+  // The cell's bytes, or nullopt for NULL, after checking row, column and that its type is one
+  // of `types`; Cell: the same with NULL an error.
+  StoreResult<std::optional<std::string_view>> CellOrNull(int row, int col,
+                                                          std::span<const unsigned int> types,
+                                                          std::string_view wanted) const;
   StoreResult<std::string_view> Cell(int row, int col, std::span<const unsigned int> types,
                                      std::string_view wanted) const;
+  // A binary cell of column `col` as the getter's type.
+  StoreResult<int64_t> DecodeInt64(std::string_view cell, int col) const;
+  StoreResult<double> DecodeDouble(std::string_view cell, int col) const;
+  StoreResult<std::string> DecodeText(std::string_view cell, int col) const;
+
+  struct ColumnShape {
+    unsigned int type;  // Oid
+    bool binary;
+  };
 
   pg_result* result_ = nullptr;
+  int rows_ = 0;
+  int columns_ = 0;
+  std::vector<ColumnShape> shapes_;  // a column's type and format, when there are rows
 };
 
 class CopyIn;

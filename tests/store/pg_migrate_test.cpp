@@ -20,6 +20,7 @@
 #include "store/pg/connection.h"
 #include "store/pg/migrate.h"
 #include "store/pg/sql/launches.h"
+#include "store/pg/sql/run_summaries.h"
 #include "tests/common/pg_server.h"
 #include "tests/store/pg_test_queries.h"
 #include "tests/common/temp_dir.h"
@@ -335,9 +336,6 @@ TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
   EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 57);
 }
 
-// Daemons starting at once: each waits for the migration lock and finds the migration done.
-// The migrations sleep while they hold the lock, so that without it they would overlap; each
-// counts its runs in a table that a second run would add to.
 // 0015: launches' key, on a table written at version 14, carries the launch history's columns
 // and still refuses a launch stored twice; the history is then answered from the key alone (an
 // index-only scan, issue 17 §1's p99) — what the migration is for, so the plan is checked too.
@@ -395,6 +393,65 @@ TEST(PgMigrateTest, LaunchesKeyCarriesTheLaunchHistorysColumns) {
       << text;
 }
 
+// 0021: run_summaries' key, on a table written at version 20, carries every column a series
+// reads and still refuses a summary stored twice; GET /series is then answered from the key alone
+// (an index-only scan, issue 17 §1's p99), so the plan is checked too.
+TEST(PgMigrateTest, RunSummariesKeyCarriesTheSeriesColumns) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase("series_covering"));
+  const auto all = schema::PostgresMigrations();
+  ASSERT_GE(all.size(), 21u);
+  ASSERT_TRUE(MigratePostgres(connection, all.subspan(0, 20)).ok());
+  ASSERT_TRUE(connection
+                  .Execute("INSERT INTO run_summaries (package, device_model, mode, metric, t,"
+                           " run_id, count, median, p90, ci_low, ci_high, build_id, version_code,"
+                           " fingerprint, compilation, hot_launches) SELECT 'com.a', 'Pixel 7',"
+                           " 'cold', 'displayed_ms', 1000 * i, i, 20, 300 + i, 320 + i, 290 + i,"
+                           " 310 + i, 7, 42, 'google/panther/panther:14', 'speed-profile', 0"
+                           " FROM generate_series(1, 300) AS i",
+                           "seeding summaries at version 20")
+                  .ok());
+  ASSERT_TRUE(MigratePostgres(connection).ok());
+  EXPECT_EQ(Count(connection, "SELECT count(*) FROM run_summaries"), 300);
+
+  auto key = connection.Query(
+      "SELECT i.indnkeyatts AS key_columns, string_agg(a.attname, ',' ORDER BY k.n) AS columns"
+      " FROM pg_constraint c JOIN pg_index i ON i.indexrelid = c.conindid"
+      " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)"
+      " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+      " WHERE c.conrelid = 'run_summaries'::regclass AND c.contype = 'p'"
+      " AND c.conname = 'run_summaries_pkey' GROUP BY i.indnkeyatts",
+      "reading run_summaries' key");
+  ASSERT_TRUE(key.ok()) << key.error().message;
+  ASSERT_EQ(key->rows(), 1);
+  EXPECT_EQ(key->Int64(0, "key_columns").value(), 6);
+  EXPECT_EQ(key->Text(0, "columns").value(),
+            "package,device_model,mode,metric,t,run_id,count,median,p90,ci_low,ci_high,build_id,"
+            "version_code,fingerprint,compilation,hot_launches");
+  const auto twice = connection.Execute(
+      "INSERT INTO run_summaries (package, device_model, mode, metric, t, run_id, count)"
+      " VALUES ('com.a', 'Pixel 7', 'cold', 'displayed_ms', 5000, 5, 1)",
+      "twice");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().code, StoreErrorCode::kConstraint);
+
+  ASSERT_TRUE(connection.Execute("VACUUM ANALYZE run_summaries", "vacuuming").ok());
+  ASSERT_TRUE(
+      connection.Execute("SET enable_seqscan = off; SET enable_bitmapscan = off", "planning").ok());
+  Params params;
+  params.Text("com.a").Text("Pixel 7").Text("cold").Text("displayed_ms").Int64(0).Int64(1'000'000);
+  auto plan = connection.Query(std::string("EXPLAIN ") + sql::kSeries, params, "explaining");
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  std::string text;
+  for (int row = 0; row < plan->rows(); ++row) text += plan->Text(row, 0).value() + "\n";
+  EXPECT_NE(text.find("Index Only Scan using run_summaries_pkey on run_summaries"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Sort"), std::string::npos) << text;  // the key's order is the series'
+}
+
+// Daemons starting at once: each waits for the migration lock and finds the migration done.
+// The migrations sleep while they hold the lock, so that without it they would overlap; each
+// counts its runs in a table that a second run would add to.
 TEST(PgMigrateTest, ConcurrentMigratorsAllSucceedAndEachMigrationRunsOnce) {
   const std::string url = SharedPgServer().CreateDatabase("concurrent");
   const std::vector<schema::Migration> migrations = {
