@@ -16,7 +16,11 @@
 //    every run's summaries (three metrics), the shapes of store_query_bench. Then, with a thread
 //    feeding the writer looper rows, p50 / p99 / max through Store::Read of: a run's launches,
 //    the newest 50 runs of a device, a package's launch history (30 days, one model), the
-//    10,000-point series and a package's series on one model. Goal: p99 < 10 ms.
+//    10,000-point series and a package's series on one model. Goal: p99 < 10 ms for the API's
+//    three history queries — a run's launches (GET /runs/{id}/launches), the newest runs of a
+//    device (GET /runs) and a package's series on one model (GET /series, ~1,000 points). The
+//    launch history (Reader::LaunchHistory) is served by no route, and the 10,000-point series
+//    is GET /series at ten times a dashboard's size: both measured beside, without the goal.
 //
 //   pg_store_bench [--rows N] [--rounds R] [--chunk N] [--launches N] [--queries N]
 //                  [--ingest-rate N] [--interleaved] [--url URL] [--only ingest|queries]
@@ -428,6 +432,27 @@ void Seed(Raw& raw, int64_t runs, bool interleaved) {
   }
   raw.Exec("COMMIT");
   raw.Exec("VACUUM ANALYZE");
+  // VACUUM marks a page all-visible (what an index-only scan needs to skip the heap) only if no
+  // snapshot older than its rows is open, and the auto-analyze the seed's commit sets off holds
+  // one: a VACUUM run beside it leaves a table unmarked, and nothing visits it again (no more
+  // inserts), so its queries read the heap for the whole benchmark (a package's series: p50 6.1
+  // against 3.9 ms, in three runs of three before this loop). In a lab autovacuum visits again
+  // after each 1,000 summaries or 10,000 launches (schema 0015, 0021); here VACUUM again until
+  // marked.
+  const std::string unmarked =
+      "SELECT count(*) FROM pg_class WHERE relname IN ('runs', 'launches', 'run_summaries')"
+      " AND relallvisible < relpages";
+  int again = 0;
+  for (; again < 30 && raw.Count(unmarked) > 0; ++again) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    raw.Exec("VACUUM runs, launches, run_summaries");
+  }
+  if (again > 0) std::printf("VACUUMed %d more time(s) until all-visible\n", again);
+  if (raw.Count(unmarked) > 0) {
+    std::printf(
+        "warning: pages of the history are not all-visible after 30 VACUUMs: the"
+        " queries below read the heap\n");
+  }
 }
 
 // This thread's CPU time (Store::Read runs the query on the calling thread; the server's share
@@ -574,9 +599,9 @@ void BenchQueries(const std::string& url, int64_t launches, int queries, int64_t
   constexpr double kGoalMs = 10;
   of_run.Print("a run's launches", kGoalMs);
   newest.Print("newest 50 runs of a device", kGoalMs);
-  history.Print("package launch history, 30 days, one model", kGoalMs);
-  nightly.Print("series, 10,000 points (Reader::Series)", kGoalMs);
-  package_series.Print("series of a package on one model", 0);
+  package_series.Print("series of a package on one model", kGoalMs);
+  history.Print("package launch history, 30 days, one model", 0);
+  nightly.Print("series, 10,000 points (Reader::Series)", 0);
   std::printf("  writer meanwhile: %.0f looper rows/s committed\n",
               static_cast<double>(ingested.load()) / seconds);
 }
