@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "schema/migrations.h"
@@ -22,8 +23,8 @@
 #include "store/pg/sql/launches.h"
 #include "store/pg/sql/run_summaries.h"
 #include "tests/common/pg_server.h"
-#include "tests/store/pg_test_queries.h"
 #include "tests/common/temp_dir.h"
+#include "tests/store/pg_test_queries.h"
 
 namespace droidlab::store::pg {
 namespace {
@@ -336,6 +337,44 @@ TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
   EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 57);
 }
 
+// A table's primary key as "key columns, then the included ones", comma-separated, and how many
+// of them are the key: (2, "run_id,iteration,valid,…").
+std::pair<int64_t, std::string> PrimaryKeyOf(Connection& connection, const std::string& table) {
+  auto key = connection.Query(
+      "SELECT i.indnkeyatts AS key_columns, string_agg(a.attname, ',' ORDER BY k.n) AS columns"
+      " FROM pg_constraint c JOIN pg_index i ON i.indexrelid = c.conindid"
+      " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)"
+      " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+      " WHERE c.conrelid = $1::text::regclass AND c.contype = 'p'"
+      " AND c.conname = $1::text || '_pkey'"
+      " GROUP BY i.indnkeyatts",
+      Params().Text(table), "reading a primary key");
+  if (!key.ok() || key->rows() != 1) {
+    ADD_FAILURE() << table
+                  << "'s primary key: " << (key.ok() ? "not one row" : key.error().message);
+    return {};
+  }
+  return {key->Int64(0, "key_columns").value(), key->Text(0, "columns").value()};
+}
+
+// The plan of `query` on `table` once VACUUM has marked its pages all-visible (autovacuum's job
+// in a lab), the planner kept off the scans a small table would rather have, so that the plan
+// shows what the key allows.
+std::string PlanOnKey(Connection& connection, const std::string& table, const char* query,
+                      const Params& params) {
+  EXPECT_TRUE(connection.Execute("VACUUM ANALYZE " + table, "vacuuming").ok());
+  EXPECT_TRUE(
+      connection.Execute("SET enable_seqscan = off; SET enable_bitmapscan = off", "planning").ok());
+  auto plan = connection.Query(std::string("EXPLAIN ") + query, params, "explaining");
+  if (!plan.ok()) {
+    ADD_FAILURE() << plan.error().message;
+    return {};
+  }
+  std::string text;
+  for (int row = 0; row < plan->rows(); ++row) text += plan->Text(row, 0).value() + "\n";
+  return text;
+}
+
 // 0015: launches' key, on a table written at version 14, carries the launch history's columns
 // and still refuses a launch stored twice; the history is then answered from the key alone (an
 // index-only scan, issue 17 §1's p99) — what the migration is for, so the plan is checked too.
@@ -357,38 +396,20 @@ TEST(PgMigrateTest, LaunchesKeyCarriesTheLaunchHistorysColumns) {
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM launches"), 200);
 
   // The primary key's index: (run_id, iteration) its key, the rest included.
-  auto key = connection.Query(
-      "SELECT i.indnkeyatts AS key_columns, string_agg(a.attname, ',' ORDER BY k.n) AS columns"
-      " FROM pg_constraint c JOIN pg_index i ON i.indexrelid = c.conindid"
-      " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)"
-      " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
-      " WHERE c.conrelid = 'launches'::regclass AND c.contype = 'p'"
-      " AND c.conname = 'launches_pkey' GROUP BY i.indnkeyatts",
-      "reading launches' key");
-  ASSERT_TRUE(key.ok()) << key.error().message;
-  ASSERT_EQ(key->rows(), 1);
-  EXPECT_EQ(key->Int64(0, "key_columns").value(), 2);
-  EXPECT_EQ(key->Text(0, "columns").value(),
-            "run_id,iteration,valid,warmup,build_id,displayed_ms,total_time_ms,fully_drawn_ms");
+  EXPECT_EQ(PrimaryKeyOf(connection, "launches"),
+            std::make_pair(int64_t{2}, std::string("run_id,iteration,valid,warmup,build_id,"
+                                                   "displayed_ms,total_time_ms,fully_drawn_ms")));
   const auto twice = connection.Execute(
       "INSERT INTO launches (run_id, iteration, displayed_ms) VALUES (1, 5, 1)", "twice");
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.error().code, StoreErrorCode::kConstraint);
 
-  // VACUUM marks the pages all-visible (autovacuum's job in a lab); the planner is kept off the
-  // scans a 200-row table would rather have, so that the plan shows what the key allows.
-  ASSERT_TRUE(connection.Execute("VACUUM ANALYZE launches", "vacuuming").ok());
-  ASSERT_TRUE(
-      connection.Execute("SET enable_seqscan = off; SET enable_bitmapscan = off", "planning").ok());
   Params params;
   params.Text("com.a")
       .Int64(0)
       .Optional(std::optional<std::string>())
       .Optional(std::optional<std::string>());
-  auto plan = connection.Query(std::string("EXPLAIN ") + sql::kLaunchHistory, params, "explaining");
-  ASSERT_TRUE(plan.ok()) << plan.error().message;
-  std::string text;
-  for (int row = 0; row < plan->rows(); ++row) text += plan->Text(row, 0).value() + "\n";
+  const std::string text = PlanOnKey(connection, "launches", sql::kLaunchHistory, params);
   EXPECT_NE(text.find("Index Only Scan using launches_pkey on launches"), std::string::npos)
       << text;
 }
@@ -413,20 +434,11 @@ TEST(PgMigrateTest, RunSummariesKeyCarriesTheSeriesColumns) {
   ASSERT_TRUE(MigratePostgres(connection).ok());
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM run_summaries"), 300);
 
-  auto key = connection.Query(
-      "SELECT i.indnkeyatts AS key_columns, string_agg(a.attname, ',' ORDER BY k.n) AS columns"
-      " FROM pg_constraint c JOIN pg_index i ON i.indexrelid = c.conindid"
-      " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)"
-      " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
-      " WHERE c.conrelid = 'run_summaries'::regclass AND c.contype = 'p'"
-      " AND c.conname = 'run_summaries_pkey' GROUP BY i.indnkeyatts",
-      "reading run_summaries' key");
-  ASSERT_TRUE(key.ok()) << key.error().message;
-  ASSERT_EQ(key->rows(), 1);
-  EXPECT_EQ(key->Int64(0, "key_columns").value(), 6);
-  EXPECT_EQ(key->Text(0, "columns").value(),
-            "package,device_model,mode,metric,t,run_id,count,median,p90,ci_low,ci_high,build_id,"
-            "version_code,fingerprint,compilation,hot_launches");
+  EXPECT_EQ(PrimaryKeyOf(connection, "run_summaries"),
+            std::make_pair(int64_t{6},
+                           std::string("package,device_model,mode,metric,t,run_id,count,median,"
+                                       "p90,ci_low,ci_high,build_id,version_code,fingerprint,"
+                                       "compilation,hot_launches")));
   const auto twice = connection.Execute(
       "INSERT INTO run_summaries (package, device_model, mode, metric, t, run_id, count)"
       " VALUES ('com.a', 'Pixel 7', 'cold', 'displayed_ms', 5000, 5, 1)",
@@ -434,15 +446,9 @@ TEST(PgMigrateTest, RunSummariesKeyCarriesTheSeriesColumns) {
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.error().code, StoreErrorCode::kConstraint);
 
-  ASSERT_TRUE(connection.Execute("VACUUM ANALYZE run_summaries", "vacuuming").ok());
-  ASSERT_TRUE(
-      connection.Execute("SET enable_seqscan = off; SET enable_bitmapscan = off", "planning").ok());
   Params params;
   params.Text("com.a").Text("Pixel 7").Text("cold").Text("displayed_ms").Int64(0).Int64(1'000'000);
-  auto plan = connection.Query(std::string("EXPLAIN ") + sql::kSeries, params, "explaining");
-  ASSERT_TRUE(plan.ok()) << plan.error().message;
-  std::string text;
-  for (int row = 0; row < plan->rows(); ++row) text += plan->Text(row, 0).value() + "\n";
+  const std::string text = PlanOnKey(connection, "run_summaries", sql::kSeries, params);
   EXPECT_NE(text.find("Index Only Scan using run_summaries_pkey on run_summaries"),
             std::string::npos)
       << text;
