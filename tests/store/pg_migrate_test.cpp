@@ -337,6 +337,19 @@ TEST(PgMigrateTest, DataMigrationsCarryRowsOfAnOlderDatabase) {
   EXPECT_EQ(Count(connection, "SELECT id FROM id_high_water WHERE name = 'runs'"), 57);
 }
 
+// A new database migrated up to `version`, `seed` written into it there, then migrated to the
+// newest version: a migration tested on rows an older daemon wrote.
+Connection SeededAtVersion(const std::string& name, size_t version, const std::string& seed) {
+  Connection connection = Connect(SharedPgServer().CreateDatabase(name));
+  const auto all = schema::PostgresMigrations();
+  EXPECT_GT(all.size(), version);
+  EXPECT_TRUE(MigratePostgres(connection, all.subspan(0, std::min(version, all.size()))).ok());
+  const auto seeded = connection.Execute(seed, "seeding at version " + std::to_string(version));
+  EXPECT_TRUE(seeded.ok()) << seeded.error().message;
+  EXPECT_TRUE(MigratePostgres(connection).ok());
+  return connection;
+}
+
 // A table's primary key as "key columns, then the included ones", comma-separated, and how many
 // of them are the key: (2, "run_id,iteration,valid,…").
 std::pair<int64_t, std::string> PrimaryKeyOf(Connection& connection, const std::string& table) {
@@ -379,20 +392,13 @@ std::string PlanOnKey(Connection& connection, const std::string& table, const ch
 // and still refuses a launch stored twice; the history is then answered from the key alone (an
 // index-only scan, issue 17 §1's p99) — what the migration is for, so the plan is checked too.
 TEST(PgMigrateTest, LaunchesKeyCarriesTheLaunchHistorysColumns) {
-  Connection connection = Connect(SharedPgServer().CreateDatabase("covering"));
-  const auto all = schema::PostgresMigrations();
-  ASSERT_GE(all.size(), 15u);
-  ASSERT_TRUE(MigratePostgres(connection, all.subspan(0, 14)).ok());
-  ASSERT_TRUE(connection
-                  .Execute("INSERT INTO runs (id, spec, serial, package, mode, iterations, status,"
-                           " created_at) VALUES (1, '{\"build\": 7}', 's', 'com.a', 'cold', 200,"
-                           " 'succeeded', 1000);"
-                           " INSERT INTO launches (run_id, iteration, displayed_ms, total_time_ms,"
-                           " fully_drawn_ms, build_id) SELECT 1, i, 300 + i, 310 + i, NULL,"
-                           " CASE WHEN i % 2 = 0 THEN 7 END FROM generate_series(1, 200) AS i",
-                           "seeding launches at version 14")
-                  .ok());
-  ASSERT_TRUE(MigratePostgres(connection).ok());
+  Connection connection = SeededAtVersion(
+      "covering", 14,
+      "INSERT INTO runs (id, spec, serial, package, mode, iterations, status, created_at)"
+      " VALUES (1, '{\"build\": 7}', 's', 'com.a', 'cold', 200, 'succeeded', 1000);"
+      " INSERT INTO launches (run_id, iteration, displayed_ms, total_time_ms, fully_drawn_ms,"
+      " build_id) SELECT 1, i, 300 + i, 310 + i, NULL, CASE WHEN i % 2 = 0 THEN 7 END"
+      " FROM generate_series(1, 200) AS i");
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM launches"), 200);
 
   // The primary key's index: (run_id, iteration) its key, the rest included.
@@ -418,20 +424,13 @@ TEST(PgMigrateTest, LaunchesKeyCarriesTheLaunchHistorysColumns) {
 // reads and still refuses a summary stored twice; GET /series is then answered from the key alone
 // (an index-only scan, issue 17 §1's p99), so the plan is checked too.
 TEST(PgMigrateTest, RunSummariesKeyCarriesTheSeriesColumns) {
-  Connection connection = Connect(SharedPgServer().CreateDatabase("series_covering"));
-  const auto all = schema::PostgresMigrations();
-  ASSERT_GE(all.size(), 21u);
-  ASSERT_TRUE(MigratePostgres(connection, all.subspan(0, 20)).ok());
-  ASSERT_TRUE(connection
-                  .Execute("INSERT INTO run_summaries (package, device_model, mode, metric, t,"
-                           " run_id, count, median, p90, ci_low, ci_high, build_id, version_code,"
-                           " fingerprint, compilation, hot_launches) SELECT 'com.a', 'Pixel 7',"
-                           " 'cold', 'displayed_ms', 1000 * i, i, 20, 300 + i, 320 + i, 290 + i,"
-                           " 310 + i, 7, 42, 'google/panther/panther:14', 'speed-profile', 0"
-                           " FROM generate_series(1, 300) AS i",
-                           "seeding summaries at version 20")
-                  .ok());
-  ASSERT_TRUE(MigratePostgres(connection).ok());
+  Connection connection = SeededAtVersion(
+      "series_covering", 20,
+      "INSERT INTO run_summaries (package, device_model, mode, metric, t, run_id, count, median,"
+      " p90, ci_low, ci_high, build_id, version_code, fingerprint, compilation, hot_launches)"
+      " SELECT 'com.a', 'Pixel 7', 'cold', 'displayed_ms', 1000 * i, i, 20, 300 + i, 320 + i,"
+      " 290 + i, 310 + i, 7, 42, 'google/panther/panther:14', 'speed-profile', 0"
+      " FROM generate_series(1, 300) AS i");
   EXPECT_EQ(Count(connection, "SELECT count(*) FROM run_summaries"), 300);
 
   EXPECT_EQ(PrimaryKeyOf(connection, "run_summaries"),
