@@ -1,6 +1,7 @@
 #include "adb/client.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -11,11 +12,11 @@
 #include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/async_result.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
@@ -256,10 +257,20 @@ int RunStartServer(const std::string& adb_path, uint16_t port) {
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  // The daemon ignores SIGPIPE (daemon/serve_command.cpp), and an ignored signal stays ignored
+  // across exec: the server starts with every signal at its default instead, as from a shell.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigfillset(&defaults);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
   const bool has_slash = adb_path.find('/') != std::string::npos;
-  const int rc = has_slash ? posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ)
-                           : posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = has_slash
+                     ? posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ)
+                     : posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) return -1;
   int status = 0;

@@ -75,6 +75,9 @@ std::optional<std::string> OpenToTheNetwork(const ServeConfig& config) {
 
 // Each connection, event stream and device socket is a descriptor, and the soft limit of many
 // logins (1,024) is below max_connections plus a lab's adb sockets: raised to the hard limit.
+// The daemon's signal_set once it has stopped: never destroyed (RunServeCommand, its teardown).
+asio::signal_set* signals_kept_until_exit = nullptr;
+
 void RaiseDescriptorLimit() {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
@@ -222,6 +225,11 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
                  config.listen_host, config.listen_port);
   }
   RaiseDescriptorLimit();
+  // A write to a pipe whose reader has gone (a log's consumer, asio's signal pipe as it closes
+  // during the teardown) is an EPIPE to handle, not the end of the daemon: SIGPIPE's default
+  // action killed it under a storm of SIGTERMs (ServeSafetyTest). Sockets already send with
+  // MSG_NOSIGNAL; the adb server is started with its signals at their defaults (adb/client.cpp).
+  std::signal(SIGPIPE, SIG_IGN);
 
   auto server = adb::ServerAddressFromEnvironment(config.adb_server);
   if (!server) {
@@ -533,11 +541,17 @@ int RunServeCommand(const std::vector<std::string>& args, std::FILE* out, std::F
   while (running > 0) io.run_one();
   // A second SIGTERM (systemd's stop, tini, a test harness may send one more) must not kill the
   // teardown below: the store's last flush and WAL checkpoint. Asio puts the default action back
-  // when its signal_set goes, so the signals are ignored from then on, until exit.
+  // when a signal_set is destroyed (signal_set_service.ipp: SIG_DFL once a signal's last
+  // registration goes); ignoring the signals right after that left a moment in which a second
+  // SIGTERM still killed the daemon (ServeSafetyTest.RepeatedSigtermsStillEndInACleanExit, with
+  // SIGTERMs as fast as kill(2) sends them: killed in three runs of three). So the set is
+  // cancelled and kept, never destroyed: asio's handler stays installed until exit, and a signal
+  // from now on only writes to asio's pipe (non-blocking; closed with the io_context's signal
+  // service, after which the write fails, harmlessly). A plain pointer of this file keeps it: no
+  // destructor runs at exit (that would put SIG_DFL back, through a service already gone), and
+  // the leak checker finds it reachable. `serve` runs once per process.
   signals->cancel();
-  signals.reset();
-  std::signal(SIGTERM, SIG_IGN);
-  std::signal(SIGINT, SIG_IGN);
+  signals_kept_until_exit = signals.release();
   // What is still in flight holds tracked work on io — a store call whose completion a reader
   // thread is posting right now, a connection finishing its answer: run io until none is left
   // (bounded), so nothing posts to, or releases work on, an io_context already destroyed.
