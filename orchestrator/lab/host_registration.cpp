@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/wall_clock.h"
+#include "orchestrator/run/cancelled.h"
 #include "orchestrator/stderr_log.h"
 #include "store/async_store.h"
 
@@ -37,6 +38,9 @@ std::string HostAddress(std::string_view listen_host, uint16_t port, std::string
 
 asio::awaitable<void> KeepHostRegistered(store::Store& store, store::Host host,
                                          HostRegistrationOptions options) {
+  // A stop may come while the heartbeat is being stored: it ends the loop below, rather than
+  // being thrown at the next co_await (the daemon logs an escaping exception as a bug).
+  co_await asio::this_coro::throw_if_cancelled(false);
   if (!options.now_ms) options.now_ms = WallNowMs;
   if (!options.log) options.log = StderrLog("hosts");
   store::AsyncStore door(store);
@@ -47,6 +51,8 @@ asio::awaitable<void> KeepHostRegistered(store::Store& store, store::Host host,
     host.heartbeat_at = options.now_ms();
     auto registering = door.UpsertHost(host);
     auto registered = co_await std::move(registering);
+    const bool stopping = co_await Cancelled();
+    if (stopping) co_return;  // the daemon is stopping; what was stored stays
     if (!registered && !refused) {
       options.log("host " + host.name + ": heartbeat not stored (tried again every " +
                   std::to_string(options.interval.count()) + " ms): " + registered.error().message);

@@ -135,5 +135,46 @@ TEST(HostRegistrationTest, AHostIsRegisteredThenItsHeartbeatMovesUntilCancelled)
   EXPECT_TRUE(ended) << "a cancel ends the heartbeat";
 }
 
+// A stop that comes while the heartbeat is being stored (a daemon's SIGTERM at any moment): the
+// heartbeat still ends quietly, not by asio's "Operation canceled" thrown at its next co_await
+// (which the daemon logs as a critical bug).
+TEST(HostRegistrationTest, ACancelWhileTheHeartbeatIsStoredEndsItQuietly) {
+  namespace asio = boost::asio;
+  testutil::TempDir dir;
+  std::unique_ptr<store::Store> st = testutil::OpenTestStore(dir);
+  ASSERT_TRUE(st);
+  HostRegistrationOptions options;
+  options.log = [](std::string_view) {};
+  store::Host host;
+  host.name = "lab-8";
+  host.address = "http://lab-8:8765";
+  host.version = "0.1.0";
+
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    asio::io_context io;
+    asio::cancellation_signal stop;
+    bool ended = false;
+    std::string thrown;
+    asio::co_spawn(io, KeepHostRegistered(*st, host, options),
+                   asio::bind_cancellation_slot(stop.slot(), [&](std::exception_ptr e) {
+                     try {
+                       if (e) std::rethrow_exception(e);
+                     } catch (const std::exception& ex) {
+                       thrown = ex.what();
+                     }
+                     ended = true;
+                   }));
+    io.poll();  // up to its first wait: the heartbeat handed to the store's writer
+    stop.emit(asio::cancellation_type::terminal);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!ended && std::chrono::steady_clock::now() < deadline) {
+      io.restart();
+      io.run_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(ended) << "a cancel ends the heartbeat";
+    EXPECT_EQ(thrown, "") << "attempt " << attempt;
+  }
+}
+
 }  // namespace
 }  // namespace droidlab::orchestrator
