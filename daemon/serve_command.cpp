@@ -73,11 +73,11 @@ std::optional<std::string> OpenToTheNetwork(const ServeConfig& config) {
          "), or say --insecure to serve the network without one";
 }
 
-// Each connection, event stream and device socket is a descriptor, and the soft limit of many
-// logins (1,024) is below max_connections plus a lab's adb sockets: raised to the hard limit.
 // The daemon's signal_set once it has stopped: never destroyed (RunServeCommand, its teardown).
 asio::signal_set* signals_kept_until_exit = nullptr;
 
+// Each connection, event stream and device socket is a descriptor, and the soft limit of many
+// logins (1,024) is below max_connections plus a lab's adb sockets: raised to the hard limit.
 void RaiseDescriptorLimit() {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
