@@ -54,4 +54,27 @@ Result<ShellCommand> BuildShellCommand(const std::vector<std::string>& argv) {
   return BuildShellCommand(std::span<const std::string_view>(views));
 }
 
+Result<ShellCommand> BuildJoinedShellCommand(std::span<const std::vector<std::string>> argvs,
+                                             std::string_view mark) {
+  if (argvs.empty()) return MakeError(AdbErrc::kInvalidArgument, "no commands to join");
+  bool mark_ok = !mark.empty();
+  for (char c : mark) {
+    mark_ok = mark_ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '_' || c == '-');
+  }
+  if (!mark_ok)
+    return MakeError(AdbErrc::kInvalidArgument, "a joined command's mark must be a word");
+  std::string line;
+  for (const std::vector<std::string>& argv : argvs) {
+    auto part = BuildShellCommand(argv);
+    if (!part) return part.error();
+    if (!line.empty()) line += "; ";
+    line += part->str();
+    line += " 2>&1; echo \"";
+    line += mark;
+    line += " $?\"";
+  }
+  return ShellCommand(std::move(line));
+}
+
 }  // namespace droidlab::adb

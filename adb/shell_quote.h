@@ -36,6 +36,8 @@ class ShellCommand {
 
  private:
   friend Result<ShellCommand> BuildShellCommand(std::span<const std::string_view> argv);
+  friend Result<ShellCommand> BuildJoinedShellCommand(
+      std::span<const std::vector<std::string>> argvs, std::string_view mark);
   explicit ShellCommand(std::string text) : text_(std::move(text)) {}
   std::string text_;
 };
@@ -56,5 +58,16 @@ class ShellCommand {
 Result<ShellCommand> BuildShellCommand(std::span<const std::string_view> argv);
 Result<ShellCommand> BuildShellCommand(std::initializer_list<std::string_view> argv);
 Result<ShellCommand> BuildShellCommand(const std::vector<std::string>& argv);
+
+// Several commands in one line, each quoted as above, each run whatever the one before exited
+// with and followed by a line of ours that says where its output ends and how it exited:
+//   {{"am", "force-stop", "com.x"}, {"pidof", "com.x"}}, "M"
+//       -> am force-stop com.x 2>&1; echo "M $?"; pidof com.x 2>&1; echo "M $?"
+// Each command's stderr joins its stdout (2>&1), as through shell v1, so that each part's
+// words stay its own (orchestrator/run/device_shell.h splits them). `mark` is a word of ours:
+// only [A-Za-z0-9_-]. Errors: as above for any argv, and kInvalidArgument for no argv or a mark
+// that is empty or holds anything else.
+Result<ShellCommand> BuildJoinedShellCommand(std::span<const std::vector<std::string>> argvs,
+                                             std::string_view mark);
 
 }  // namespace droidlab::adb

@@ -35,6 +35,20 @@ inline std::string IfAny(std::string_view separator, const std::string& text) {
   return text.empty() ? std::string() : std::string(separator) + text;
 }
 
+// One command of a joined run (DeviceShell::RunJoined).
+struct ShellPart {
+  std::vector<std::string> argv;  // one of device_commands.h
+  bool require_success = true;    // as Run's
+};
+
+// Pure: the output of adb::BuildJoinedShellCommand(…, mark) split back into each part's output
+// and exit status, at the `MARK STATUS` line each part ends with (a CR before its newline, as a
+// shell v1 pty prints it, is taken as part of the line). The text before a part's mark is
+// exactly that part's output (stdout and stderr). nullopt unless there are exactly `parts`
+// marks, each with a status 0–255 ending its line: a shell that did not run the line as written.
+std::optional<std::vector<adb::ShellResult>> SplitJoinedOutput(std::string_view out,
+                                                               std::string_view mark, size_t parts);
+
 class DeviceShell {
  public:
   DeviceShell(adb::Client& client, adb::Serial serial) : client_(client), serial_(serial) {}
@@ -45,6 +59,18 @@ class DeviceShell {
   boost::asio::awaitable<CommandResult<adb::ShellResult>> Run(std::vector<std::string> argv,
                                                               adb::Deadline deadline,
                                                               bool require_success = true);
+  // Several commands in one `adb shell` — one command's cost at the adb server and adbd
+  // instead of one each (issue 17 §4: a lab of 200 phones is bound by the commands a launch
+  // sends) — and each part's result as Run would have returned it: its own output (stdout with
+  // its stderr, as through shell v1) and its own exit status, read from a line of ours after it
+  // (SplitJoinedOutput). The parts run in order whatever the one before exited with. A failure
+  // of the whole (device gone, deadline, cancelled) is every part's. Only for commands that may
+  // run twice: a shell that does not answer with the marks has them run again one by one, and
+  // from then on this shell runs every joined list that way.
+  boost::asio::awaitable<std::vector<CommandResult<adb::ShellResult>>> RunJoined(
+      std::vector<ShellPart> parts, adb::Deadline deadline);
+  bool runs_joined() const { return !joined_refused_; }
+
   // A fixed command of our own that needs shell syntax (`;`).
   boost::asio::awaitable<CommandResult<adb::ShellResult>> RunLiteral(adb::ShellLiteral literal,
                                                                      adb::Deadline deadline);
@@ -59,6 +85,8 @@ class DeviceShell {
                                                                      bool require_success);
   adb::Client& client_;
   adb::Serial serial_;
+  std::string mark_;             // a word no output holds by chance: random, made at first use
+  bool joined_refused_ = false;  // the device's shell did not answer a joined list with its marks
 };
 
 }  // namespace droidlab::orchestrator

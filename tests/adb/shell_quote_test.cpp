@@ -104,6 +104,30 @@ TEST(ShellQuoteTest, VectorOverload) {
   EXPECT_EQ(c->str(), "input keyevent KEYCODE_HOME");
 }
 
+TEST(ShellQuoteTest, JoinedCommandsEachEndWithTheirMarkAndExitStatus) {
+  const std::vector<std::vector<std::string>> argvs = {{"am", "force-stop", "com.x"},
+                                                       {"echo", "a; reboot"}};
+  auto c = BuildJoinedShellCommand(argvs, "dl-0f3a");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(
+      c->str(),
+      R"(am force-stop com.x 2>&1; echo "dl-0f3a $?"; echo 'a; reboot' 2>&1; echo "dl-0f3a $?")");
+}
+
+TEST(ShellQuoteTest, JoinedCommandsRefuseAMarkThatIsNotAWordAndAnyBadArgv) {
+  const std::vector<std::vector<std::string>> one = {{"pidof", "com.x"}};
+  for (std::string_view mark : {""sv, "a b"sv, "a\"$(reboot)"sv, "a;b"sv}) {
+    auto c = BuildJoinedShellCommand(one, mark);
+    ASSERT_FALSE(c) << mark;
+    EXPECT_EQ(c.error().code, AdbErrc::kInvalidArgument);
+  }
+  EXPECT_FALSE(BuildJoinedShellCommand({}, "m"));
+  const std::vector<std::vector<std::string>> with_empty = {{"pidof", "com.x"}, {}};
+  EXPECT_FALSE(BuildJoinedShellCommand(with_empty, "m"));
+  const std::vector<std::vector<std::string>> with_nul = {{"echo", "a\0b"s}};
+  EXPECT_FALSE(BuildJoinedShellCommand(with_nul, "m"));
+}
+
 TEST(ShellQuoteTest, Literal) {
   EXPECT_EQ(ShellCommand::FromLiteral("dumpsys battery reset").str(), "dumpsys battery reset");
 }
