@@ -265,7 +265,7 @@ void ShellStream::Start() {
     Emit(true, "devsim: interactive shell is not simulated; pass a command\n");
     output_.exit_code = 1;
   } else {
-    android_.ProcessStarted();  // adbd forks the shell that runs the command
+    android_.ShellServiceStarted();  // adbd forks the shell that runs the command
     output_ = RunShellScript(request_.command, environment_, android_);
   }
   ReleaseChunks();

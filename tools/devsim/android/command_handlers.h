@@ -39,7 +39,8 @@ CommandOutput RunSettings(DeviceState& device, const Argv& argv);
 CommandOutput RunPidof(DeviceState& device, const Argv& argv);
 CommandOutput RunPs(DeviceState& device, const Argv& argv);
 CommandOutput RunCat(DeviceState& device, const Argv& argv);
-// `devsim-stats` (devsim only): "processes_started N", DeviceState::processes_started.
+// `devsim-stats` (devsim only): "processes_started N" and "shell_services N", DeviceState's
+// counters of those names.
 CommandOutput RunDevsimStats(DeviceState& device, const Argv& argv);
 
 // activity_commands.cpp: `am start` and `am force-stop`, also reached as `cmd activity`.

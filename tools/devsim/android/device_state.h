@@ -110,6 +110,9 @@ struct DeviceState {
   // service (adbd forks the shell), per command that is not a builtin, per $(…) (mksh forks a
   // subshell) and per `sh -c`. What a host's sampling costs the phone, counted.
   std::uint64_t processes_started = 0;
+  // Shell services adbd started (each a command the host sent, streams included; one of the
+  // processes above each): the commands a run costs the phone, counted.
+  std::uint64_t shell_services = 0;
   // Seconds since boot, as /proc/uptime's first field.
   double UptimeSeconds() const;
   // `devsim-fault reboot`: the device restarts now. Processes, the log, the battery override

@@ -111,6 +111,7 @@ CommandOutput RunPs(DeviceState& device, const Argv&) {
 CommandOutput RunDevsimStats(DeviceState& device, const Argv&) {
   CommandOutput output;
   output.Out("processes_started " + std::to_string(device.processes_started) + "\n");
+  output.Out("shell_services " + std::to_string(device.shell_services) + "\n");
   return output;
 }
 

@@ -29,6 +29,11 @@ class SimulatedAndroid : public CommandRunner {
   // Lets time pass up to now, runs the command, then applies any fault that matches it.
   CommandOutput Run(const std::vector<std::string>& argv) override;
   void ProcessStarted() override { ++device_.processes_started; }
+  // adbd forked a shell for a command the host sent.
+  void ShellServiceStarted() {
+    ++device_.shell_services;
+    ProcessStarted();
+  }
 
   // A streamed install's bytes have all come (`argv`: "cmd package install … -S N"): the package
   // manager's answer, with faults applied as to any command.
