@@ -29,8 +29,9 @@ struct CoolEnough {
   int64_t max_battery_temp_tenths_c = 380;  // 38.0 °C
 };
 
-// The phone's conditions now: two dumps under `deadline` each. A device error (gone, timed out,
-// cancelled) is returned; a dump that does not parse leaves its field unknown.
+// The phone's conditions now: the two dumps in one joined command (DeviceShell::RunJoined) under
+// twice `command_timeout`. A device error (gone, timed out, cancelled) is returned; a dump that
+// does not parse leaves its field unknown.
 boost::asio::awaitable<CommandResult<LaunchConditions>> ReadLaunchConditions(
     DeviceShell& shell, std::chrono::milliseconds command_timeout);
 

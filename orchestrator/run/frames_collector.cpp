@@ -117,34 +117,17 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
   return out;
 }
 
-asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std::string package,
-                                                 std::chrono::milliseconds timeout) {
-  std::vector<std::string> argv = DumpsysGfxinfoReset(package);
-  auto resetting = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
-  auto reset = co_await std::move(resetting);
-  if (!reset) co_return reset.error();
-  co_return true;
-}
-
-asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>> ReadFrames(
-    DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
-    std::chrono::milliseconds timeout, int64_t display_period_ns) {
+CommandResult<BasicResult<store::IterationFrames, std::string>> FramesOfDump(
+    const CommandResult<adb::ShellResult>& read, std::string_view package, int64_t run_id,
+    int64_t iteration, int64_t display_period_ns) {
   using Frames = BasicResult<store::IterationFrames, std::string>;
-  std::vector<std::string> argv = DumpsysGfxinfoFramestats(package);
-  auto reading = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
-  auto read = co_await std::move(reading);
   if (!read) {
-    if (read.error().device_lost() || read.error().cancelled()) co_return read.error();
-    Frames none(std::string("dumpsys gfxinfo: ") + read.error().message);
-    co_return none;
+    if (read.error().device_lost() || read.error().cancelled()) return read.error();
+    return Frames(std::string("dumpsys gfxinfo: ") + read.error().message);
   }
   auto dump = parsers::ParseGfxinfo(read->out);
-  if (!dump) {
-    Frames none(std::string("dumpsys gfxinfo: ") + dump.error().message);
-    co_return none;
-  }
-  Frames frames = IterationFramesOf(*dump, package, run_id, iteration, display_period_ns);
-  co_return frames;
+  if (!dump) return Frames(std::string("dumpsys gfxinfo: ") + dump.error().message);
+  return IterationFramesOf(*dump, package, run_id, iteration, display_period_ns);
 }
 
 asio::awaitable<CommandResult<std::optional<int64_t>>> ReadDisplayPeriod(

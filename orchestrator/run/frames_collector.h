@@ -40,15 +40,12 @@ BasicResult<store::IterationFrames, std::string> IterationFramesOf(const parsers
 boost::asio::awaitable<CommandResult<std::optional<int64_t>>> ReadDisplayPeriod(
     DeviceShell& shell, std::chrono::milliseconds timeout);
 
-// `dumpsys gfxinfo PKG reset`; a failure is returned for the log, never fatal unless the device
-// is gone or the run cancelled.
-boost::asio::awaitable<CommandResult<bool>> ResetFrames(DeviceShell& shell, std::string package,
-                                                        std::chrono::milliseconds timeout);
-
-// `dumpsys gfxinfo PKG framestats`, parsed and judged. The inner error says why there are no
-// frames (for the log); the outer one is the command's (device lost, cancelled).
-boost::asio::awaitable<CommandResult<BasicResult<store::IterationFrames, std::string>>>
-ReadFrames(DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
-           std::chrono::milliseconds timeout, int64_t display_period_ns = 0);
+// The frames from the result of `dumpsys gfxinfo PKG framestats` (DumpsysGfxinfoFramestats, one
+// part of the iteration's last command: launch_iteration.cpp), parsed and judged. The inner error
+// says why there are no frames (for the log); the outer one is the command's when the device is
+// gone or the run cancelled.
+CommandResult<BasicResult<store::IterationFrames, std::string>> FramesOfDump(
+    const CommandResult<adb::ShellResult>& read, std::string_view package, int64_t run_id,
+    int64_t iteration, int64_t display_period_ns = 0);
 
 }  // namespace droidlab::orchestrator

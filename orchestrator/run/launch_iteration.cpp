@@ -51,13 +51,28 @@ bool HasTotalTime(const std::string& am_output) {
 // A failed command: fatal when the device is gone or the run cancelled, else the launch's.
 bool IsFatal(const CommandError& e) { return e.device_lost() || e.cancelled(); }
 
+// pidof's answer: the app's pid, none (pidof exits 1 when no process has the name), or the
+// command's error.
+CommandResult<std::optional<int64_t>> PidOfAnswer(const CommandResult<adb::ShellResult>& r) {
+  if (!r) return r.error();
+  if (r->exit_code.value_or(0) != 0) return std::optional<int64_t>();
+  return parsers::FirstPid(r->out);
+}
+
 asio::awaitable<CommandResult<std::optional<int64_t>>> AppPid(IterationContext& ctx) {
   auto pidof =
       ctx.shell.Run(Pidof(ctx.spec.package), adb::DeadlineAfter(ctx.command_timeout), false);
   auto r = co_await std::move(pidof);
-  if (!r) co_return r.error();
-  if (r->exit_code.value_or(0) != 0) co_return std::optional<int64_t>();
-  co_return parsers::FirstPid(r->out);
+  co_return PidOfAnswer(r);
+}
+
+// The fork time in the answer of `cat /proc/PID/stat`, if it printed one.
+std::optional<int64_t> ForkAtMs(const IterationContext& ctx,
+                                const CommandResult<adb::ShellResult>& stat) {
+  if (!stat || stat->exit_code.value_or(0) != 0) return std::nullopt;
+  auto ticks = StartTimeTicks(stat->out);
+  if (!ticks) return std::nullopt;
+  return ctx.clock.TicksToMs(*ticks);
 }
 
 std::string StartArgvText(const IterationContext& ctx) {
@@ -210,7 +225,8 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   // The faults from here on are the iteration's (the last one's were completed at its end).
   const size_t first_fault = ctx.feed.faults.size();
 
-  // 1. Prepare the app for the mode.
+  // 1. Prepare the app for the mode, reset its frames and ask for its process: one command
+  // (DeviceShell::RunJoined), each part's failure its own.
   std::vector<std::string> prepare;
   switch (ctx.spec.mode) {
     case LaunchMode::kCold:
@@ -223,29 +239,33 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       prepare = KeyEvent("KEYCODE_HOME");
       break;
   }
-  auto preparing = ctx.shell.Run(std::move(prepare), adb::DeadlineAfter(ctx.command_timeout));
-  if (auto r = co_await std::move(preparing); !r) {
-    if (IsFatal(r.error())) {
-      result.fatal = r.error();
+  std::vector<ShellPart> preparation{{std::move(prepare), true},
+                                     {DumpsysGfxinfoReset(ctx.spec.package), false},
+                                     {Pidof(ctx.spec.package), false}};
+  auto preparing =
+      ctx.shell.RunJoined(std::move(preparation), adb::DeadlineAfter(3 * ctx.command_timeout));
+  std::vector<CommandResult<adb::ShellResult>> prepared = co_await std::move(preparing);
+  if (!prepared[0]) {
+    if (IsFatal(prepared[0].error())) {
+      result.fatal = prepared[0].error();
       co_return result;
     }
     fail_launch("preparing the " + std::string(LaunchModeName(ctx.spec.mode)) +
-                " launch failed: " + r.error().message);
+                " launch failed: " + prepared[0].error().message);
     co_return result;
   }
   // The frames are the iteration's own from here (a cold launch's new process has none yet).
   // A reset that did not happen would leave a warm or hot launch the frames of the iteration
   // before: then the iteration has none.
   std::optional<std::string> frames_not_reset;
-  auto resetting = ResetFrames(ctx.shell, ctx.spec.package, ctx.command_timeout);
-  if (auto reset = co_await std::move(resetting); !reset) {
-    if (IsFatal(reset.error())) {
-      result.fatal = reset.error();
+  if (!prepared[1]) {
+    if (IsFatal(prepared[1].error())) {
+      result.fatal = prepared[1].error();
       co_return result;
     }
-    frames_not_reset = "dumpsys gfxinfo reset: " + reset.error().message;
+    frames_not_reset = "dumpsys gfxinfo reset: " + prepared[1].error().message;
   }
-  auto pid_before = co_await AppPid(ctx);
+  const CommandResult<std::optional<int64_t>> pid_before = PidOfAnswer(prepared[2]);
   if (!pid_before && IsFatal(pid_before.error())) {
     result.fatal = pid_before.error();
     co_return result;
@@ -340,8 +360,11 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
   }
   launch.pid = pid_after;
   if (pid_after && ctx.sampler) ctx.sampler->pid = pid_after;
-  if (matched.process_start && pid_after) {
-    // The fork time of a process this launch started; a warm/hot launch's process is older.
+  // The fork time of a process this launch started (a warm/hot launch's process is older): read
+  // with the frames and the memory at the end (step 7), unless a scenario comes first, which
+  // may end the process.
+  const bool read_fork = matched.process_start && pid_after;
+  if (read_fork && !ctx.spec.scenario.empty()) {
     auto cat_stat =
         ctx.shell.Run(CatProcStat(*pid_after), adb::DeadlineAfter(ctx.command_timeout), false);
     auto stat = co_await std::move(cat_stat);
@@ -349,9 +372,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       result.fatal = stat.error();
       co_return result;
     }
-    if (stat && stat->exit_code.value_or(0) == 0) {
-      if (auto ticks = StartTimeTicks(stat->out)) launch.fork_at_ms = ctx.clock.TicksToMs(*ticks);
-    }
+    launch.fork_at_ms = ForkAtMs(ctx, stat);
   }
 
   // 5. Is it the launch the mode asked for?
@@ -389,55 +410,58 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     }
   }
 
-  // 7. The frames of the launch and the scenario.
-  if (frames_not_reset) {
-    result.frames_missing = std::move(frames_not_reset);
-  } else if (!result.launch_failed) {
-    if (!ctx.display_period_read) {
-      auto asking = ReadDisplayPeriod(ctx.shell, ctx.command_timeout);
-      auto period = co_await std::move(asking);
-      if (!period) {
-        result.fatal = period.error();
-        co_return result;
-      }
-      ctx.display_period_read = true;
-      ctx.display_period_ns = period->value_or(0);
+  // 7. The fork time (above), the frames of the launch and the scenario, and the memory at the
+  // iteration's end (memory_collector.h): one command, each part's failure its own.
+  const bool read_frames = !frames_not_reset && !result.launch_failed;
+  if (frames_not_reset) result.frames_missing = std::move(frames_not_reset);
+  if (read_frames && !ctx.display_period_read) {
+    auto asking = ReadDisplayPeriod(ctx.shell, ctx.command_timeout);
+    auto period = co_await std::move(asking);
+    if (!period) {
+      result.fatal = period.error();
+      co_return result;
     }
-    auto reading = ReadFrames(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout,
-                              ctx.display_period_ns);
-    auto frames = co_await std::move(reading);
-    if (!frames) {
-      if (IsFatal(frames.error())) {
-        result.fatal = frames.error();
+    ctx.display_period_read = true;
+    ctx.display_period_ns = period->value_or(0);
+  }
+  std::vector<ShellPart> end_reads;
+  const bool read_stat_now = read_fork && ctx.spec.scenario.empty();
+  if (read_stat_now) end_reads.push_back({CatProcStat(*pid_after), false});
+  if (read_frames) end_reads.push_back({DumpsysGfxinfoFramestats(ctx.spec.package), false});
+  if (!result.launch_failed) end_reads.push_back({DumpsysMeminfo(ctx.spec.package), false});
+  if (!end_reads.empty()) {
+    const auto end_deadline =
+        adb::DeadlineAfter(static_cast<int>(end_reads.size()) * ctx.command_timeout);
+    auto reading = ctx.shell.RunJoined(std::move(end_reads), end_deadline);
+    std::vector<CommandResult<adb::ShellResult>> read = co_await std::move(reading);
+    for (const CommandResult<adb::ShellResult>& r : read) {
+      if (!r && IsFatal(r.error())) {
+        result.fatal = r.error();
         co_return result;
       }
-      result.frames_missing = frames.error().message;
-    } else if (!*frames) {
-      result.frames_missing = frames->error();
-    } else {
-      result.frames = std::move(**frames);
+    }
+    size_t next = 0;
+    if (read_stat_now) launch.fork_at_ms = ForkAtMs(ctx, read[next++]);
+    if (read_frames) {
+      auto frames =
+          FramesOfDump(read[next++], ctx.spec.package, run_id, iteration, ctx.display_period_ns);
+      if (!*frames) {
+        result.frames_missing = frames->error();
+      } else {
+        result.frames = std::move(**frames);
+      }
+    }
+    if (!result.launch_failed) {
+      auto memory = MemoryOfDump(read[next++], ctx.spec.package, run_id, iteration);
+      if (!*memory) {
+        result.memory_missing = memory->error();
+      } else {
+        result.memory = std::move(**memory);
+      }
     }
   }
 
-  // 8. The memory at the iteration's end (memory_collector.h).
-  if (!result.launch_failed) {
-    auto reading_memory =
-        ReadMemory(ctx.shell, ctx.spec.package, run_id, iteration, ctx.command_timeout);
-    auto memory = co_await std::move(reading_memory);
-    if (!memory) {
-      if (IsFatal(memory.error())) {
-        result.fatal = memory.error();
-        co_return result;
-      }
-      result.memory_missing = memory.error().message;
-    } else if (!*memory) {
-      result.memory_missing = memory->error();
-    } else {
-      result.memory = std::move(**memory);
-    }
-  }
-
-  // 9. The iteration's faults (last): after a failed launch first a while for the fault that may
+  // 8. The iteration's faults (last): after a failed launch first a while for the fault that may
   // be why, then the time lines take to arrive; then the crash still open is complete.
   if (result.launch_failed) {
     const std::function<bool()> faulted = [&] { return HasPackageFault(ctx, first_fault, result.launch); };

@@ -1,32 +1,12 @@
 #include "orchestrator/run/memory_collector.h"
 
-#include <utility>
-#include <vector>
-
-#include "orchestrator/run/device_commands.h"
+#include <string>
 
 namespace droidlab::orchestrator {
-
-namespace asio = boost::asio;
 
 namespace {
 
 using Memory = BasicResult<store::IterationMemory, std::string>;
-
-// Outside the coroutine: the parse result stays out of its frame (see StartTimeTicks in
-// launch_iteration.cpp for why).
-Memory MemoryOfText(const std::string& text, std::string_view package, int64_t run_id,
-                    int64_t iteration) {
-  auto dump = parsers::ParseMeminfo(text);
-  if (!dump) {
-    if (dump.error().code == parsers::ParseErrorCode::kEmpty) {
-      return std::string("dumpsys meminfo: no process of ") + std::string(package) +
-             " (the app is not running: crashed or killed?)";
-    }
-    return std::string("dumpsys meminfo: ") + dump.error().message;
-  }
-  return IterationMemoryOf(*dump, package, run_id, iteration);
-}
 
 }  // namespace
 
@@ -62,19 +42,21 @@ Memory IterationMemoryOf(const parsers::Meminfo& dump, std::string_view package,
   return m;
 }
 
-asio::awaitable<CommandResult<Memory>> ReadMemory(DeviceShell& shell, std::string package,
-                                                  int64_t run_id, int64_t iteration,
-                                                  std::chrono::milliseconds timeout) {
-  std::vector<std::string> argv = DumpsysMeminfo(package);
-  auto reading = shell.Run(std::move(argv), adb::DeadlineAfter(timeout), false);
-  auto read = co_await std::move(reading);
+CommandResult<Memory> MemoryOfDump(const CommandResult<adb::ShellResult>& read,
+                                   std::string_view package, int64_t run_id, int64_t iteration) {
   if (!read) {
-    if (read.error().device_lost() || read.error().cancelled()) co_return read.error();
-    Memory none(std::string("dumpsys meminfo: ") + read.error().message);
-    co_return none;
+    if (read.error().device_lost() || read.error().cancelled()) return read.error();
+    return Memory(std::string("dumpsys meminfo: ") + read.error().message);
   }
-  Memory memory = MemoryOfText(read->out, package, run_id, iteration);
-  co_return memory;
+  auto dump = parsers::ParseMeminfo(read->out);
+  if (!dump) {
+    if (dump.error().code == parsers::ParseErrorCode::kEmpty) {
+      return Memory(std::string("dumpsys meminfo: no process of ") + std::string(package) +
+                    " (the app is not running: crashed or killed?)");
+    }
+    return Memory(std::string("dumpsys meminfo: ") + dump.error().message);
+  }
+  return IterationMemoryOf(*dump, package, run_id, iteration);
 }
 
 }  // namespace droidlab::orchestrator

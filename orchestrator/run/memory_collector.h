@@ -9,8 +9,6 @@
 // run's end, as for every command.
 #pragma once
 
-#include <boost/asio/awaitable.hpp>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,10 +27,12 @@ BasicResult<store::IterationMemory, std::string> IterationMemoryOf(const parsers
                                                                    int64_t run_id,
                                                                    int64_t iteration);
 
-// `dumpsys meminfo PKG`, parsed. The inner error says why there is no memory (for the log); the
-// outer one is the command's when the device is lost or the run cancelled.
-boost::asio::awaitable<CommandResult<BasicResult<store::IterationMemory, std::string>>> ReadMemory(
-    DeviceShell& shell, std::string package, int64_t run_id, int64_t iteration,
-    std::chrono::milliseconds timeout);
+// The memory from the result of `dumpsys meminfo PKG` (DumpsysMeminfo, one part of the
+// iteration's last command: launch_iteration.cpp), parsed. The inner error says why there is no
+// memory (for the log); the outer one is the command's when the device is gone or the run
+// cancelled.
+CommandResult<BasicResult<store::IterationMemory, std::string>> MemoryOfDump(
+    const CommandResult<adb::ShellResult>& read, std::string_view package, int64_t run_id,
+    int64_t iteration);
 
 }  // namespace droidlab::orchestrator

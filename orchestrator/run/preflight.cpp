@@ -86,48 +86,40 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
   report.component = component->str();
   report.activity_class = component->FullClassName();
 
-  auto getprop = shell.Run(Getprop(), deadline);
-  auto props = co_await std::move(getprop);
-  if (!props) co_return props.error();
-  if (auto parsed = parsers::ParseDeviceProperties(props->out)) {
+  // The reads that do not depend on each other: one command (DeviceShell::RunJoined).
+  std::vector<ShellPart> reads{{Getprop(), true},
+                               {DumpsysBattery(), true},
+                               {DumpsysThermalservice(), false},
+                               {DumpsysPackage(spec.package), true},
+                               {DumpsysPower(), false},
+                               {DumpsysActivityActivities(), false}};
+  auto reading = shell.RunJoined(std::move(reads), deadline);
+  std::vector<CommandResult<adb::ShellResult>> read = co_await std::move(reading);
+  for (const CommandResult<adb::ShellResult>& r : read) {
+    if (!r) co_return r.error();
+  }
+  if (auto parsed = parsers::ParseDeviceProperties(read[0]->out)) {
     report.fingerprint = parsed->fingerprint;
     report.model = parsed->model;
     report.sdk = parsed->sdk;
   }
-
-  auto dumpsys_battery = shell.Run(DumpsysBattery(), deadline);
-  auto battery = co_await std::move(dumpsys_battery);
-  if (!battery) co_return battery.error();
-  if (auto parsed = parsers::ParseDumpsysBattery(battery->out)) {
+  if (auto parsed = parsers::ParseDumpsysBattery(read[1]->out)) {
     report.battery_level = parsed->level;
     report.powered = parsed->IsCharging();
     report.battery_temperature_tenths_c = parsed->temperature_tenths_c;
   }
-  auto dumpsys_thermal = shell.Run(DumpsysThermalservice(), deadline, false);
-  auto thermal = co_await std::move(dumpsys_thermal);
-  if (!thermal) co_return thermal.error();
-  if (auto parsed = parsers::ParseDumpsysThermal(thermal->out)) {
+  if (auto parsed = parsers::ParseDumpsysThermal(read[2]->out)) {
     report.thermal_status = parsed->thermal_status;
   }
-  auto dumpsys_package = shell.Run(DumpsysPackage(spec.package), deadline);
-  auto package = co_await std::move(dumpsys_package);
-  if (!package) co_return package.error();
-  if (auto parsed = parsers::ParseDumpsysPackage(package->out, spec.package)) {
+  if (auto parsed = parsers::ParseDumpsysPackage(read[3]->out, spec.package)) {
     report.version_code = parsed->version_code;
     report.app_id = parsed->app_id;
     if (const parsers::DexoptStatus* d = parsed->PrimaryDexopt()) {
       if (!d->compiler_filter.empty()) report.compiler_filter = d->compiler_filter;
     }
   }
-
-  auto dumpsys_power = shell.Run(DumpsysPower(), deadline, false);
-  auto power = co_await std::move(dumpsys_power);
-  if (!power) co_return power.error();
-  report.wakefulness = parsers::ParseWakefulness(power->out);
-  auto dumpsys_activities = shell.Run(DumpsysActivityActivities(), deadline, false);
-  auto activities = co_await std::move(dumpsys_activities);
-  if (!activities) co_return activities.error();
-  report.keyguard_showing = parsers::ParseKeyguardShowing(activities->out);
+  report.wakefulness = parsers::ParseWakefulness(read[4]->out);
+  report.keyguard_showing = parsers::ParseKeyguardShowing(read[5]->out);
   if (auto refused = ScreenRefusal(report)) {
     CommandError error;
     error.message = std::move(*refused);

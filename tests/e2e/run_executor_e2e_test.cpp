@@ -9,8 +9,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include <csignal>
-
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -20,10 +18,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,6 +33,7 @@
 #include "adb/client.h"
 #include "analysis/leak.h"
 #include "orchestrator/lab/run_reports.h"
+#include "orchestrator/run/device_shell.h"
 #include "orchestrator/run/launch_matcher.h"
 #include "orchestrator/run/owed_restores.h"
 #include "orchestrator/run/run_executor.h"
@@ -164,6 +165,16 @@ class RunExecutorE2eTest : public AdbLabTest {
     options.server.port = static_cast<uint16_t>(server_.port());
     options.adb_path = AdbPath();
     return options;
+  }
+
+  // One of `devsim-stats`' counters ("processes_started", "shell_services"); -1 when absent. The
+  // read itself opens one shell and starts two processes (the shell and devsim-stats).
+  int64_t DevsimStat(const DevsimDevice& phone, const std::string& name) {
+    const auto stats = server_.Adb({"-s", phone.address, "shell", "devsim-stats"});
+    const std::string key = name + " ";
+    const size_t at = stats.out.find(key);
+    EXPECT_NE(at, std::string::npos) << stats.out << stats.err;
+    return at == std::string::npos ? int64_t{-1} : std::stoll(stats.out.substr(at + key.size()));
   }
 
   RunSpec Spec(const DevsimDevice& device, LaunchMode mode, int64_t iterations) {
@@ -504,25 +515,28 @@ TEST_F(RunExecutorE2eTest, ProcSamplesAreStoredWhileTheRunGoes) {
 // per sample (adbd's shell and its cat), the stream about one (its sleep).
 TEST_F(RunExecutorE2eTest, Sdk33ColdRunSamplesThroughOneStreamFollowingThePid) {
   const DevsimDevice phone = StartPhone(33);
-  auto processes_started = [&] {
-    const auto stats = server_.Adb({"-s", phone.address, "shell", "devsim-stats"});
-    const std::string_view key = "processes_started ";
-    const size_t at = stats.out.find(key);
-    EXPECT_NE(at, std::string::npos) << stats.out << stats.err;
-    return at == std::string::npos ? int64_t{-1} : std::stoll(stats.out.substr(at + key.size()));
-  };
+  auto processes_started = [&] { return DevsimStat(phone, "processes_started"); };
+  // The run's own commands cost the phone the same with or without sampling: measured by the
+  // same run without it first (the two reads of the counter add 2 each: their shell and
+  // devsim-stats).
+  RunSpec unsampled = Spec(phone, LaunchMode::kCold, 6);
+  const int64_t unsampled_id = CreateRun(unsampled);
+  const int64_t unsampled_before = processes_started();
+  std::optional<RunOutcome> outcome;
+  {
+    RunningExecution run(ClientOptions(), *store_, unsampled_id, unsampled);
+    outcome = run.Wait();
+  }
+  ASSERT_TRUE(outcome);
+  ASSERT_EQ(outcome->status, store::RunStatus::kSucceeded) << outcome->error.value_or("");
+  const int64_t own_processes = processes_started() - unsampled_before - 2;
+
   RunSpec spec = Spec(phone, LaunchMode::kCold, 6);
   spec.proc_sample_interval_ms = 20;
   const int64_t id = CreateRun(spec);
   const int64_t before = processes_started();
-  // The run's own commands (streams are not told to on_command): two processes each on the
-  // phone, adbd's shell and the command.
-  auto commands = std::make_shared<std::atomic<int64_t>>(0);
-  adb::ClientOptions options = ClientOptions();
-  options.on_command = [commands](std::string_view, adb::Clock::duration, bool) { ++*commands; };
-  std::optional<RunOutcome> outcome;
   {
-    RunningExecution run(options, *store_, id, spec);
+    RunningExecution run(ClientOptions(), *store_, id, spec);
     outcome = run.Wait();
   }
   ASSERT_TRUE(outcome);
@@ -562,17 +576,127 @@ TEST_F(RunExecutorE2eTest, Sdk33ColdRunSamplesThroughOneStreamFollowingThePid) {
 
   // What sampling cost the phone beside the run's own commands: about one process a sample
   // (its sleep; pidof and its subshell only while the app has no process, the stream's shells
-  // and the logcat stream's two once), never the two or more of a command per sample.
-  const int64_t sampling_processes = after - before - 2 * commands->load();
+  // once), never the two or more of a command per sample.
+  const int64_t sampling_processes = after - before - 2 - own_processes;
   EXPECT_GT(sampling_processes, 0);
   EXPECT_LT(sampling_processes, 2 * static_cast<int64_t>(samples->size()))
-      << sampling_processes << " processes for " << samples->size() << " samples, "
-      << commands->load() << " commands";
+      << sampling_processes << " processes for " << samples->size() << " samples, " << own_processes
+      << " for the run's own commands";
 
   // The loop died with the run: a few intervals later it has started nothing more (the two
   // reads of the counter add 2 each: their shell and devsim-stats).
   std::this_thread::sleep_for(milliseconds(200));  // 10 of its intervals
   EXPECT_EQ(processes_started() - after, 2);
+}
+
+// DeviceShell::RunJoined through the real adb server to a devsim phone: three commands in one
+// `adb shell`, each with its own output and exit status, a failing one in the middle (127, mksh's
+// "not found") not the others' failure. Then a list whose second part ends the shell (`exit 3`):
+// no marks after it, so the parts run again one by one, with the same results they would have
+// had alone, and so does every later list of that shell.
+TEST_F(RunExecutorE2eTest, JoinedCommandsGoAsOneShellEachWithItsOwnResult) {
+  const DevsimDevice phone = StartPhone(33);
+  auto commands = std::make_shared<int64_t>(0);
+  adb::ClientOptions options = ClientOptions();
+  options.on_command = [commands](std::string_view, adb::Clock::duration, bool) { ++*commands; };
+  asio::io_context io(1);
+  adb::Client client(io.get_executor(), options);
+  auto serial = adb::Serial::Parse(phone.address);
+  ASSERT_TRUE(serial.ok());
+  orchestrator::DeviceShell shell(client, *serial);
+  using Results = std::vector<orchestrator::CommandResult<adb::ShellResult>>;
+  Results joined;
+  Results ending;
+  Results after_refusal;
+  auto body = [&]() -> asio::awaitable<void> {
+    std::vector<orchestrator::ShellPart> three{{{"getprop", "ro.build.version.sdk"}, true},
+                                               {{"no-such-command", "x"}, true},
+                                               {{"echo", "it's; fine"}, true}};
+    auto running = shell.RunJoined(std::move(three), adb::DeadlineAfter(seconds(10)));
+    joined = co_await std::move(running);
+    std::vector<orchestrator::ShellPart> with_exit{
+        {{"echo", "a"}, true}, {{"exit", "3"}, false}, {{"echo", "b"}, true}};
+    auto running_exit = shell.RunJoined(std::move(with_exit), adb::DeadlineAfter(seconds(10)));
+    ending = co_await std::move(running_exit);
+    std::vector<orchestrator::ShellPart> two{{{"echo", "c"}, true}, {{"echo", "d"}, true}};
+    auto running_two = shell.RunJoined(std::move(two), adb::DeadlineAfter(seconds(10)));
+    after_refusal = co_await std::move(running_two);
+  };
+  asio::co_spawn(io, body(), [](std::exception_ptr e) { EXPECT_FALSE(e) << "RunJoined threw"; });
+  io.run();
+
+  ASSERT_EQ(joined.size(), 3u);
+  ASSERT_TRUE(joined[0]) << joined[0].error().message;
+  EXPECT_EQ(joined[0]->out, "33\n");
+  EXPECT_EQ(joined[0]->exit_code, 0);
+  ASSERT_FALSE(joined[1]);
+  EXPECT_FALSE(joined[1].error().adb) << "the command failed, not the device";
+  EXPECT_EQ(joined[1].error().message,
+            "`no-such-command x` exited with 127: /system/bin/sh: no-such-command: inaccessible "
+            "or not found");
+  ASSERT_TRUE(joined[2]) << joined[2].error().message;
+  EXPECT_EQ(joined[2]->out, "it's; fine\n");
+
+  ASSERT_EQ(ending.size(), 3u);
+  ASSERT_TRUE(ending[0]);
+  EXPECT_EQ(ending[0]->out, "a\n");
+  ASSERT_TRUE(ending[1]);
+  EXPECT_EQ(ending[1]->exit_code, 3);
+  ASSERT_TRUE(ending[2]);
+  EXPECT_EQ(ending[2]->out, "b\n");
+  EXPECT_FALSE(shell.runs_joined());
+  ASSERT_EQ(after_refusal.size(), 2u);
+  ASSERT_TRUE(after_refusal[0] && after_refusal[1]);
+  EXPECT_EQ(after_refusal[0]->out, "c\n");
+  EXPECT_EQ(after_refusal[1]->out, "d\n");
+
+  // One command for the first list; the second joined, then again one by one; the third one by
+  // one from the start.
+  EXPECT_EQ(*commands, 1 + (1 + 3) + 2);
+}
+
+// Issue 17 §4: a lab of 200 phones is bound by the commands each launch sends through the one adb
+// server. The reads that go together go as one: the cool-down's two dumps; the cold launch's
+// force-stop, frames reset and pidof; the fork's stat, the frames and the memory at the end —
+// four commands a launch with `am start -W`. Each part's result is still its own: every launch
+// has its fork time, its frames and its memory.
+TEST_F(RunExecutorE2eTest, ColdLaunchSendsFourCommandsWithEveryReadStillItsOwn) {
+  const DevsimDevice phone = StartPhone(33);
+  // The commands a launch sends: a run of 8 launches against one of 3 on the same phone, so that
+  // the run's own once-a-run commands cancel out (each read of the counter opens one shell).
+  auto shells_of_run = [&](int64_t iterations) -> std::pair<int64_t, int64_t> {
+    const RunSpec spec = Spec(phone, LaunchMode::kCold, iterations);
+    const int64_t id = CreateRun(spec);
+    const int64_t before = DevsimStat(phone, "shell_services");
+    std::optional<RunOutcome> outcome;
+    {
+      RunningExecution run(ClientOptions(), *store_, id, spec);
+      outcome = run.Wait();
+    }
+    EXPECT_TRUE(outcome && outcome->status == store::RunStatus::kSucceeded)
+        << (outcome ? outcome->error.value_or("") : "no outcome");
+    return {id, DevsimStat(phone, "shell_services") - before - 1};
+  };
+  const auto [short_id, short_shells] = shells_of_run(3);
+  const auto [id, shells] = shells_of_run(8);
+  EXPECT_EQ(shells - short_shells, 4 * 5) << short_shells << " and " << shells << " shells";
+
+  // Every part's result is still read as its own.
+  const auto launches = Launches(id);
+  ASSERT_EQ(launches.size(), 8u);
+  for (const auto& launch : launches) {
+    EXPECT_TRUE(launch.valid) << launch.invalid_reason.value_or("");
+    EXPECT_TRUE(launch.pid) << "iteration " << launch.iteration;
+    EXPECT_TRUE(launch.fork_at_ms) << "iteration " << launch.iteration;
+    EXPECT_TRUE(launch.thermal_status) << "iteration " << launch.iteration;
+    EXPECT_TRUE(launch.battery_temp_tenths_c) << "iteration " << launch.iteration;
+  }
+  auto frames = store_->Read([&](store::Reader& r) { return r.ListIterationFrameFigures(id); });
+  ASSERT_TRUE(frames);
+  EXPECT_EQ(frames->size(), 8u);
+  auto memory = store_->Read([&](store::Reader& r) { return r.ListIterationMemory(id); });
+  ASSERT_TRUE(memory);
+  EXPECT_EQ(memory->size(), 8u);
 }
 
 TEST_F(RunExecutorE2eTest, CancelStopsRestoresAndIsCancelled) {
