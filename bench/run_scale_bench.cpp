@@ -4,40 +4,43 @@
 // io_context thread, as `droidlab serve` wires them. devsim answers `am start -W` after its
 // simulated WaitTime (no --fast), so the runs take the time real launches take.
 //
-//   run_scale_bench [--quick] [--devices N] [--iterations I] [--only stream|per-sample]
+//   run_scale_bench [--quick] [--devices N] [--iterations I] [--only stream|per-sample|none]
 //
-// Two rounds on the same lab, one after the other (issue 17 §4): the runs sampling /proc the
+// Three rounds on the same lab, one after the other (issue 17 §4): the runs sampling /proc the
 // daemon's way, one long-lived shell per run streaming frames (proc_sampler.h,
 // RunProcStreamSampler), then the reference, one `adb shell cat /proc/PID/stat` per sample
-// (RunProcSampler, what droidlab did before). Each round prints the daemon side's CPU (this
-// process: io thread, store writer and readers) and the adb server's, both as % of one core
-// over the round's wall time, and their sum (the goal: < 50 % at 200 phones); devsim's (the
-// phones' stand-in); droidlab's peak RSS in the round (VmHWM, reset between rounds through
-// /proc/self/clear_refs); runs/s; whether every launch the runs reported was stored (zero lost);
-// the adb commands droidlab sent; and what it cost the phones: the processes their shells
+// (RunProcSampler, what droidlab did before), then the same runs without sampling (the run's own
+// commands alone: what the phones' processes for sampling are counted against). Each round prints
+// the daemon side's CPU (this process: io thread, store writer and readers) and the adb server's,
+// both as % of one core over the round's wall time, and their sum (the goal: < 50 % at 200 phones);
+// devsim's (the phones' stand-in); droidlab's peak RSS in the round (VmHWM, reset between rounds
+// through /proc/self/clear_refs); runs/s; whether every launch the runs reported was stored (zero
+// lost); the adb commands droidlab sent; and what it cost the phones: the processes their shells
 // started in the round (`devsim-stats`: one per shell service adbd forks, per command that is
-// not a builtin) per proc sample. Last, the ratios stream / per-sample.
+// not a builtin) per proc sample, beyond those of the round without sampling. Last, the ratios
+// stream / per-sample.
 // --quick: 3 devices, 2 iterations. Without adb or devsim: says why and exits 0.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "adb/client.h"
 #include "bench/bench_lab.h"
-#include "orchestrator/run/run_executor.h"
 #include "orchestrator/lab/run_queue.h"
+#include "orchestrator/run/run_executor.h"
 #include "store/store.h"
 
 namespace {
@@ -77,8 +80,8 @@ struct Round {
   int64_t launches = 0, valid = 0, expected = 0, samples = 0, looper_rows = 0;
   int64_t adb_commands = 0;
   // Of them, the per-sample sampler's (`cat /proc/…`, `pidof …`): the round's commands beyond
-  // the stream round's, whose runs send the same commands but sample through streams, which
-  // on_command does not count. 0 for the stream round.
+  // those of the round without sampling, whose runs send the same commands otherwise. 0 for the
+  // other rounds.
   int64_t sampling_commands = 0;
   int64_t phone_processes = 0;
   double server_us = 0;
@@ -138,7 +141,9 @@ struct CommandCounts {
   int64_t all = 0;
 };
 
-Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling sampling,
+// `sampling` nullopt: the runs sample no /proc.
+Round RunRound(const char* name,
+               std::optional<orchestrator::RunExecutorOptions::ProcSampling> sampling,
                bench::AdbLab& lab, asio::io_context& io, droidlab::adb::Client& client,
                store::Store& st, const CommandCounts& commands, int iterations, bool verbose) {
   Round round;
@@ -149,7 +154,7 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
   };
   queue_options.log = log;
   queue_options.executor.log = log;
-  queue_options.executor.proc_sampling = sampling;
+  if (sampling) queue_options.executor.proc_sampling = *sampling;
   orchestrator::RunQueue queue(
       st,
       [&](int64_t id, orchestrator::RunSpec spec, orchestrator::RunExecutorOptions options) {
@@ -192,7 +197,7 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
     spec.activity = ".MainActivity";
     spec.mode = orchestrator::LaunchMode::kCold;
     spec.iterations = iterations;
-    spec.proc_sample_interval_ms = 100;
+    if (sampling) spec.proc_sample_interval_ms = 100;
     spec.looper_sampling_interval = 1;
     asio::co_spawn(io, submit(std::move(spec)), [](std::exception_ptr) {});
   }
@@ -238,12 +243,13 @@ Round RunRound(const char* name, orchestrator::RunExecutorOptions::ProcSampling 
   return round;
 }
 
-// The phones' processes that sampling cost, per sample: all of the round's minus the run's own
-// commands (each one costs the phone two: adbd's shell and the command).
-double SamplingProcessesPerSample(const Round& r) {
-  if (r.samples <= 0 || r.phone_processes < 0) return 0.0;
-  const int64_t others = 2 * (r.adb_commands - r.sampling_commands);
-  return static_cast<double>(r.phone_processes - others) / static_cast<double>(r.samples);
+// The phones' processes that sampling cost, per sample: all of the round's minus those of the
+// same runs without sampling (`unsampled`: the run's own commands — a joined one costs the phone
+// adbd's shell and each of its commands — and the logcat streams).
+double SamplingProcessesPerSample(const Round& r, const Round& unsampled) {
+  if (r.samples <= 0 || r.phone_processes < 0 || unsampled.phone_processes < 0) return 0.0;
+  return static_cast<double>(r.phone_processes - unsampled.phone_processes) /
+         static_cast<double>(r.samples);
 }
 
 void PrintRound(const Round& r) {
@@ -296,7 +302,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: run_scale_bench [--quick] [--devices N] [--iterations I] "
-                   "[--only stream|per-sample]\n");
+                   "[--only stream|per-sample|none]\n");
       return 2;
     }
   }
@@ -350,25 +356,34 @@ int main(int argc, char** argv) {
                               iterations, verbose));
     PrintRound(rounds.back());
   }
-  if (rounds.size() == 2) {
+  if (only.empty() || only == "none") {
+    rounds.push_back(RunRound("none (no proc sampling: the run's own commands alone)", std::nullopt,
+                              *lab.lab, io, client, *st, commands, iterations, verbose));
+    PrintRound(rounds.back());
+  }
+  if (rounds.size() == 3) {
     Round& n = rounds[0];
     Round& o = rounds[1];
-    o.sampling_commands = o.adb_commands - n.adb_commands;
-    std::printf("  phones: processes started for sampling per proc sample (beside the run's own "
-                "commands, two each): stream %.2f, per-sample %.2f (%lld of its %lld commands)\n",
-                SamplingProcessesPerSample(n), SamplingProcessesPerSample(o),
-                static_cast<long long>(o.sampling_commands), static_cast<long long>(o.adb_commands));
-    std::printf("  stream / per-sample: droidlab + adb server %% of a core %.2f (droidlab %.2f, adb server %.2f), "
-                "their CPU per launch %.2f, wall time %.2f, peak RSS %.2f, adb commands %.3f, "
-                "the phones' processes for sampling per sample %.2f, devsim CPU %.2f\n",
-                Ratio(n.cpu_pct + n.server_pct, o.cpu_pct + o.server_pct), Ratio(n.cpu_pct, o.cpu_pct),
-                Ratio(n.server_pct, o.server_pct),
-                Ratio((n.cpu_us + n.server_us) / static_cast<double>(n.launches),
-                      (o.cpu_us + o.server_us) / static_cast<double>(o.launches)),
-                Ratio(n.wall_ms, o.wall_ms), Ratio(n.peak_rss_mib, o.peak_rss_mib),
-                Ratio(static_cast<double>(n.adb_commands), static_cast<double>(o.adb_commands)),
-                Ratio(SamplingProcessesPerSample(n), SamplingProcessesPerSample(o)),
-                Ratio(n.devsim_pct, o.devsim_pct));
+    const Round& none = rounds[2];
+    o.sampling_commands = o.adb_commands - none.adb_commands;
+    std::printf(
+        "  phones: processes started for sampling per proc sample (beyond the round "
+        "without sampling): stream %.2f, per-sample %.2f (%lld of its %lld commands)\n",
+        SamplingProcessesPerSample(n, none), SamplingProcessesPerSample(o, none),
+        static_cast<long long>(o.sampling_commands), static_cast<long long>(o.adb_commands));
+    std::printf(
+        "  stream / per-sample: droidlab + adb server %% of a core %.2f (droidlab %.2f, adb server "
+        "%.2f), "
+        "their CPU per launch %.2f, wall time %.2f, peak RSS %.2f, adb commands %.3f, "
+        "the phones' processes for sampling per sample %.2f, devsim CPU %.2f\n",
+        Ratio(n.cpu_pct + n.server_pct, o.cpu_pct + o.server_pct), Ratio(n.cpu_pct, o.cpu_pct),
+        Ratio(n.server_pct, o.server_pct),
+        Ratio((n.cpu_us + n.server_us) / static_cast<double>(n.launches),
+              (o.cpu_us + o.server_us) / static_cast<double>(o.launches)),
+        Ratio(n.wall_ms, o.wall_ms), Ratio(n.peak_rss_mib, o.peak_rss_mib),
+        Ratio(static_cast<double>(n.adb_commands), static_cast<double>(o.adb_commands)),
+        Ratio(SamplingProcessesPerSample(n, none), SamplingProcessesPerSample(o, none)),
+        Ratio(n.devsim_pct, o.devsim_pct));
   }
   st.reset();
   std::filesystem::remove(db);
