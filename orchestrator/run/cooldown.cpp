@@ -30,7 +30,7 @@ asio::awaitable<CommandResult<LaunchConditions>> ReadLaunchConditions(
   // Both dumps in one command: read before every launch, they are a fifth of a run's commands.
   std::vector<ShellPart> parts{{DumpsysThermalservice(), false}, {DumpsysBattery(), false}};
   auto dumping = shell.RunJoined(std::move(parts), adb::DeadlineAfter(2 * command_timeout));
-  std::vector<CommandResult<adb::ShellResult>> dumps = co_await std::move(dumping);
+  auto dumps = co_await std::move(dumping);
   if (!dumps[0]) co_return dumps[0].error();
   if (auto parsed = parsers::ParseDumpsysThermal(dumps[0]->out)) {
     c.thermal_status = parsed->thermal_status;

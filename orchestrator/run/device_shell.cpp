@@ -155,7 +155,8 @@ boost::asio::awaitable<std::vector<CommandResult<adb::ShellResult>>> DeviceShell
   }
   for (ShellPart& part : parts) {
     auto running = Run(std::move(part.argv), deadline, part.require_success);
-    results.push_back(co_await std::move(running));
+    auto ran = co_await std::move(running);
+    results.push_back(std::move(ran));
   }
   co_return results;
 }

@@ -244,7 +244,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
                                      {Pidof(ctx.spec.package), false}};
   auto preparing =
       ctx.shell.RunJoined(std::move(preparation), adb::DeadlineAfter(3 * ctx.command_timeout));
-  std::vector<CommandResult<adb::ShellResult>> prepared = co_await std::move(preparing);
+  auto prepared = co_await std::move(preparing);
   if (!prepared[0]) {
     if (IsFatal(prepared[0].error())) {
       result.fatal = prepared[0].error();
@@ -433,7 +433,7 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
     const auto end_deadline =
         adb::DeadlineAfter(static_cast<int>(end_reads.size()) * ctx.command_timeout);
     auto reading = ctx.shell.RunJoined(std::move(end_reads), end_deadline);
-    std::vector<CommandResult<adb::ShellResult>> read = co_await std::move(reading);
+    auto read = co_await std::move(reading);
     for (const CommandResult<adb::ShellResult>& r : read) {
       if (!r && IsFatal(r.error())) {
         result.fatal = r.error();

@@ -94,7 +94,7 @@ asio::awaitable<CommandResult<PreflightReport>> RunPreflight(DeviceShell& shell,
                                {DumpsysPower(), false},
                                {DumpsysActivityActivities(), false}};
   auto reading = shell.RunJoined(std::move(reads), deadline);
-  std::vector<CommandResult<adb::ShellResult>> read = co_await std::move(reading);
+  auto read = co_await std::move(reading);
   for (const CommandResult<adb::ShellResult>& r : read) {
     if (!r) co_return r.error();
   }
