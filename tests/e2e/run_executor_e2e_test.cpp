@@ -589,70 +589,87 @@ TEST_F(RunExecutorE2eTest, Sdk33ColdRunSamplesThroughOneStreamFollowingThePid) {
   EXPECT_EQ(processes_started() - after, 2);
 }
 
+class JoinedCommandsE2eTest : public RunExecutorE2eTest {
+ protected:
+  void ExpectJoinedCommandsEachWithTheirOwnResult(int sdk) {
+    const DevsimDevice phone = StartPhone(sdk);
+    auto commands = std::make_shared<int64_t>(0);
+    adb::ClientOptions options = ClientOptions();
+    options.on_command = [commands](std::string_view, adb::Clock::duration, bool) { ++*commands; };
+    asio::io_context io(1);
+    adb::Client client(io.get_executor(), options);
+    auto serial = adb::Serial::Parse(phone.address);
+    ASSERT_TRUE(serial.ok());
+    orchestrator::DeviceShell shell(client, *serial);
+    using Results = std::vector<orchestrator::CommandResult<adb::ShellResult>>;
+    Results joined;
+    Results ending;
+    Results after_refusal;
+    auto body = [&]() -> asio::awaitable<void> {
+      std::vector<orchestrator::ShellPart> three{{{"getprop", "ro.build.version.sdk"}, true},
+                                                 {{"no-such-command", "x"}, true},
+                                                 {{"echo", "it's; fine"}, true}};
+      auto running = shell.RunJoined(std::move(three), adb::DeadlineAfter(seconds(10)));
+      joined = co_await std::move(running);
+      std::vector<orchestrator::ShellPart> with_exit{
+          {{"echo", "a"}, true}, {{"exit", "3"}, false}, {{"echo", "b"}, true}};
+      auto running_exit = shell.RunJoined(std::move(with_exit), adb::DeadlineAfter(seconds(10)));
+      ending = co_await std::move(running_exit);
+      std::vector<orchestrator::ShellPart> two{{{"echo", "c"}, true}, {{"echo", "d"}, true}};
+      auto running_two = shell.RunJoined(std::move(two), adb::DeadlineAfter(seconds(10)));
+      after_refusal = co_await std::move(running_two);
+    };
+    asio::co_spawn(io, body(), [](std::exception_ptr e) { EXPECT_FALSE(e) << "RunJoined threw"; });
+    io.run();
+
+    ASSERT_EQ(joined.size(), 3u);
+    ASSERT_TRUE(joined[0]) << joined[0].error().message;
+    EXPECT_EQ(joined[0]->out, std::to_string(sdk) + "\n");
+    EXPECT_EQ(joined[0]->exit_code, 0);
+    ASSERT_FALSE(joined[1]);
+    EXPECT_FALSE(joined[1].error().adb) << "the command failed, not the device";
+    EXPECT_EQ(joined[1].error().message,
+              "`no-such-command x` exited with 127: /system/bin/sh: no-such-command: inaccessible "
+              "or not found");
+    ASSERT_TRUE(joined[2]) << joined[2].error().message;
+    EXPECT_EQ(joined[2]->out, "it's; fine\n");
+
+    ASSERT_EQ(ending.size(), 3u);
+    ASSERT_TRUE(ending[0]);
+    EXPECT_EQ(ending[0]->out, "a\n");
+    ASSERT_TRUE(ending[1]);
+    if (sdk >= 24) {
+      EXPECT_EQ(ending[1]->exit_code, 3);
+    } else {
+      EXPECT_FALSE(ending[1]->exit_code) << "shell v1 says no exit status of a command alone";
+    }
+    ASSERT_TRUE(ending[2]);
+    EXPECT_EQ(ending[2]->out, "b\n");
+    EXPECT_FALSE(shell.runs_joined());
+    ASSERT_EQ(after_refusal.size(), 2u);
+    ASSERT_TRUE(after_refusal[0] && after_refusal[1]);
+    EXPECT_EQ(after_refusal[0]->out, "c\n");
+    EXPECT_EQ(after_refusal[1]->out, "d\n");
+
+    // One command for the first list; the second joined, then again one by one; the third one by
+    // one from the start.
+    EXPECT_EQ(*commands, 1 + (1 + 3) + 2);
+  }
+};
+
 // DeviceShell::RunJoined through the real adb server to a devsim phone: three commands in one
 // `adb shell`, each with its own output and exit status, a failing one in the middle (127, mksh's
 // "not found") not the others' failure. Then a list whose second part ends the shell (`exit 3`):
 // no marks after it, so the parts run again one by one, with the same results they would have
-// had alone, and so does every later list of that shell.
-TEST_F(RunExecutorE2eTest, JoinedCommandsGoAsOneShellEachWithItsOwnResult) {
-  const DevsimDevice phone = StartPhone(33);
-  auto commands = std::make_shared<int64_t>(0);
-  adb::ClientOptions options = ClientOptions();
-  options.on_command = [commands](std::string_view, adb::Clock::duration, bool) { ++*commands; };
-  asio::io_context io(1);
-  adb::Client client(io.get_executor(), options);
-  auto serial = adb::Serial::Parse(phone.address);
-  ASSERT_TRUE(serial.ok());
-  orchestrator::DeviceShell shell(client, *serial);
-  using Results = std::vector<orchestrator::CommandResult<adb::ShellResult>>;
-  Results joined;
-  Results ending;
-  Results after_refusal;
-  auto body = [&]() -> asio::awaitable<void> {
-    std::vector<orchestrator::ShellPart> three{{{"getprop", "ro.build.version.sdk"}, true},
-                                               {{"no-such-command", "x"}, true},
-                                               {{"echo", "it's; fine"}, true}};
-    auto running = shell.RunJoined(std::move(three), adb::DeadlineAfter(seconds(10)));
-    joined = co_await std::move(running);
-    std::vector<orchestrator::ShellPart> with_exit{
-        {{"echo", "a"}, true}, {{"exit", "3"}, false}, {{"echo", "b"}, true}};
-    auto running_exit = shell.RunJoined(std::move(with_exit), adb::DeadlineAfter(seconds(10)));
-    ending = co_await std::move(running_exit);
-    std::vector<orchestrator::ShellPart> two{{{"echo", "c"}, true}, {{"echo", "d"}, true}};
-    auto running_two = shell.RunJoined(std::move(two), adb::DeadlineAfter(seconds(10)));
-    after_refusal = co_await std::move(running_two);
-  };
-  asio::co_spawn(io, body(), [](std::exception_ptr e) { EXPECT_FALSE(e) << "RunJoined threw"; });
-  io.run();
+// had alone, and so does every later list of that shell. On Android 13 through the shell
+// protocol; on Android 6, whose adbd has none (shell v1: no exit status of the whole, stderr
+// mixed in), each part's status still comes from its mark.
+TEST_F(JoinedCommandsE2eTest, Sdk33EachPartHasItsOwnResultThroughTheShellProtocol) {
+  ExpectJoinedCommandsEachWithTheirOwnResult(33);
+}
 
-  ASSERT_EQ(joined.size(), 3u);
-  ASSERT_TRUE(joined[0]) << joined[0].error().message;
-  EXPECT_EQ(joined[0]->out, "33\n");
-  EXPECT_EQ(joined[0]->exit_code, 0);
-  ASSERT_FALSE(joined[1]);
-  EXPECT_FALSE(joined[1].error().adb) << "the command failed, not the device";
-  EXPECT_EQ(joined[1].error().message,
-            "`no-such-command x` exited with 127: /system/bin/sh: no-such-command: inaccessible "
-            "or not found");
-  ASSERT_TRUE(joined[2]) << joined[2].error().message;
-  EXPECT_EQ(joined[2]->out, "it's; fine\n");
-
-  ASSERT_EQ(ending.size(), 3u);
-  ASSERT_TRUE(ending[0]);
-  EXPECT_EQ(ending[0]->out, "a\n");
-  ASSERT_TRUE(ending[1]);
-  EXPECT_EQ(ending[1]->exit_code, 3);
-  ASSERT_TRUE(ending[2]);
-  EXPECT_EQ(ending[2]->out, "b\n");
-  EXPECT_FALSE(shell.runs_joined());
-  ASSERT_EQ(after_refusal.size(), 2u);
-  ASSERT_TRUE(after_refusal[0] && after_refusal[1]);
-  EXPECT_EQ(after_refusal[0]->out, "c\n");
-  EXPECT_EQ(after_refusal[1]->out, "d\n");
-
-  // One command for the first list; the second joined, then again one by one; the third one by
-  // one from the start.
-  EXPECT_EQ(*commands, 1 + (1 + 3) + 2);
+TEST_F(JoinedCommandsE2eTest, Sdk23EachPartHasItsOwnStatusThroughShellV1) {
+  ExpectJoinedCommandsEachWithTheirOwnResult(23);
 }
 
 // Issue 17 §4: a lab of 200 phones is bound by the commands each launch sends through the one adb
