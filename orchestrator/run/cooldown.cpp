@@ -5,6 +5,8 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cstdio>
+#include <iterator>
+#include <vector>
 
 #include "orchestrator/run/device_commands.h"
 #include "parsers/dumpsys_battery.h"
@@ -25,12 +27,18 @@ std::string Celsius(int64_t tenths) {
 }  // namespace
 
 asio::awaitable<CommandResult<LaunchConditions>> ReadLaunchConditions(
-    DeviceShell& shell, std::chrono::milliseconds command_timeout) {
+    DeviceShell& shell, std::chrono::milliseconds command_timeout, std::vector<ShellPart> also,
+    std::vector<CommandResult<adb::ShellResult>>* also_answers) {
   LaunchConditions c;
-  // Both dumps in one command: read before every launch, they are a fifth of a run's commands.
+  // Both dumps in one command: read before every launch, they were a fifth of a run's commands.
   std::vector<ShellPart> parts{{DumpsysThermalservice(), false}, {DumpsysBattery(), false}};
-  auto dumping = shell.RunJoined(std::move(parts), adb::DeadlineAfter(2 * command_timeout));
+  for (ShellPart& part : also) parts.push_back(std::move(part));
+  const auto deadline = adb::DeadlineAfter(static_cast<int>(parts.size()) * command_timeout);
+  auto dumping = shell.RunJoined(std::move(parts), deadline);
   auto dumps = co_await std::move(dumping);
+  if (also_answers)
+    also_answers->assign(std::make_move_iterator(dumps.begin() + 2),
+                         std::make_move_iterator(dumps.end()));
   if (!dumps[0]) co_return dumps[0].error();
   if (auto parsed = parsers::ParseDumpsysThermal(dumps[0]->out)) {
     c.thermal_status = parsed->thermal_status;
@@ -60,11 +68,15 @@ std::string TooHot(const LaunchConditions& c, const CoolEnough& limit) {
 
 asio::awaitable<CommandResult<CooldownResult>> WaitUntilCool(
     DeviceShell& shell, CoolEnough limit, std::chrono::milliseconds timeout,
-    std::chrono::milliseconds poll, std::chrono::milliseconds command_timeout) {
+    std::chrono::milliseconds poll, std::chrono::milliseconds command_timeout,
+    std::vector<ShellPart> with_first_read) {
   const auto started = std::chrono::steady_clock::now();
   CooldownResult result;
   for (bool paused = false;; paused = true) {
-    auto reading = ReadLaunchConditions(shell, command_timeout);
+    std::vector<CommandResult<adb::ShellResult>> answers;
+    std::vector<ShellPart> also;
+    if (!paused) also = std::move(with_first_read);
+    auto reading = ReadLaunchConditions(shell, command_timeout, std::move(also), &answers);
     auto read = co_await std::move(reading);
     if (!read) co_return read.error();
     result.conditions = *read;
@@ -73,7 +85,10 @@ asio::awaitable<CommandResult<CooldownResult>> WaitUntilCool(
     result.waited_ms =
         paused ? std::chrono::duration_cast<std::chrono::milliseconds>(waited).count() : 0;
     const std::string hot = TooHot(result.conditions, limit);
-    if (hot.empty()) co_return result;
+    if (hot.empty()) {
+      if (!paused) result.first_read_answers = std::move(answers);
+      co_return result;
+    }
     if (waited + poll > timeout) {
       result.still_hot = hot;
       co_return result;

@@ -210,23 +210,7 @@ asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx) {
   co_return true;
 }
 
-asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,
-                                               int64_t iteration) {
-  IterationResult result;
-  store::Launch& launch = result.launch;
-  launch.run_id = run_id;
-  launch.iteration = iteration;
-  auto fail_launch = [&](std::string reason) {
-    launch.valid = false;
-    if (!launch.invalid_reason) launch.invalid_reason = std::move(reason);
-    result.launch_failed = true;
-  };
-
-  // The faults from here on are the iteration's (the last one's were completed at its end).
-  const size_t first_fault = ctx.feed.faults.size();
-
-  // 1. Prepare the app for the mode, reset its frames and ask for its process: one command
-  // (DeviceShell::RunJoined), each part's failure its own.
+std::vector<ShellPart> PreparationParts(const IterationContext& ctx) {
   std::vector<std::string> prepare;
   switch (ctx.spec.mode) {
     case LaunchMode::kCold:
@@ -239,12 +223,41 @@ asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t ru
       prepare = KeyEvent("KEYCODE_HOME");
       break;
   }
-  std::vector<ShellPart> preparation{{std::move(prepare), true},
-                                     {DumpsysGfxinfoReset(ctx.spec.package), false},
-                                     {Pidof(ctx.spec.package), false}};
-  auto preparing =
-      ctx.shell.RunJoined(std::move(preparation), adb::DeadlineAfter(3 * ctx.command_timeout));
-  auto prepared = co_await std::move(preparing);
+  return {{std::move(prepare), true},
+          {DumpsysGfxinfoReset(ctx.spec.package), false},
+          {Pidof(ctx.spec.package), false}};
+}
+
+asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,
+                                               int64_t iteration,
+                                               std::optional<PreparedLaunch> prepared_before) {
+  IterationResult result;
+  store::Launch& launch = result.launch;
+  launch.run_id = run_id;
+  launch.iteration = iteration;
+  auto fail_launch = [&](std::string reason) {
+    launch.valid = false;
+    if (!launch.invalid_reason) launch.invalid_reason = std::move(reason);
+    result.launch_failed = true;
+  };
+
+  // 1. Prepare the app for the mode, reset its frames and ask for its process: one command
+  // (PreparationParts), each part's failure its own — sent here unless the executor sent it
+  // with the cool-down's reading. The faults from before it are not the iteration's (the last
+  // one's were completed at its end).
+  std::vector<CommandResult<adb::ShellResult>> prepared;
+  size_t first_fault = 0;
+  if (prepared_before && prepared_before->answers.size() == 3) {
+    prepared = std::move(prepared_before->answers);
+    first_fault = prepared_before->first_fault;
+  } else {
+    first_fault = ctx.feed.faults.size();
+    std::vector<ShellPart> preparation = PreparationParts(ctx);
+    auto preparing =
+        ctx.shell.RunJoined(std::move(preparation), adb::DeadlineAfter(3 * ctx.command_timeout));
+    auto answers = co_await std::move(preparing);
+    prepared = std::move(answers);
+  }
   if (!prepared[0]) {
     if (IsFatal(prepared[0].error())) {
       result.fatal = prepared[0].error();

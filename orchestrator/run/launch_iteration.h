@@ -99,8 +99,23 @@ struct IterationResult {
 // probe's workload. Returns once its Displayed line is in (or it was delivered to the top).
 boost::asio::awaitable<CommandResult<bool>> PrimingLaunch(IterationContext& ctx);
 
-boost::asio::awaitable<IterationResult> MeasureLaunch(IterationContext& ctx, int64_t run_id,
-                                                      int64_t iteration);
+// A launch's preparation for its mode (force-stop, or the key of a warm or hot launch), the reset
+// of its frames and the pid before it: what MeasureLaunch sends first, as one joined command
+// (DeviceShell::RunJoined). The run executor has it sent with the cool-down's reading
+// (cooldown.h WaitUntilCool) — one command for both when the phone is cool at once.
+std::vector<ShellPart> PreparationParts(const IterationContext& ctx);
+
+// The answers of PreparationParts sent before MeasureLaunch, and the count of the feed's faults
+// before they were sent (the iteration's faults are those after it).
+struct PreparedLaunch {
+  std::vector<CommandResult<adb::ShellResult>> answers;
+  size_t first_fault = 0;
+};
+
+// One measured launch. Without `prepared` it sends PreparationParts itself first.
+boost::asio::awaitable<IterationResult> MeasureLaunch(
+    IterationContext& ctx, int64_t run_id, int64_t iteration,
+    std::optional<PreparedLaunch> prepared = std::nullopt);
 
 // "COLD", "WARM", "HOT": what am's LaunchState says for a launch of this mode.
 const char* ExpectedLaunchState(LaunchMode mode);

@@ -636,9 +636,13 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
       if (!primed) co_return;
       Phase("launching");
     }
-    // A hot phone slows every launch: wait until it is cool enough (cooldown.h).
-    auto cooling = WaitUntilCool(shell, cool, std::chrono::seconds(spec_.cooldown_timeout_s),
-                                 options_.cooldown_poll, options_.command_timeout);
+    // A hot phone slows every launch: wait until it is cool enough (cooldown.h). The launch's
+    // preparation goes with the first reading: one command for both when the phone is cool.
+    const size_t faults_before = ctx.feed.faults.size();
+    std::vector<ShellPart> preparation = PreparationParts(ctx);
+    auto cooling =
+        WaitUntilCool(shell, cool, std::chrono::seconds(spec_.cooldown_timeout_s),
+                      options_.cooldown_poll, options_.command_timeout, std::move(preparation));
     CommandResult<CooldownResult> cooled = co_await std::move(cooling);
     if (!cooled) {
       if (cooled.error().cancelled() || co_await Cancelled()) {
@@ -660,7 +664,12 @@ asio::awaitable<void> Execution::LaunchLoop(DeviceShell& shell, std::shared_ptr<
     } else if (cooled->waited_ms > 0) {
       Log(where + ": waited " + std::to_string(cooled->waited_ms) + " ms for the phone to cool");
     }
-    IterationResult it = co_await MeasureLaunch(ctx, run_id_, i);
+    std::optional<PreparedLaunch> prepared;
+    if (cooled->first_read_answers) {
+      prepared = PreparedLaunch{std::move(*cooled->first_read_answers), faults_before};
+    }
+    auto measuring = MeasureLaunch(ctx, run_id_, i, std::move(prepared));
+    IterationResult it = co_await std::move(measuring);
     it.launch.warmup = planned ? planned->warmup : i <= spec_.warmup;
     if (planned) {
       it.launch.build_id = BuildOf(planned->arm);
