@@ -57,13 +57,12 @@ Result<ShellCommand> BuildShellCommand(const std::vector<std::string>& argv) {
 Result<ShellCommand> BuildJoinedShellCommand(std::span<const std::vector<std::string>> argvs,
                                              std::string_view mark) {
   if (argvs.empty()) return MakeError(AdbErrc::kInvalidArgument, "no commands to join");
+  // A bare word means nothing to the shell inside "…" either ($, `, \ and " are not in it).
   bool mark_ok = !mark.empty();
-  for (char c : mark) {
-    mark_ok = mark_ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                          (c >= '0' && c <= '9') || c == '_' || c == '-');
+  for (char c : mark) mark_ok = mark_ok && IsBareSafe(c);
+  if (!mark_ok) {
+    return MakeError(AdbErrc::kInvalidArgument, "a joined command's mark must be a bare word");
   }
-  if (!mark_ok)
-    return MakeError(AdbErrc::kInvalidArgument, "a joined command's mark must be a word");
   std::string line;
   for (const std::vector<std::string>& argv : argvs) {
     auto part = BuildShellCommand(argv);

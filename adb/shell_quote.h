@@ -64,9 +64,9 @@ Result<ShellCommand> BuildShellCommand(const std::vector<std::string>& argv);
 //   {{"am", "force-stop", "com.x"}, {"pidof", "com.x"}}, "M"
 //       -> am force-stop com.x 2>&1; echo "M $?"; pidof com.x 2>&1; echo "M $?"
 // Each command's stderr joins its stdout (2>&1), as through shell v1, so that each part's
-// words stay its own (orchestrator/run/device_shell.h splits them). `mark` is a word of ours:
-// only [A-Za-z0-9_-]. Errors: as above for any argv, and kInvalidArgument for no argv or a mark
-// that is empty or holds anything else.
+// words stay its own (orchestrator/run/device_shell.h splits them). `mark` is a word of ours,
+// made only of the bytes left bare above. Errors: as above for any argv, and kInvalidArgument for
+// no argv or a mark that is empty or holds anything else.
 Result<ShellCommand> BuildJoinedShellCommand(std::span<const std::vector<std::string>> argvs,
                                              std::string_view mark);
 

@@ -129,18 +129,11 @@ boost::asio::awaitable<std::vector<CommandResult<adb::ShellResult>>> DeviceShell
   if (parts.size() > 1 && !joined_refused_ && command) {
     std::string what;
     for (const std::string& w : whats) what += (what.empty() ? "" : "; ") + w;
-    adb::Result<adb::ShellResult> r = co_await client_.Shell(serial_, *command, deadline);
+    // The whole as one command (its last part's status is an `echo`'s: never a failure).
+    auto running_all = RunCommand(std::move(what), std::move(command).value(), deadline, false);
+    auto r = co_await std::move(running_all);
     if (!r) {
-      const CommandError failed{
-          r.error().code, "`" + what + "`: " + std::string(adb::ErrcName(r.error().code)) + ": " +
-                              r.error().message};
-      results.assign(parts.size(), failed);
-      co_return results;
-    }
-    if (r->shell_v2 && !r->exit_code) {
-      const CommandError cut{std::nullopt,
-                             "`" + what + "`: output cut off (the device sent no exit status)"};
-      results.assign(parts.size(), cut);
+      results.assign(parts.size(), r.error());
       co_return results;
     }
     if (auto split = SplitJoinedOutput(r->out, mark_, parts.size())) {
